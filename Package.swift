@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "aggctl",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "aggctl", targets: ["aggctl"])
+    ],
+    targets: [
+        // The record format, its codec and validation, and the stores records live in.
+        .target(name: "Snapshots"),
+        // Merge, staleness and (later) transition detection; knows records, never a store's medium.
+        .target(name: "Aggregator", dependencies: ["Snapshots"]),
+        // Notification values and backends; knows nothing of stores or records.
+        .target(name: "Notify"),
+        // The command-line interface: argument parsing, commands, console, exit codes.
+        .executableTarget(name: "aggctl", dependencies: ["Snapshots", "Aggregator", "Notify"]),
+
+        // Helpers the test targets share: temporary folders, record builders, the repository's paths.
+        .target(name: "TestSupport", dependencies: ["Snapshots"], path: "Tests/TestSupport"),
+        .testTarget(name: "SnapshotsTests", dependencies: ["Snapshots", "TestSupport"]),
+        .testTarget(name: "AggregatorTests", dependencies: ["Aggregator", "Snapshots", "TestSupport"]),
+        .testTarget(name: "NotifyTests", dependencies: ["Notify"]),
+        .testTarget(name: "aggctlTests", dependencies: ["aggctl", "Snapshots", "Aggregator", "TestSupport"]),
+        // Runs the built binary as a user would; depends on it so `swift test` builds it first.
+        .testTarget(name: "EndToEndTests", dependencies: ["aggctl", "Snapshots", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

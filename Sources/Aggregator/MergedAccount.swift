@@ -1,0 +1,91 @@
+import Foundation
+import Snapshots
+
+/// One account after the merge: the winning entry's windows, where they came from, and the token and cost
+/// ledgers added up over every device that reported the account.
+public struct MergedAccount: Sendable, Equatable {
+    public var key: AccountKey
+    public var providerID: String
+    /// As the winning entry wrote it, trimmed; nil for an entry without an e-mail.
+    public var accountEmail: String?
+    public var plan: String?
+    public var session: WindowStatus?
+    public var weekly: WindowStatus?
+    public var modelWeekly: [NamedWindowStatus]?
+    /// The device whose entry won.
+    public var deviceID: DeviceID
+    public var deviceName: String
+    public var lastUpdated: Date
+    /// Every device that reported this account, sorted.
+    public var seenOn: [DeviceID]
+    /// Tokens summed over `seenOn`; nil when no device reported tokens.
+    public var tokens: TokenTotals?
+    /// Cost summed over `seenOn`; nil when no device reported cost.
+    public var costUSD: CostTotals?
+    /// Each reporting device's own ledger, sorted by device.
+    public var perDevice: [DeviceLedger]
+    /// The winning entry was read longer ago than `staleAfter`.
+    public var stale: Bool
+    /// The winning entry is dated further in the future than `maxSkew`: every entry of the key was skewed.
+    public var clockSkew: Bool
+    public var error: String?
+}
+
+/// A window with what the merge derives from it.
+public struct WindowStatus: Sendable, Equatable {
+    public var usedPercent: Double
+    /// `100 - usedPercent`, clamped to 0...100.
+    public var remainingPercent: Double
+    public var level: WindowLevel
+    public var windowMinutes: Int?
+    public var resetsAt: Date?
+
+    public init(_ window: UsageWindow) {
+        usedPercent = window.usedPercent
+        remainingPercent = window.remainingPercent
+        level = WindowLevel(remainingPercent: window.remainingPercent)
+        windowMinutes = window.windowMinutes
+        resetsAt = window.resetsAt
+    }
+}
+
+/// A per-model weekly window with its derived figures.
+public struct NamedWindowStatus: Sendable, Equatable {
+    public var name: String
+    public var window: WindowStatus
+}
+
+/// Tokens added up over devices.
+public struct TokenTotals: Sendable, Equatable {
+    /// Sum of the devices' `today`; nil when none reported it.
+    public var today: Int?
+    public var last30Days: Int?
+    /// Daily entries summed per UTC date, sorted by date.
+    public var daily: [DailyTokens]
+}
+
+/// Cost added up over devices.
+public struct CostTotals: Sendable, Equatable {
+    public var today: Double?
+    public var last30Days: Double?
+}
+
+/// One device's own ledger for an account.
+public struct DeviceLedger: Sendable, Equatable {
+    public var deviceID: DeviceID
+    public var tokensToday: Int?
+    public var tokens30Days: Int?
+    public var costTodayUSD: Double?
+    public var cost30DaysUSD: Double?
+}
+
+/// A device as the store shows it.
+public struct DeviceSummary: Sendable, Equatable {
+    public var deviceID: DeviceID
+    public var deviceName: String
+    public var generatedAt: Date
+    public var appVersion: String?
+    public var providerCount: Int
+    /// The record was generated longer ago than `staleAfter`: the machine has stopped publishing.
+    public var stale: Bool
+}

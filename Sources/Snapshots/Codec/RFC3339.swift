@@ -1,0 +1,164 @@
+import Foundation
+
+/// Reading and writing the timestamps of records and reports.
+///
+/// Readers accept RFC 3339 / ISO 8601 date-times with or without fractional seconds and with any UTC
+/// offset (`Z`, `+02:00`, `+0200`, `+02`); writers always write UTC with `Z`, and milliseconds only when
+/// the date has a fraction of a second. Hand-written rather than `ISO8601DateFormatter` because records
+/// carry many dates and the formatter is slow, allocates, and is picky about fractional seconds.
+public enum RFC3339 {
+    /// Parses `text`, or returns nil when it is not a complete, valid date-time.
+    public static func parse(_ text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { parse(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Parses the bytes of a date-time; the whole buffer must be the date.
+    public static func parse(bytes: UnsafeRawBufferPointer) -> Date? {
+        guard let seconds = parseSeconds(bytes) else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// Formats `date` in UTC, e.g. `2026-11-30T12:00:00Z` or `2026-11-30T12:00:00.250Z`.
+    public static func format(_ date: Date) -> String {
+        let interval = date.timeIntervalSince1970
+        var millis = Int64((interval * 1000).rounded())
+        if !interval.isFinite { millis = 0 }
+        let seconds = Int64((Double(millis) / 1000).rounded(.down))
+        let fraction = Int(millis - seconds * 1000)
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = Int(seconds - days * 86_400)
+        let (year, month, day) = civilDate(fromDays: days)
+        var out = ""
+        out.reserveCapacity(24)
+        append(&out, year, width: 4)
+        out += "-"
+        append(&out, Int64(month), width: 2)
+        out += "-"
+        append(&out, Int64(day), width: 2)
+        out += "T"
+        append(&out, Int64(secondOfDay / 3600), width: 2)
+        out += ":"
+        append(&out, Int64(secondOfDay / 60 % 60), width: 2)
+        out += ":"
+        append(&out, Int64(secondOfDay % 60), width: 2)
+        if fraction != 0 {
+            out += "."
+            append(&out, Int64(fraction), width: 3)
+        }
+        out += "Z"
+        return out
+    }
+
+    /// The UTC calendar day of `date` as `YYYY-MM-DD`: how daily token ledgers are keyed.
+    public static func utcDay(_ date: Date) -> String {
+        String(format(date).prefix(10))
+    }
+
+    private static func append(_ out: inout String, _ value: Int64, width: Int) {
+        let digits = String(value)
+        if digits.count < width { out += String(repeating: "0", count: width - digits.count) }
+        out += digits
+    }
+
+    private static func parseSeconds(_ b: UnsafeRawBufferPointer) -> Double? {
+        // YYYY-MM-DDTHH:MM:SS is 19 bytes; the zone adds at least one.
+        guard b.count >= 20, b.count <= 64 else { return nil }
+        func digits(_ start: Int, _ count: Int) -> Int? {
+            var value = 0
+            for i in start..<(start + count) {
+                let c = b[i]
+                guard c >= 0x30, c <= 0x39 else { return nil }
+                value = value * 10 + Int(c - 0x30)
+            }
+            return value
+        }
+        guard let year = digits(0, 4), b[4] == 0x2D, let month = digits(5, 2), b[7] == 0x2D,
+            let day = digits(8, 2), b[10] == 0x54 || b[10] == 0x74 || b[10] == 0x20,
+            let hour = digits(11, 2), b[13] == 0x3A, let minute = digits(14, 2), b[16] == 0x3A,
+            let second = digits(17, 2)
+        else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysInMonth(year, month), hour <= 23, minute <= 59,
+            second <= 60
+        else { return nil }
+
+        var index = 19
+        var fraction = 0.0
+        if b[index] == 0x2E || b[index] == 0x2C {
+            index += 1
+            var scale = 0.1
+            let start = index
+            while index < b.count, b[index] >= 0x30, b[index] <= 0x39 {
+                fraction += Double(b[index] - 0x30) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start, index < b.count else { return nil }
+        }
+
+        var offsetSeconds = 0
+        switch b[index] {
+        case 0x5A, 0x7A:  // Z or z
+            guard index + 1 == b.count else { return nil }
+        case 0x2B, 0x2D:  // + or -
+            let sign = b[index] == 0x2D ? -1 : 1
+            let rest = b.count - index - 1
+            var hours = 0
+            var minutes = 0
+            if rest == 2, let h = digits(index + 1, 2) {
+                hours = h
+            } else if rest == 4, let h = digits(index + 1, 2), let m = digits(index + 3, 2) {
+                (hours, minutes) = (h, m)
+            } else if rest == 5, let h = digits(index + 1, 2), b[index + 3] == 0x3A, let m = digits(index + 4, 2) {
+                (hours, minutes) = (h, m)
+            } else {
+                return nil
+            }
+            guard hours <= 23, minutes <= 59 else { return nil }
+            offsetSeconds = sign * (hours * 3600 + minutes * 60)
+        default:
+            return nil
+        }
+
+        // A leap second (:60) is read as the last second of its minute; nothing here needs finer.
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let whole = days * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59)) - Int64(offsetSeconds)
+        return Double(whole) + fraction
+    }
+
+    private static func isLeapYear(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    private static func daysInMonth(_ year: Int, _ month: Int) -> Int {
+        switch month {
+        case 2: return isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    // Howard Hinnant's days_from_civil / civil_from_days: exact for every proleptic Gregorian date.
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let m = Int64(month)
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilDate(fromDays days: Int64) -> (year: Int64, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = Int(doy - (153 * mp + 2) / 5 + 1)
+        let month = Int(mp < 10 ? mp + 3 : mp - 9)
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, month, day)
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+/// What `publish --from` reads: this machine's provider entries from another program.
+///
+/// Three shapes are accepted: aggctl's own `{"providers": [ProviderUsage...]}`, a bare array of
+/// `ProviderUsage`, and what `codexbar usage --format json` prints (an array of provider payloads or one
+/// payload alone). Unlike stored records, input is read strictly: a bad entry is an error naming it, so a
+/// broken producer is noticed on the machine that runs it instead of silently publishing less.
+public enum UsageInput {
+    /// Parses `data` into provider entries.
+    ///
+    /// - Parameter now: stands in for the read time of CodexBar payloads that carry none (error payloads).
+    /// - Throws: `RecordDecodingError` naming the entry and field that is wrong.
+    public static func providers(from data: Data, now: Date) throws(RecordDecodingError) -> [ProviderUsage] {
+        let decoder = SnapshotCodec.makeDecoder()
+        let shape: Shape
+        do {
+            shape = try decoder.decode(Shape.self, from: data)
+        } catch {
+            throw RecordDecodingError(reason: SnapshotCodec.describe(error))
+        }
+        var providers: [ProviderUsage]
+        do {
+            switch shape {
+            case .document:
+                providers = try decoder.decode(Document.self, from: data).providers
+            case .providerArray:
+                providers = try decoder.decode([ProviderUsage].self, from: data)
+            case .codexBarArray:
+                providers = try decoder.decode([CodexBarPayload].self, from: data).map { $0.providerUsage(now: now) }
+            case .codexBarPayload:
+                providers = [try decoder.decode(CodexBarPayload.self, from: data).providerUsage(now: now)]
+            }
+        } catch {
+            throw RecordDecodingError(reason: SnapshotCodec.describe(error))
+        }
+        for index in providers.indices {
+            providers[index].providerID = providers[index].providerID.trimmingCharacters(in: .whitespaces).lowercased()
+            if let problem = ProviderUsage.problem(withProviderID: providers[index].providerID) {
+                throw RecordDecodingError(
+                    reason: "providers[\(index)]: '\(SnapshotCodec.printable(providers[index].providerID))': \(problem)")
+            }
+        }
+        return providers
+    }
+
+    private struct Document: Decodable {
+        var providers: [ProviderUsage]
+    }
+
+    /// Which of the accepted shapes a document has, told apart by the keys of its first entry.
+    private enum Shape: Decodable {
+        case document, providerArray, codexBarArray, codexBarPayload
+
+        private struct Probe: Decodable {
+            var providers: [Discard]?
+            var provider: Discard?
+        }
+        private struct Discard: Decodable {
+            init(from decoder: any Decoder) throws {}
+        }
+
+        init(from decoder: any Decoder) throws {
+            if var array = try? decoder.unkeyedContainer() {
+                if array.isAtEnd {
+                    self = .providerArray
+                    return
+                }
+                let first = try array.decode(Probe.self)
+                self = first.provider != nil ? .codexBarArray : .providerArray
+                return
+            }
+            let probe = try decoder.singleValueContainer().decode(Probe.self)
+            if probe.providers != nil {
+                self = .document
+            } else if probe.provider != nil {
+                self = .codexBarPayload
+            } else {
+                throw DecodingError.keyNotFound(
+                    CodingKeysForMessage(stringValue: "providers"),
+                    .init(codingPath: [], debugDescription: "neither 'providers' nor a CodexBar payload"))
+            }
+        }
+    }
+}
+
+struct CodingKeysForMessage: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// One provider payload as `codexbar usage --format json` prints it (CodexBar's CLI).
+///
+/// Mapping: `primary` is the session window, `secondary` the weekly one, `tertiary` (a per-model weekly
+/// window on Claude) becomes a `modelWeekly` entry named `tertiary`, since CodexBar does not say which
+/// model it is; `identity.loginMethod` is the plan; `error.message` becomes the entry's error.
+struct CodexBarPayload: Decodable {
+    struct Window: Decodable {
+        var usedPercent: Double
+        var windowMinutes: Int?
+        var resetsAt: Date?
+
+        var usageWindow: UsageWindow {
+            UsageWindow(usedPercent: usedPercent, windowMinutes: windowMinutes, resetsAt: resetsAt)
+        }
+    }
+    struct Identity: Decodable {
+        var accountEmail: String?
+        var loginMethod: String?
+    }
+    struct Usage: Decodable {
+        var primary: Window?
+        var secondary: Window?
+        var tertiary: Window?
+        var updatedAt: Date?
+        var identity: Identity?
+        var accountEmail: String?
+        var loginMethod: String?
+    }
+    struct Failure: Decodable {
+        var message: String?
+    }
+
+    var provider: String
+    var account: String?
+    var usage: Usage?
+    var error: Failure?
+
+    func providerUsage(now: Date) -> ProviderUsage {
+        var entry = ProviderUsage(
+            providerID: provider,
+            accountEmail: usage?.identity?.accountEmail ?? usage?.accountEmail ?? account,
+            plan: usage?.identity?.loginMethod ?? usage?.loginMethod,
+            lastUpdated: usage?.updatedAt ?? now,
+            session: usage?.primary?.usageWindow,
+            weekly: usage?.secondary?.usageWindow)
+        if let tertiary = usage?.tertiary {
+            entry.modelWeekly = [NamedWindow(name: "tertiary", window: tertiary.usageWindow)]
+        }
+        if let failure = error {
+            entry.error = failure.message ?? "could not read usage"
+        } else if usage == nil {
+            entry.error = "no usage reported"
+        }
+        return entry
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A store that is a folder: local disk, NFS, or a folder kept in sync by Syncthing or Dropbox.
+///
+/// Writes are atomic and durable: the record is written to a hidden temporary file in the same folder,
+/// flushed with `fsync`, renamed over the record, and the folder is synced so the rename survives a power
+/// cut. Symbolic links inside the store are never followed (a record that is a link is refused), so a
+/// shared folder cannot make a reader open files elsewhere. The store folder itself may be a link.
+public struct DirectoryStore: SnapshotStore {
+    public let path: String
+
+    public init(path: String) {
+        // A trailing slash would double up in joined paths and messages.
+        var path = path
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        self.path = path
+    }
+
+    public var displayName: String { path }
+
+    public func listRecords() throws -> [RecordInfo] {
+        guard let directory = opendir(path) else {
+            throw storeError(errno, operation: "list")
+        }
+        defer { closedir(directory) }
+        var records: [RecordInfo] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            guard RecordInfo.isRecordName(name) else { continue }
+            var info = stat()
+            if lstat(join(name), &info) == 0 {
+                records.append(
+                    RecordInfo(name: name, size: Int64(info.st_size), modified: modificationDate(of: info)))
+            } else {
+                records.append(RecordInfo(name: name))
+            }
+        }
+        return records.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    }
+
+    public func readRecord(named name: String, maximumSize: Int) throws -> Data {
+        guard !name.contains("/") else { throw SnapshotStoreError.recordMissing(name: name) }
+        // O_NOFOLLOW refuses links; O_NONBLOCK keeps a FIFO named like a record from hanging the read.
+        let descriptor = open(join(name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ELOOP || code == EMLINK { throw SnapshotStoreError.notARegularFile(name: name) }
+            if code == ENOENT { throw SnapshotStoreError.recordMissing(name: name) }
+            throw recordError(code, name: name)
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw recordError(errno, name: name) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw SnapshotStoreError.notARegularFile(name: name) }
+        guard info.st_size <= maximumSize else {
+            throw SnapshotStoreError.recordTooLarge(name: name, size: Int64(info.st_size), limit: maximumSize)
+        }
+        // Read to end of file rather than trusting st_size: the file may grow or shrink while it is read
+        // (a publisher on another machine, a sync client), and the limit must hold for what is read.
+        var data = Data(count: Int(info.st_size) + 1)
+        var filled = 0
+        while true {
+            if filled == data.count {
+                guard data.count <= maximumSize else {
+                    throw SnapshotStoreError.recordTooLarge(name: name, size: Int64(data.count), limit: maximumSize)
+                }
+                data.count = min(data.count * 2, maximumSize + 1)
+            }
+            let count = data.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw recordError(errno, name: name)
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        data.count = filled
+        return data
+    }
+
+    public func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord {
+        try createIfMissing()
+        let staged = StagedRecord(deviceID: deviceID, temporaryName: StagedRecord.temporaryName(for: deviceID))
+        let descriptor = open(join(staged.temporaryName), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw storeError(errno, operation: "write to") }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == 0 && fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        if failure != 0 {
+            discardRecord(staged)
+            throw storeError(failure, operation: "write to")
+        }
+        return staged
+    }
+
+    public func commitRecord(_ staged: StagedRecord) throws {
+        guard rename(join(staged.temporaryName), join(staged.deviceID.recordName)) == 0 else {
+            throw storeError(errno, operation: "write to")
+        }
+        syncFolder()
+    }
+
+    public func discardRecord(_ staged: StagedRecord) {
+        unlink(join(staged.temporaryName))
+    }
+
+    public func removeRecord(for deviceID: DeviceID) throws {
+        if unlink(join(deviceID.recordName)) != 0 && errno != ENOENT {
+            throw storeError(errno, operation: "remove a record from")
+        }
+        syncFolder()
+    }
+
+    /// Removes this device's temporary files older than `age` seconds: left behind by a publisher that was
+    /// killed between writing and renaming. Another device's files are never touched.
+    public func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date) {
+        guard let directory = opendir(path) else { return }
+        defer { closedir(directory) }
+        let prefix = "." + deviceID.recordName + "."
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            guard name.hasPrefix(prefix), name.hasSuffix(".tmp") else { continue }
+            var info = stat()
+            guard lstat(join(name), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                now.timeIntervalSince(modificationDate(of: info)) > age
+            else { continue }
+            unlink(join(name))
+        }
+    }
+
+    private func createIfMissing() throws {
+        if mkdir(path, 0o755) == 0 {
+            syncParent()
+            return
+        }
+        let code = errno
+        if code == EEXIST {
+            var info = stat()
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+                throw SnapshotStoreError.notAStore(store: path)
+            }
+            return
+        }
+        if code == ENOENT { throw SnapshotStoreError.parentMissing(store: path) }
+        throw storeError(code, operation: "create")
+    }
+
+    private func syncFolder() {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    private func syncParent() {
+        let parent = (path as NSString).deletingLastPathComponent
+        let descriptor = open(parent.isEmpty ? "." : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    private func join(_ name: String) -> String {
+        path == "/" ? "/" + name : path + "/" + name
+    }
+
+    private func modificationDate(of info: stat) -> Date {
+        #if canImport(Darwin)
+            let time = info.st_mtimespec
+        #else
+            let time = info.st_mtim
+        #endif
+        return Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
+    }
+
+    private func storeError(_ code: Int32, operation: String) -> SnapshotStoreError {
+        switch code {
+        case ENOENT: return .storeMissing(store: path)
+        case ENOTDIR: return .notAStore(store: path)
+        case EACCES, EPERM: return .permissionDenied(store: path, detail: "")
+        default: return .failed(operation: "\(operation) store", target: path, reason: describe(code))
+        }
+    }
+
+    private func recordError(_ code: Int32, name: String) -> SnapshotStoreError {
+        switch code {
+        case EACCES, EPERM: return .failed(operation: "read", target: name, reason: "permission denied")
+        default: return .failed(operation: "read", target: name, reason: describe(code))
+        }
+    }
+
+    private func describe(_ code: Int32) -> String {
+        String(cString: strerror(code)).lowercased()
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// What one machine knows about one provider account: its limit windows and its own token ledger.
+public struct ProviderUsage: Codable, Sendable, Equatable {
+    /// Lowercase provider id: `claude`, `codex`, `cursor`, ... (`[a-z0-9-]+`).
+    public var providerID: String
+    /// The account the figures belong to. Without one, the entry can never be matched with another device's.
+    public var accountEmail: String?
+    public var plan: String?
+    /// When these figures were read from the provider: what decides which device's figures win.
+    public var lastUpdated: Date
+    /// The short window (5 hours for Claude and Codex).
+    public var session: UsageWindow?
+    /// The weekly window over all models.
+    public var weekly: UsageWindow?
+    public var modelWeekly: [NamedWindow]?
+    public var tokens: TokenUsage?
+    public var costUSD: CostUsage?
+    public var weeklySamples: [UsageSample]?
+    /// Why figures are missing ("signed out", "could not read usage", ...).
+    public var error: String?
+
+    public init(
+        providerID: String, accountEmail: String? = nil, plan: String? = nil, lastUpdated: Date,
+        session: UsageWindow? = nil, weekly: UsageWindow? = nil, modelWeekly: [NamedWindow]? = nil,
+        tokens: TokenUsage? = nil, costUSD: CostUsage? = nil, weeklySamples: [UsageSample]? = nil,
+        error: String? = nil
+    ) {
+        self.providerID = providerID
+        self.accountEmail = accountEmail
+        self.plan = plan
+        self.lastUpdated = lastUpdated
+        self.session = session
+        self.weekly = weekly
+        self.modelWeekly = modelWeekly
+        self.tokens = tokens
+        self.costUSD = costUSD
+        self.weeklySamples = weeklySamples
+        self.error = error
+    }
+
+    /// Why `candidate` is not a valid provider id, or nil when it is one.
+    public static func problem(withProviderID candidate: String) -> String? {
+        if candidate.isEmpty { return "a provider id cannot be empty" }
+        if candidate.utf8.count > 64 { return "a provider id has at most 64 characters" }
+        let valid = candidate.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+        }
+        return valid ? nil : "a provider id has only lowercase letters, digits and '-'"
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// One usage limit window as the provider reports it: how much of it is used and when it resets.
+public struct UsageWindow: Codable, Sendable, Equatable {
+    /// Percent used, 0...100 as the provider reports it. Not clamped here: the merge clamps what it shows.
+    public var usedPercent: Double
+    /// The window's length: 300 for a 5-hour session window, 10080 for a week.
+    public var windowMinutes: Int?
+    public var resetsAt: Date?
+
+    public init(usedPercent: Double, windowMinutes: Int? = nil, resetsAt: Date? = nil) {
+        self.usedPercent = usedPercent
+        self.windowMinutes = windowMinutes
+        self.resetsAt = resetsAt
+    }
+
+    /// `100 - usedPercent`, clamped to 0...100.
+    public var remainingPercent: Double {
+        min(100, max(0, 100 - usedPercent))
+    }
+}
+
+/// A per-model weekly window, such as Claude's separate Opus limit.
+public struct NamedWindow: Codable, Sendable, Equatable {
+    public var name: String
+    public var window: UsageWindow
+
+    public init(name: String, window: UsageWindow) {
+        self.name = name
+        self.window = window
+    }
+}
+
+/// One point of weekly-usage history, for charts.
+public struct UsageSample: Codable, Sendable, Equatable {
+    public var at: Date
+    public var usedPercent: Double
+    public var resetsAt: Date?
+
+    public init(at: Date, usedPercent: Double, resetsAt: Date? = nil) {
+        self.at = at
+        self.usedPercent = usedPercent
+        self.resetsAt = resetsAt
+    }
+}

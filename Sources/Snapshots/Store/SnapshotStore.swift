@@ -1,0 +1,103 @@
+import Foundation
+
+/// Where device records are shared: a directory, a WebDAV collection, ...
+///
+/// A store holds one record per device, `<deviceID>.json`. Every implementation passes the shared
+/// conformance suite (`Tests/SnapshotsTests/StoreConformance`), and translates its native failures (errno,
+/// HTTP status, curl codes) into `SnapshotStoreError`, so that callers and exit codes never depend on the
+/// medium.
+///
+/// Writes are two-phase so that a crash can never leave a half-written record where readers look:
+/// `stageRecord` puts the bytes under a temporary name that listings ignore, `commitRecord` atomically
+/// replaces the record with them. `writeRecord` does both.
+public protocol SnapshotStore: Sendable {
+    /// The store's location for messages, with any credentials removed.
+    var displayName: String { get }
+
+    /// The records in the store, sorted by name.
+    ///
+    /// Contains every entry whose name ends in `.json` and does not start with `.`; temporary files and
+    /// other names are never listed. Entries that are not regular files (symbolic links, folders) are
+    /// listed, so that reading them reports why they are refused.
+    /// - Throws: `SnapshotStoreError.storeMissing` when the store does not exist; other cases when it
+    ///   cannot be listed.
+    func listRecords() throws -> [RecordInfo]
+
+    /// The bytes of the record `name` (a name from `listRecords`).
+    ///
+    /// - Throws: `.recordTooLarge` without reading the content when it is over `maximumSize`;
+    ///   `.recordMissing`, `.notARegularFile`, or another case when it cannot be read.
+    func readRecord(named name: String, maximumSize: Int) throws -> Data
+
+    /// Writes `data` under a temporary name beside the device's record, creating the store's own folder
+    /// or collection when it is missing (never its parents). The record itself is untouched.
+    func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord
+
+    /// Atomically replaces the device's record with a staged one: a reader sees the old or the new record,
+    /// never a mixture or nothing.
+    func commitRecord(_ staged: StagedRecord) throws
+
+    /// Removes a staged record that will not be committed. Never throws: it is cleanup after a failure.
+    func discardRecord(_ staged: StagedRecord)
+
+    /// Deletes the device's record. Deleting a record that does not exist is not an error.
+    func removeRecord(for deviceID: DeviceID) throws
+}
+
+extension SnapshotStore {
+    /// Atomically writes `data` as the device's record (stage, then commit; the stage is discarded when
+    /// the commit fails).
+    public func writeRecord(_ data: Data, for deviceID: DeviceID) throws {
+        let staged = try stageRecord(data, for: deviceID)
+        do {
+            try commitRecord(staged)
+        } catch {
+            discardRecord(staged)
+            throw error
+        }
+    }
+
+    /// Reads a record with the product's size limit.
+    public func readRecord(named name: String) throws -> Data {
+        try readRecord(named: name, maximumSize: SnapshotCodec.maximumRecordSize)
+    }
+}
+
+/// A record as a store lists it.
+public struct RecordInfo: Sendable, Equatable {
+    /// The file name, `<deviceID>.json` for well-named records.
+    public var name: String
+    /// Size in bytes, when the store knows it without reading.
+    public var size: Int64?
+    public var modified: Date?
+
+    public init(name: String, size: Int64? = nil, modified: Date? = nil) {
+        self.name = name
+        self.size = size
+        self.modified = modified
+    }
+
+    /// Whether a name denotes a record: ends in `.json` and is not hidden (in-flight temporary files are).
+    public static func isRecordName(_ name: String) -> Bool {
+        name.hasSuffix(".json") && !name.hasPrefix(".") && name.utf8.count > 5
+    }
+}
+
+/// Bytes written under a temporary name, waiting for `commitRecord`.
+public struct StagedRecord: Sendable, Equatable {
+    public var deviceID: DeviceID
+    /// The temporary name within the store; always starts with `.`, so listings skip it.
+    public var temporaryName: String
+
+    public init(deviceID: DeviceID, temporaryName: String) {
+        self.deviceID = deviceID
+        self.temporaryName = temporaryName
+    }
+
+    /// A fresh temporary name for `deviceID`: hidden, unique per process and attempt.
+    public static func temporaryName(for deviceID: DeviceID) -> String {
+        let random = UInt64.random(in: 0...UInt64.max)
+        let hex = String(random, radix: 16)
+        return ".\(deviceID.rawValue).json.\(ProcessInfo.processInfo.processIdentifier).\(hex).tmp"
+    }
+}

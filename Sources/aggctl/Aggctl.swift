@@ -1,0 +1,75 @@
+import Foundation
+
+/// The command line: picks the command, parses its flags, runs it, and maps every error to an exit code.
+/// The one place where errors become exit codes and messages.
+enum Aggctl {
+    static let version = "0.1.0"
+
+    static let commands = [PublishCommand.command, StatusCommand.command, DevicesCommand.command]
+
+    static var help: String {
+        var text = """
+            aggctl \(version): merge AI coding-agent usage limits from every machine you work on.
+
+            usage: aggctl <command> [flags]
+
+            commands:
+
+            """
+        for command in commands {
+            text += "  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.summary + "\n"
+        }
+        text += """
+
+            Run 'aggctl <command> --help' for a command's flags.
+            Exit codes: 0 success, 1 the run failed, 2 usage error.
+
+            """
+        return text
+    }
+
+    /// Runs `aggctl` with `arguments` (without the program name) and returns the exit status.
+    static func run(_ arguments: [String], context: RunContext) -> ExitStatus {
+        let console = context.console
+        do {
+            guard let first = arguments.first else {
+                console.errors.write(help)
+                return .usage
+            }
+            switch first {
+            case "--help", "-h", "help":
+                console.output.write(help)
+                return .success
+            case "--version", "-V":
+                console.print("aggctl \(version)")
+                return .success
+            default:
+                break
+            }
+            guard let command = commands.first(where: { $0.name == first }) else {
+                if first.hasPrefix("-") {
+                    throw UsageError("unknown flag '\(first)'; expected a command first (see 'aggctl --help')")
+                }
+                throw UsageError(
+                    "unknown command '\(first)'; commands: \(commands.map(\.name).joined(separator: ", "))")
+            }
+            let flags = try ParsedFlags.parse(
+                ArgumentLexer.tokens(Array(arguments.dropFirst())), specs: command.flags, command: command.name)
+            if flags.wantsHelp {
+                console.output.write(command.help)
+                return .success
+            }
+            return try command.run(flags, context)
+        } catch let error as UsageError {
+            let hint = error.command.map { " (see 'aggctl \($0) --help')" } ?? ""
+            console.fail(error.message + hint)
+            return .usage
+        } catch let error as CommandFailure {
+            console.fail(error.message)
+            return .failure
+        } catch {
+            console.fail("\(error)")
+            return .failure
+        }
+    }
+}

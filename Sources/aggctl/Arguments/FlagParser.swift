@@ -1,0 +1,85 @@
+/// A flag a command accepts.
+struct FlagSpec: Sendable {
+    var name: String
+    /// Shown in help and messages: `--store S`.
+    var valueName: String?
+    var repeatable = false
+    var help: String
+
+    var takesValue: Bool { valueName != nil }
+
+    static func option(_ name: String, _ valueName: String, repeatable: Bool = false, _ help: String) -> FlagSpec {
+        FlagSpec(name: name, valueName: valueName, repeatable: repeatable, help: help)
+    }
+
+    static func toggle(_ name: String, _ help: String) -> FlagSpec {
+        FlagSpec(name: name, valueName: nil, help: help)
+    }
+
+    var synopsis: String { valueName.map { "--\(name) \($0)" } ?? "--\(name)" }
+}
+
+/// The flags given to one command, checked against its specs but not yet converted to typed options.
+struct ParsedFlags: Sendable {
+    private(set) var values: [String: [String]] = [:]
+    private(set) var toggles: Set<String> = []
+    var wantsHelp = false
+
+    func value(_ name: String) -> String? { values[name]?.last }
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+    func isSet(_ name: String) -> Bool { toggles.contains(name) }
+
+    /// The second stage of argument parsing: matches tokens to `specs`.
+    ///
+    /// - Throws: `UsageError` for an unknown flag, a missing value, a value given to a toggle, a flag
+    ///   given twice that is not repeatable, or a stray positional word.
+    static func parse(_ tokens: [ArgumentToken], specs: [FlagSpec], command: String) throws -> ParsedFlags {
+        var parsed = ParsedFlags()
+        var index = 0
+        func specNamed(_ name: String) throws -> FlagSpec {
+            if name == "help" { return .toggle("help", "") }
+            guard let spec = specs.first(where: { $0.name == name }) else {
+                throw UsageError("unknown flag '--\(name)' for '\(command)'", command: command)
+            }
+            return spec
+        }
+        while index < tokens.count {
+            let token = tokens[index]
+            index += 1
+            switch token {
+            case .shortFlag("-h"):
+                parsed.wantsHelp = true
+            case .shortFlag(let word):
+                throw UsageError("unknown flag '\(word)' for '\(command)'", command: command)
+            case .positional(let word):
+                throw UsageError("unexpected argument '\(word)' for '\(command)'", command: command)
+            case .flag(let name, let inlineValue):
+                let spec = try specNamed(name)
+                if name == "help" {
+                    parsed.wantsHelp = true
+                    continue
+                }
+                guard spec.takesValue else {
+                    if inlineValue != nil {
+                        throw UsageError("--\(name) takes no value", command: command)
+                    }
+                    parsed.toggles.insert(name)
+                    continue
+                }
+                var value = inlineValue
+                if value == nil, index < tokens.count, case .positional(let next) = tokens[index] {
+                    value = next
+                    index += 1
+                }
+                guard let value else {
+                    throw UsageError("--\(name) needs a value: \(spec.synopsis)", command: command)
+                }
+                if !spec.repeatable && parsed.values[name] != nil {
+                    throw UsageError("--\(name) is given more than once", command: command)
+                }
+                parsed.values[name, default: []].append(value)
+            }
+        }
+        return parsed
+    }
+}

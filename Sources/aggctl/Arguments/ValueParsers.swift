@@ -1,0 +1,44 @@
+import Foundation
+import Snapshots
+
+/// Conversions of flag values into typed options; each failure names the flag and the accepted form.
+enum ValueParsers {
+    static func date(_ text: String, flag: String) throws -> Date {
+        guard let date = RFC3339.parse(text) else {
+            throw UsageError("--\(flag): '\(text)' is not a date; expected RFC 3339 such as 2026-11-30T12:00:00Z")
+        }
+        return date
+    }
+
+    /// A non-negative number of seconds (decimals allowed).
+    static func seconds(_ text: String, flag: String) throws -> TimeInterval {
+        guard let value = Double(text), value.isFinite, value >= 0 else {
+            throw UsageError("--\(flag): '\(text)' is not a number of seconds; expected a number such as 3600")
+        }
+        return value
+    }
+
+    static func deviceID(_ text: String, flag: String) throws -> DeviceID {
+        if let problem = DeviceID.problem(with: text) {
+            throw UsageError("--\(flag): '\(text)' is not a valid device id: \(problem)")
+        }
+        return DeviceID(rawValue: text)!
+    }
+
+    static func store(_ text: String, flag: String) throws -> StoreLocation {
+        guard let location = StoreLocation(parsing: text) else {
+            throw UsageError(
+                "--\(flag): '\(redactingUserInfo(text))' is not a store; expected a folder path, file:// URL, "
+                    + "or http(s):// WebDAV URL")
+        }
+        return location
+    }
+
+    /// Hides a password a user typed into a URL before the text appears in a message.
+    static func redactingUserInfo(_ text: String) -> String {
+        guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@") else {
+            return text
+        }
+        return String(text[..<scheme.upperBound]) + "***@" + String(text[text.index(after: at)...])
+    }
+}

@@ -1,0 +1,38 @@
+/// One `aggctl` command: its flags, its help, and what it does. A value rather than a protocol of static
+/// members, so the command table is plain data.
+struct Command: Sendable {
+    var name: String
+    /// One line for the command list.
+    var summary: String
+    var flags: [FlagSpec]
+    /// Paragraphs after the flag list in `--help`: defaults, environment, exit codes worth knowing.
+    var details: String = ""
+    /// Runs with validated flags. Throws `UsageError` (exit 2) or `CommandFailure` (exit 1).
+    var run: @Sendable (ParsedFlags, RunContext) throws -> ExitStatus
+
+    var help: String {
+        let synopsis = flags.map { spec in
+            spec.repeatable ? "[\(spec.synopsis)]..." : "[\(spec.synopsis)]"
+        }.joined(separator: " ")
+        var text = "usage: aggctl \(name) \(synopsis)\n\n\(summary)\n\nflags:\n"
+        let width = (flags.map(\.synopsis.count).max() ?? 0) + 2
+        for spec in flags {
+            text += "  " + spec.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + spec.help + "\n"
+        }
+        text += "  " + "--help".padding(toLength: width, withPad: " ", startingAt: 0) + "show this help\n"
+        if !details.isEmpty { text += "\n" + details + "\n" }
+        return text
+    }
+}
+
+/// Flags several commands share, spelled once.
+enum CommonFlags {
+    static let store = FlagSpec.option(
+        "store", "S", "the store: a folder, file:// URL or http(s):// WebDAV URL (default: AGGCTL_STORE, config)")
+    static let json = FlagSpec.toggle("json", "print JSON for programs instead of a table")
+    static let now = FlagSpec.option("now", "DATE", "evaluate as if it were DATE (RFC 3339), for reproducible output")
+    static let staleAfter = FlagSpec.option(
+        "stale-after", "SECONDS", "figures older than this are marked stale (default 3600)")
+    static let maxSkew = FlagSpec.option(
+        "max-skew", "SECONDS", "figures dated further ahead than this have a wrong clock (default 300)")
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Snapshots
+
+/// `aggctl publish`: write this machine's record into the store.
+enum PublishCommand {
+    static let name: String = "publish"
+    static let summary = "Collect this machine's usage and write its record into the store (atomically)."
+    static let flags = [
+        CommonFlags.store,
+        FlagSpec.option("device-id", "ID", "this machine's id (default: created once in the state directory)"),
+        FlagSpec.option("device-name", "N", "a human name for this machine (default: the host name)"),
+        FlagSpec.option(
+            "from", "FILE", repeatable: true,
+            "read provider entries from FILE ('-' for stdin): aggctl JSON or `codexbar usage --format json`"),
+        FlagSpec.option("source", "NAME[:PATH]", repeatable: true, "a built-in collector of this machine's agent logs"),
+        FlagSpec.toggle("dry-run", "print the record instead of writing it"),
+        FlagSpec.option("now", "DATE", "write the record as if it were DATE (RFC 3339): its generatedAt"),
+    ]
+    static let details = """
+        Input is read strictly: an entry that does not decode is an error naming the file and the entry, and
+        nothing is written. Exit 1 when input cannot be read or the store cannot be written.
+        """
+
+    static let command = Command(name: name, summary: summary, flags: flags, details: details) { flags, context in
+        try run(flags, context: context)
+    }
+
+    static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
+        let inputs = flags.all("from")
+        if let source = flags.all("source").first {
+            throw UsageError(
+                "--source '\(source)': no built-in collectors are available in this build yet; use --from FILE",
+                command: name)
+        }
+        guard !inputs.isEmpty else {
+            throw UsageError("publish needs at least one --from FILE (or '-' for stdin)", command: name)
+        }
+        let location = try context.storeLocation(flags, command: name)
+        let deviceIDText = try context.setting("device-id", flags: flags)
+        let deviceName = try context.setting("device-name", flags: flags)
+        let now = try context.now(flags)
+
+        var providers: [ProviderUsage] = []
+        for input in inputs {
+            providers += try readProviders(from: input, context: context, now: now)
+        }
+        guard !providers.isEmpty else {
+            throw CommandFailure("no provider entries in \(inputs.map { "'\($0)'" }.joined(separator: ", ")); nothing to publish")
+        }
+
+        let deviceID = try deviceIDText.map { try ValueParsers.deviceID($0, flag: "device-id") }
+            ?? DeviceIdentity.loadOrCreate(stateDirectory: context.stateDirectory, hostName: context.hostName)
+        let snapshot = DeviceSnapshot(
+            deviceID: deviceID,
+            deviceName: deviceName.flatMap { $0.isEmpty ? nil : $0 } ?? defaultDeviceName(context.hostName, deviceID),
+            appVersion: "aggctl \(Aggctl.version)",
+            generatedAt: now,
+            providers: providers)
+        let data = try SnapshotCodec.encode(snapshot)
+
+        if flags.isSet("dry-run") {
+            context.console.output.write(String(decoding: data, as: UTF8.self))
+            return .success
+        }
+        let store = try context.openStore(location)
+        do {
+            try store.writeRecord(data, for: deviceID)
+        } catch let error as SnapshotStoreError {
+            throw CommandFailure(error.description)
+        }
+        if let directory = store as? DirectoryStore {
+            directory.removeLeftoverTemporaryFiles(of: deviceID, olderThan: 3600, now: now)
+        }
+        if context.console.errorsAreTerminal {
+            context.console.note(
+                "published '\(deviceID)' with \(providers.count) provider entr\(providers.count == 1 ? "y" : "ies") "
+                    + "to '\(location.displayName)'")
+        }
+        return .success
+    }
+
+    private static func readProviders(from input: String, context: RunContext, now: Date) throws -> [ProviderUsage] {
+        let data: Data
+        if input == "-" {
+            do {
+                data = try context.readStandardInput()
+            } catch {
+                throw CommandFailure("cannot read --from '-' (stdin): \(error.localizedDescription)")
+            }
+        } else {
+            data = try readFile(input)
+        }
+        guard data.count <= SnapshotCodec.maximumRecordSize else {
+            throw CommandFailure("--from '\(input)' is over the 32 MiB limit")
+        }
+        do {
+            return try UsageInput.providers(from: data, now: now)
+        } catch {
+            throw CommandFailure("--from '\(input)': \(error.reason)")
+        }
+    }
+
+    private static func readFile(_ path: String) throws -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CommandFailure("cannot read --from '\(path)': no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw CommandFailure("cannot read --from '\(path)': it is a folder")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure("cannot read --from '\(path)': permission denied or unreadable")
+        }
+        return data
+    }
+
+    private static func defaultDeviceName(_ hostName: String, _ deviceID: DeviceID) -> String {
+        let short = hostName.split(separator: ".").first.map(String.init) ?? ""
+        return short.isEmpty ? deviceID.rawValue : short
+    }
+}

@@ -1,0 +1,96 @@
+import Aggregator
+import Foundation
+import Snapshots
+
+/// `aggctl status`: the merged view of every device's figures.
+enum StatusCommand {
+    static let name: String = "status"
+    static let summary = "Merge every device's record and show each account's quota, and where each figure came from."
+    static let flags = [CommonFlags.store, CommonFlags.json, CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew]
+    static let details = """
+        A record that cannot be read is reported (on stderr, or under "problems" with --json) and the rest
+        still merges; that is not a failure. Exit 1 when the store itself cannot be read.
+        """
+
+    static let command = Command(name: name, summary: summary, flags: flags, details: details) { flags, context in
+        try run(flags, context: context)
+    }
+
+    static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
+        let result = try merge(flags, context: context, command: name)
+        if flags.isSet("json") {
+            context.console.print(try jsonText(StatusReport(result)))
+        } else {
+            context.console.print(table(result, color: context.console.usesColor))
+            report(result.problems, on: context.console)
+        }
+        return .success
+    }
+
+    /// Reads the store named by the flags and merges it: what `status`, `devices` and `check` share.
+    static func merge(_ flags: ParsedFlags, context: RunContext, command: String) throws -> MergeResult {
+        let location = try context.storeLocation(flags, command: command)
+        let options = MergeOptions(
+            now: try context.now(flags),
+            staleAfter: try context.seconds("stale-after", flags: flags, default: MergeOptions.defaultStaleAfter),
+            maxSkew: try context.seconds("max-skew", flags: flags, default: MergeOptions.defaultMaxSkew))
+        let store = try context.openStore(location)
+        let contents: StoreContents
+        do {
+            contents = try store.readContents()
+        } catch let error as SnapshotStoreError {
+            throw CommandFailure(error.description)
+        }
+        return Merger.merge(contents, options: options)
+    }
+
+    static func jsonText<Value: Encodable>(_ value: Value) throws -> String {
+        String(decoding: try SnapshotCodec.encode(value: value), as: UTF8.self)
+    }
+
+    static func report(_ problems: [RecordProblem], on console: Console) {
+        for problem in problems {
+            console.warn("'\(problem.file)': \(problem.reason)")
+        }
+    }
+
+    static func table(_ result: MergeResult, color: Bool) -> String {
+        if result.accounts.isEmpty { return "no accounts in the store" }
+        var table = TextTable(headers: ["PROVIDER", "ACCOUNT", "PLAN", "SESSION", "WEEKLY", "RESETS", "FROM", "NOTE"])
+        for account in result.accounts {
+            var notes: [String] = []
+            if account.clockSkew { notes.append("clock skew") }
+            if account.stale { notes.append("stale") }
+            if let error = account.error { notes.append(SnapshotCodec.printable(error, limit: 40)) }
+            var from = "\(account.deviceName), \(HumanFormat.ago(account.lastUpdated, now: result.now))"
+            if account.seenOn.count > 1 { from += " (seen on \(account.seenOn.count))" }
+            table.rows.append([
+                TextTable.Cell(displayName(ofProvider: account.providerID)),
+                TextTable.Cell(account.accountEmail ?? "-"),
+                TextTable.Cell(account.plan ?? "-"),
+                windowCell(account.session),
+                windowCell(account.weekly),
+                TextTable.Cell(account.session?.resetsAt.map { HumanFormat.until($0, now: result.now) } ?? "-"),
+                TextTable.Cell(from, color: account.stale ? .dim : nil),
+                TextTable.Cell(notes.joined(separator: "; "), color: notes.isEmpty ? nil : .yellow),
+            ])
+        }
+        return table.render(color: color)
+    }
+
+    private static func windowCell(_ window: WindowStatus?) -> TextTable.Cell {
+        guard let window else { return "-" }
+        var text = HumanFormat.percent(window.remainingPercent) + " left"
+        if window.level == .depleted { text = "depleted" }
+        return TextTable.Cell(text, color: HumanFormat.color(for: window.level))
+    }
+
+    /// The provider's display name: Claude, Codex, ...; an unknown id capitalised.
+    static func displayName(ofProvider id: String) -> String {
+        let known = [
+            "claude": "Claude", "codex": "Codex", "cursor": "Cursor", "gemini": "Gemini", "copilot": "Copilot",
+            "windsurf": "Windsurf", "amp": "Amp", "factory": "Factory", "zai": "z.ai", "kimi": "Kimi",
+        ]
+        return known[id] ?? (id.prefix(1).uppercased() + id.dropFirst())
+    }
+}

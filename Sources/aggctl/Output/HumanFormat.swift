@@ -1,0 +1,46 @@
+import Aggregator
+import Foundation
+
+/// Short forms of durations and percentages for tables.
+enum HumanFormat {
+    /// `4m ago`, `2h 10m ago`, `3d 2h ago`, `just now`; a date in the future reads `in 5m`.
+    static func ago(_ date: Date, now: Date) -> String {
+        let seconds = now.timeIntervalSince(date)
+        if seconds < 0 { return "in " + span(-seconds) }
+        if seconds < 60 { return "just now" }
+        return span(seconds) + " ago"
+    }
+
+    /// `in 2h 10m`, or `due` for a time already past.
+    static func until(_ date: Date, now: Date) -> String {
+        let seconds = date.timeIntervalSince(now)
+        if seconds <= 0 { return "due" }
+        return "in " + span(seconds)
+    }
+
+    static func span(_ seconds: TimeInterval) -> String {
+        let minutes = Int(seconds / 60)
+        if minutes < 1 { return "<1m" }
+        if minutes < 60 { return "\(minutes)m" }
+        let hours = minutes / 60
+        if hours < 24 { return minutes % 60 == 0 ? "\(hours)h" : "\(hours)h \(minutes % 60)m" }
+        let days = hours / 24
+        return hours % 24 == 0 ? "\(days)d" : "\(days)d \(hours % 24)h"
+    }
+
+    /// Remaining percent as people read it: `0%` only when used up, `<1%` for a sliver, else whole percent
+    /// rounded down, so a table never promises more than is left.
+    static func percent(_ remaining: Double) -> String {
+        if remaining <= WindowLevel.depletedThreshold { return "0%" }
+        if remaining < 1 { return "<1%" }
+        return "\(Int(remaining.rounded(.down)))%"
+    }
+
+    static func color(for level: WindowLevel) -> ANSIColor {
+        switch level {
+        case .ok: return .green
+        case .warning: return .yellow
+        case .critical, .depleted: return .red
+        }
+    }
+}

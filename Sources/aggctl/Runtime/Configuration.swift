@@ -1,0 +1,81 @@
+import Foundation
+import Snapshots
+
+/// Defaults from the config file, `$XDG_CONFIG_HOME/aggctl/config`.
+///
+/// The format is one `key = value` per line, `#` starts a comment; keys are the long flag names they stand
+/// in for (`store`, `device-id`, `device-name`, `stale-after`, `max-skew`). Flags win over the environment
+/// (`AGGCTL_STORE`), which wins over this file. A missing file is an empty configuration.
+struct Configuration: Equatable {
+    static let keys: Set<String> = ["store", "device-id", "device-name", "stale-after", "max-skew"]
+
+    var values: [String: String] = [:]
+
+    /// Reads the file at `path`.
+    /// - Throws: `UsageError` naming the file and line of a malformed or unknown entry.
+    static func load(path: String) throws -> Configuration {
+        guard let data = FileManager.default.contents(atPath: path) else { return Configuration() }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw UsageError("config '\(path)': not UTF-8 text")
+        }
+        var configuration = Configuration()
+        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw UsageError("config '\(path)': line \(number + 1): expected 'key = value'")
+            }
+            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            guard keys.contains(key) else {
+                throw UsageError(
+                    "config '\(path)': line \(number + 1): unknown key '\(key)'; known keys: "
+                        + keys.sorted().joined(separator: ", "))
+            }
+            configuration.values[key] = value
+        }
+        return configuration
+    }
+}
+
+extension RunContext {
+    /// The value of a setting: the flag, else the environment variable, else the config file.
+    func setting(_ name: String, flags: ParsedFlags, environmentName: String? = nil) throws -> String? {
+        if let value = flags.value(name) { return value }
+        if let environmentName, let value = environment[environmentName], !value.isEmpty { return value }
+        return try Configuration.load(path: configFile).values[name]
+    }
+
+    /// The store named by `--store`, `AGGCTL_STORE`, or the config file.
+    func storeLocation(_ flags: ParsedFlags, command: String) throws -> StoreLocation {
+        guard let text = try setting("store", flags: flags, environmentName: "AGGCTL_STORE") else {
+            throw UsageError(
+                "missing --store S (a folder or WebDAV URL; or set AGGCTL_STORE, or 'store = ...' in '\(configFile)')",
+                command: command)
+        }
+        return try ValueParsers.store(text, flag: "store")
+    }
+
+    /// A store for `location`.
+    func openStore(_ location: StoreLocation) throws -> any SnapshotStore {
+        switch location {
+        case .directory(let path):
+            return DirectoryStore(path: path)
+        case .webDAV:
+            throw CommandFailure("cannot open store '\(location.displayName)': WebDAV stores are not supported by this build yet")
+        }
+    }
+
+    /// A seconds setting (`--stale-after`, `--max-skew`) with its default.
+    func seconds(_ name: String, flags: ParsedFlags, default fallback: TimeInterval) throws -> TimeInterval {
+        guard let text = try setting(name, flags: flags) else { return fallback }
+        return try ValueParsers.seconds(text, flag: name)
+    }
+
+    /// `--now`, else the clock.
+    func now(_ flags: ParsedFlags) throws -> Date {
+        guard let text = flags.value("now") else { return clock() }
+        return try ValueParsers.date(text, flag: "now")
+    }
+}

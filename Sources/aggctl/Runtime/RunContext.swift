@@ -1,0 +1,44 @@
+import Foundation
+import Snapshots
+
+/// Everything a command may touch outside its arguments, handed in so tests can fix each of them.
+struct RunContext: Sendable {
+    var console: Console
+    /// The process environment (or a literal dictionary in tests).
+    var environment: [String: String]
+    /// The current time; `--now` overrides it where a command accepts it.
+    var clock: @Sendable () -> Date
+    /// Standard input, read only when a command is given `-`.
+    var readStandardInput: @Sendable () throws -> Data
+    /// This machine's host name, for default device names.
+    var hostName: String
+
+    static func standard(environment: [String: String]) -> RunContext {
+        RunContext(
+            console: .standard(environment: environment),
+            environment: environment,
+            clock: { Date() },
+            readStandardInput: { try FileHandle.standardInput.readToEnd() ?? Data() },
+            hostName: ProcessInfo.processInfo.hostName)
+    }
+
+    /// The state directory: `$XDG_STATE_HOME/aggctl`, else `~/.local/state/aggctl`.
+    var stateDirectory: String {
+        if let base = environment["XDG_STATE_HOME"], base.hasPrefix("/") {
+            return base + "/aggctl"
+        }
+        return home + "/.local/state/aggctl"
+    }
+
+    /// The config file: `$XDG_CONFIG_HOME/aggctl/config`, else `~/.config/aggctl/config`.
+    var configFile: String {
+        if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
+            return base + "/aggctl/config"
+        }
+        return home + "/.config/aggctl/config"
+    }
+
+    var home: String {
+        environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+/// A directory store in a fresh temporary folder.
+struct DirectoryHarness: StoreHarness {
+    let root = TemporaryDirectory("aggctl-store")
+    var storePath: String { root.file("store") }
+
+    func makeStore() throws -> any SnapshotStore { DirectoryStore(path: storePath) }
+
+    func plant(_ name: String, _ data: Data) throws {
+        try root.write("store/" + name, data)
+    }
+
+    func allNames() throws -> [String] { root.entries("store") }
+}
+
+struct DirectoryStoreTests {
+    @Test(arguments: StoreConformance.checks)
+    func conforms(to check: ConformanceCheck) throws {
+        try check.run(DirectoryHarness())
+    }
+
+    @Test("a symbolic link in the store is refused, never followed")
+    func symbolicLinksAreNotFollowed() throws {
+        let harness = DirectoryHarness()
+        let outside = try harness.root.write("secret.json", "{\"outside\": true}")
+        try harness.plant("placeholder.txt", Data())
+        try FileManager.default.createSymbolicLink(atPath: harness.storePath + "/evil.json", withDestinationPath: outside)
+        let store = try harness.makeStore()
+        #expect(throws: SnapshotStoreError.notARegularFile(name: "evil.json")) { try store.readRecord(named: "evil.json") }
+        let contents = try store.readContents()
+        #expect(contents.problems.map(\.file) == ["evil.json"])
+    }
+
+    @Test("a pipe named like a record does not hang the reader")
+    func fifoIsRefused() throws {
+        let harness = DirectoryHarness()
+        try harness.plant("placeholder.txt", Data())
+        #expect(mkfifo(harness.storePath + "/pipe.json", 0o644) == 0)
+        let store = try harness.makeStore()
+        #expect(throws: SnapshotStoreError.notARegularFile(name: "pipe.json")) { try store.readRecord(named: "pipe.json") }
+    }
+
+    @Test("a store whose parent folder is missing is not created")
+    func parentIsNotCreated() throws {
+        let root = TemporaryDirectory()
+        let store = DirectoryStore(path: root.file("missing/store"))
+        #expect(throws: SnapshotStoreError.parentMissing(store: root.file("missing/store"))) {
+            try store.writeRecord(StoreConformance.record(StoreConformance.laptop), for: StoreConformance.laptop)
+        }
+        #expect(root.entries().isEmpty)
+    }
+
+    @Test("a store path that is a file is not a store")
+    func fileIsNotAStore() throws {
+        let root = TemporaryDirectory()
+        let path = try root.write("plain", "x")
+        #expect(throws: SnapshotStoreError.notAStore(store: path)) { try DirectoryStore(path: path).listRecords() }
+    }
+
+    @Test("leftover temporary files of this device are swept, other devices' are not")
+    func leftoverTemporaryFilesAreSwept() throws {
+        let harness = DirectoryHarness()
+        try harness.plant(".laptop-1.json.1.aa.tmp", Data("x".utf8))
+        try harness.plant(".desktop-2.json.1.bb.tmp", Data("x".utf8))
+        let store = DirectoryStore(path: harness.storePath)
+        store.removeLeftoverTemporaryFiles(
+            of: StoreConformance.laptop, olderThan: 3600, now: Date().addingTimeInterval(7200))
+        #expect(try harness.allNames() == [".desktop-2.json.1.bb.tmp"])
+    }
+
+    @Test("two files claiming one deviceID: the one named after it is read, the other reported")
+    func duplicateDeviceIDs() throws {
+        let harness = DirectoryHarness()
+        let laptop = StoreConformance.laptop
+        try harness.plant("copy-of-laptop.json", StoreConformance.record(laptop, used: 99))
+        try harness.plant(laptop.recordName, StoreConformance.record(laptop, used: 10))
+        let contents = try DirectoryStore(path: harness.storePath).readContents()
+        #expect(contents.records.map(\.fileName) == [laptop.recordName])
+        #expect(contents.records.first?.snapshot.providers.first?.session?.usedPercent == 10)
+        #expect(contents.problems.map(\.file) == ["copy-of-laptop.json"])
+        #expect(contents.problems.first?.reason.contains("claims deviceID 'laptop-1'") == true)
+    }
+}

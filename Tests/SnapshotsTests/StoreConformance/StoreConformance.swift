@@ -1,0 +1,134 @@
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+/// A store under test, with the back doors the checks need to set up situations a store's own API
+/// cannot create (a foreign file, a huge file). Every store implementation provides one.
+protocol StoreHarness: Sendable {
+    /// A store at a location that does not exist yet, whose parent does.
+    func makeStore() throws -> any SnapshotStore
+    /// Puts raw bytes at `name` in the store, bypassing the store's API (creating the store if needed).
+    func plant(_ name: String, _ data: Data) throws
+    /// Every name in the store, hidden ones included.
+    func allNames() throws -> [String]
+}
+
+/// One behaviour every `SnapshotStore` must have, named so that a failure reads as the broken promise.
+struct ConformanceCheck: Sendable, CustomTestStringConvertible {
+    var name: String
+    var run: @Sendable (any StoreHarness) throws -> Void
+
+    var testDescription: String { name }
+}
+
+/// The suite every store runs: `@Test(arguments: StoreConformance.checks)` in each store's tests.
+enum StoreConformance {
+    static let laptop = Records.id("laptop-1")
+    static let desktop = Records.id("desktop-2")
+
+    static func record(_ id: DeviceID, used: Double = 40) -> Data {
+        Records.json(
+            Records.snapshot(
+                id.rawValue, generatedAt: "2026-11-30T12:00:00Z",
+                [Records.entry(at: "2026-11-30T11:59:00Z", sessionUsed: used)]))
+    }
+
+    static let checks: [ConformanceCheck] = [
+        ConformanceCheck(name: "a written record reads back byte for byte") { harness in
+            let store = try harness.makeStore()
+            try store.writeRecord(record(laptop), for: laptop)
+            #expect(try store.readRecord(named: laptop.recordName) == record(laptop))
+        },
+        ConformanceCheck(name: "writing again replaces the record") { harness in
+            let store = try harness.makeStore()
+            try store.writeRecord(record(laptop, used: 10), for: laptop)
+            try store.writeRecord(record(laptop, used: 90), for: laptop)
+            #expect(try store.readRecord(named: laptop.recordName) == record(laptop, used: 90))
+            #expect(try store.listRecords().map(\.name) == [laptop.recordName])
+        },
+        ConformanceCheck(name: "listing names every record, sorted, with its size") { harness in
+            let store = try harness.makeStore()
+            try store.writeRecord(record(laptop), for: laptop)
+            try store.writeRecord(record(desktop), for: desktop)
+            let listing = try store.listRecords()
+            #expect(listing.map(\.name) == [desktop.recordName, laptop.recordName])
+            #expect(listing.last?.size == Int64(record(laptop).count))
+        },
+        ConformanceCheck(name: "a missing store is reported as missing, and the first write creates it") { harness in
+            let store = try harness.makeStore()
+            #expect(throws: SnapshotStoreError.storeMissing(store: store.displayName)) { try store.listRecords() }
+            try store.writeRecord(record(laptop), for: laptop)
+            #expect(try store.listRecords().map(\.name) == [laptop.recordName])
+        },
+        ConformanceCheck(name: "a write leaves nothing in the store but the device's record") { harness in
+            let store = try harness.makeStore()
+            try store.writeRecord(record(laptop), for: laptop)
+            try store.writeRecord(record(laptop), for: laptop)
+            #expect(try harness.allNames() == [laptop.recordName])
+        },
+        ConformanceCheck(name: "hidden files and names not ending in .json are not records") { harness in
+            let store = try harness.makeStore()
+            try harness.plant(".laptop-1.json.123.tmp", record(laptop))
+            try harness.plant(".hidden.json", record(laptop))
+            try harness.plant("notes.txt", Data("hello".utf8))
+            try harness.plant("laptop-1.json.bak", record(laptop))
+            try store.writeRecord(record(desktop), for: desktop)
+            #expect(try store.listRecords().map(\.name) == [desktop.recordName])
+        },
+        ConformanceCheck(name: "a record over the size limit is refused without being read") { harness in
+            let store = try harness.makeStore()
+            let limit = SnapshotCodec.maximumRecordSize
+            try harness.plant("huge.json", Data(count: limit + 1))
+            #expect(throws: SnapshotStoreError.recordTooLarge(name: "huge.json", size: Int64(limit + 1), limit: limit)) {
+                try store.readRecord(named: "huge.json")
+            }
+            try harness.plant("exact.json", Data(count: 1024))
+            #expect(throws: SnapshotStoreError.recordTooLarge(name: "exact.json", size: 1024, limit: 1000)) {
+                try store.readRecord(named: "exact.json", maximumSize: 1000)
+            }
+        },
+        ConformanceCheck(name: "reading a record that is not there says it is missing") { harness in
+            let store = try harness.makeStore()
+            try store.writeRecord(record(laptop), for: laptop)
+            #expect(throws: SnapshotStoreError.recordMissing(name: desktop.recordName)) {
+                try store.readRecord(named: desktop.recordName)
+            }
+        },
+        ConformanceCheck(name: "a crash between the temporary write and the rename leaves the old record whole") {
+            harness in
+            let store = try harness.makeStore()
+            try store.writeRecord(record(laptop, used: 10), for: laptop)
+            // The process dies after staging: commit never runs, and nobody discards the stage.
+            _ = try store.stageRecord(record(laptop, used: 99), for: laptop)
+            #expect(try store.readRecord(named: laptop.recordName) == record(laptop, used: 10))
+            #expect(try store.listRecords().map(\.name) == [laptop.recordName])
+            let contents = try store.readContents()
+            #expect(contents.records.map(\.snapshot.providers[0].session?.usedPercent) == [10])
+            #expect(contents.problems.isEmpty)
+        },
+        ConformanceCheck(name: "a discarded stage leaves no trace") { harness in
+            let store = try harness.makeStore()
+            try store.writeRecord(record(laptop), for: laptop)
+            let staged = try store.stageRecord(record(laptop, used: 99), for: laptop)
+            store.discardRecord(staged)
+            #expect(try harness.allNames() == [laptop.recordName])
+        },
+        ConformanceCheck(name: "removing a record deletes it, and removing a missing one is fine") { harness in
+            let store = try harness.makeStore()
+            try store.writeRecord(record(laptop), for: laptop)
+            try store.writeRecord(record(desktop), for: desktop)
+            try store.removeRecord(for: laptop)
+            try store.removeRecord(for: laptop)
+            #expect(try store.listRecords().map(\.name) == [desktop.recordName])
+        },
+        ConformanceCheck(name: "reading the whole store reports a broken record and merges the rest") { harness in
+            let store = try harness.makeStore()
+            try store.writeRecord(record(laptop), for: laptop)
+            try harness.plant("broken.json", Data("{\"deviceID\": ".utf8))
+            let contents = try store.readContents()
+            #expect(contents.records.map(\.snapshot.deviceID) == [laptop])
+            #expect(contents.problems == [RecordProblem(file: "broken.json", reason: "not valid JSON")])
+        },
+    ]
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// A fresh folder under the system temporary directory, removed when the value is released.
+public final class TemporaryDirectory: @unchecked Sendable {
+    public let path: String
+
+    public init(_ label: String = "aggctl-test") {
+        let base = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
+        let template = base + label + ".XXXXXX"
+        var bytes = Array(template.utf8CString)
+        let made = bytes.withUnsafeMutableBufferPointer { buffer in
+            mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
+        }
+        guard let made else { preconditionFailure("cannot create a temporary directory under \(base)") }
+        path = made
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// `path/name`.
+    public func file(_ name: String) -> String {
+        path + "/" + name
+    }
+
+    /// Writes `text` to `name` inside the folder, creating intermediate folders.
+    @discardableResult
+    public func write(_ name: String, _ text: String) throws -> String {
+        try write(name, Data(text.utf8))
+    }
+
+    @discardableResult
+    public func write(_ name: String, _ data: Data) throws -> String {
+        let target = file(name)
+        try FileManager.default.createDirectory(
+            atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try data.write(to: URL(fileURLWithPath: target))
+        return target
+    }
+
+    /// Names of the entries in `subfolder` (or the folder itself), sorted, hidden ones included.
+    public func entries(_ subfolder: String? = nil) -> [String] {
+        let target = subfolder.map(file) ?? path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: target)) ?? []).sorted()
+    }
+}
