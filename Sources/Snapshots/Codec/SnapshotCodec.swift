@@ -174,6 +174,10 @@ public struct DecodedRecord: Sendable, Equatable {
 public struct RecordDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     public var reason: String
     public var description: String { reason }
+
+    public init(reason: String) {
+        self.reason = reason
+    }
 }
 
 /// The tolerant shape records are read in before validation.

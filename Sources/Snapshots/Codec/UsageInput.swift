@@ -35,10 +35,10 @@ public enum UsageInput {
             throw RecordDecodingError(reason: SnapshotCodec.describe(error))
         }
         for index in providers.indices {
-            providers[index].providerID = providers[index].providerID.trimmingCharacters(in: .whitespaces).lowercased()
+            let given = providers[index].providerID
+            providers[index].providerID = given.trimmingCharacters(in: .whitespaces).lowercased()
             if let problem = ProviderUsage.problem(withProviderID: providers[index].providerID) {
-                throw RecordDecodingError(
-                    reason: "providers[\(index)]: '\(SnapshotCodec.printable(providers[index].providerID))': \(problem)")
+                throw RecordDecodingError(reason: "providers[\(index)]: '\(SnapshotCodec.printable(given))': \(problem)")
             }
         }
         return providers

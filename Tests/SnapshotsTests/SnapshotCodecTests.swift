@@ -1,0 +1,159 @@
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+struct SnapshotCodecTests {
+    static let full = DeviceSnapshot(
+        deviceID: Records.id("studio-mac"), deviceName: "studio-mac", appVersion: "aggctl 0.1.0",
+        generatedAt: Records.date("2026-11-30T12:00:00Z"),
+        providers: [
+            ProviderUsage(
+                providerID: "claude", accountEmail: "you@example.com", plan: "Max 5x",
+                lastUpdated: Records.date("2026-11-30T11:59:00.500Z"),
+                session: UsageWindow(usedPercent: 37.5, windowMinutes: 300, resetsAt: Records.date("2026-11-30T14:00:00Z")),
+                weekly: UsageWindow(usedPercent: 60, windowMinutes: 10080),
+                modelWeekly: [NamedWindow(name: "opus", window: UsageWindow(usedPercent: 81))],
+                tokens: TokenUsage(today: 10, last30Days: 300, daily: [DailyTokens(date: "2026-11-30", tokens: 10, costUSD: 0.5)]),
+                costUSD: CostUsage(today: 0.5, last30Days: 12.25),
+                weeklySamples: [UsageSample(at: Records.date("2026-11-30T09:00:00Z"), usedPercent: 55)],
+                error: nil),
+            ProviderUsage(providerID: "codex", lastUpdated: Records.date("2026-11-30T11:00:00Z"), error: "signed out"),
+        ])
+
+    private func decode(_ text: String, fileName: String = "studio-mac.json") throws -> DecodedRecord {
+        try SnapshotCodec.decode(Data(text.utf8), fileName: fileName)
+    }
+
+    private func reason(_ text: String, fileName: String = "studio-mac.json") -> String? {
+        do {
+            _ = try decode(text, fileName: fileName)
+            return nil
+        } catch let error as RecordDecodingError {
+            return error.reason
+        } catch {
+            return "unexpected \(error)"
+        }
+    }
+
+    @Test("a record survives a write and a read unchanged")
+    func roundTrip() throws {
+        let data = try SnapshotCodec.encode(Self.full)
+        let decoded = try SnapshotCodec.decode(data, fileName: "studio-mac.json")
+        #expect(decoded.snapshot == Self.full)
+        #expect(decoded.notes.isEmpty)
+        #expect(try SnapshotCodec.encode(decoded.snapshot) == data)
+    }
+
+    @Test("writing is canonical: sorted keys, UTC dates with Z, schemaVersion, a final newline")
+    func canonicalWriting() throws {
+        let text = String(decoding: try SnapshotCodec.encode(Self.full), as: UTF8.self)
+        #expect(text.hasSuffix("}\n"))
+        #expect(text.contains("\"lastUpdated\" : \"2026-11-30T11:59:00.500Z\""))
+        #expect(text.contains("\"schemaVersion\" : 1"))
+        let keys = ["appVersion", "deviceID", "deviceName", "generatedAt", "providers", "schemaVersion"]
+        let positions = keys.map { text.range(of: "\"\($0)\"")!.lowerBound }
+        #expect(positions == positions.sorted())
+    }
+
+    @Test("reading tolerates offsets, fractions, unknown keys and a missing deviceID or schemaVersion")
+    func tolerantReading() throws {
+        let record = try decode(
+            """
+            {"generatedAt": "2026-11-30T13:00:00.123+01:00", "futureField": {"x": [1, 2]},
+             "providers": [{"providerID": "Claude ", "lastUpdated": "2026-11-30T12:00:00Z", "newThing": true,
+                            "session": {"usedPercent": 12, "color": "red"}}]}
+            """, fileName: "old-laptop.json")
+        #expect(record.snapshot.deviceID.rawValue == "old-laptop")
+        #expect(record.snapshot.deviceName == "old-laptop")
+        #expect(record.snapshot.schemaVersion == 1)
+        #expect(record.snapshot.generatedAt == Records.date("2026-11-30T12:00:00.123Z"))
+        #expect(record.snapshot.providers.map(\.providerID) == ["claude"])
+        #expect(record.notes.isEmpty)
+    }
+
+    @Test("a newer schemaVersion is read when its fields decode, and reported")
+    func newerSchema() throws {
+        let record = try decode(
+            """
+            {"schemaVersion": 7, "deviceID": "studio-mac", "generatedAt": "2026-11-30T12:00:00Z",
+             "providers": [{"providerID": "codex", "lastUpdated": "2026-11-30T12:00:00Z"}]}
+            """)
+        #expect(record.snapshot.schemaVersion == 7)
+        #expect(record.notes == ["schemaVersion 7 is newer than this reader's 1; read the fields it knows"])
+    }
+
+    @Test("an unusable provider entry is skipped with a note; the others are kept")
+    func skipsBadProviders() throws {
+        let record = try decode(
+            """
+            {"deviceID": "studio-mac", "generatedAt": "2026-11-30T12:00:00Z", "providers": [
+              {"providerID": "claude"},
+              {"providerID": "codex", "lastUpdated": "2026-11-30T12:00:00Z"},
+              {"providerID": "Bad Id!", "lastUpdated": "2026-11-30T12:00:00Z"}]}
+            """)
+        #expect(record.snapshot.providers.map(\.providerID) == ["codex"])
+        #expect(
+            record.notes == [
+                "skipped providers[0]: missing 'lastUpdated' at 'providers[0]'",
+                "skipped providers[2]: a provider id has only lowercase letters, digits and '-'",
+            ])
+    }
+
+    @Test(
+        "each rejection says why in one line",
+        arguments: [
+            ("not json at all", "not valid JSON"),
+            ("{\"deviceID\": \"x\"", "not valid JSON"),
+            ("[]", "'' is not an object"),
+            ("{\"deviceID\": \"x\", \"providers\": []}", "missing 'generatedAt'"),
+            ("{\"generatedAt\": \"2026-11-30T12:00:00Z\"}", "missing 'providers'"),
+            ("{\"generatedAt\": \"noon\", \"providers\": []}", "'noon' is not an RFC 3339 date at 'generatedAt'"),
+            ("{\"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": []}", "no usable providers"),
+            (
+                "{\"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": [{\"providerID\": 3}]}",
+                "no usable providers (skipped providers[0]: 'providers[0].providerID' is not a string)"
+            ),
+            (
+                "{\"deviceID\": \"../../etc/x\", \"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": []}",
+                "invalid deviceID '../../etc/x': a device id cannot start with '.'"
+            ),
+            (
+                "{\"deviceID\": \"a b\", \"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": []}",
+                "invalid deviceID 'a b': a device id has only letters, digits, '.', '_' and '-'"
+            ),
+            (
+                "{\"schemaVersion\": 0, \"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": []}",
+                "schemaVersion 0 is not a valid version"
+            ),
+            (
+                "{\"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": [{\"providerID\": \"a\", "
+                    + "\"lastUpdated\": \"2026-11-30T12:00:00Z\", \"session\": {\"usedPercent\": 1e999}}]}",
+                "no usable providers (skipped providers[0]: not valid JSON)"
+            ),
+            ("{\"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": [NaN]}", "not valid JSON"),
+        ])
+    func rejections(text: String, expected: String) {
+        #expect(reason(text) == expected)
+    }
+
+    @Test("invalid UTF-8 and deep nesting are refused without a crash")
+    func hostileInput() {
+        var bytes = Array("{\"deviceID\": \"".utf8)
+        bytes += [0xFF, 0xFE]
+        bytes += Array("\", \"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": []}".utf8)
+        #expect(throws: RecordDecodingError.self) { try SnapshotCodec.decode(Data(bytes), fileName: "x.json") }
+        let deep = "{\"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": "
+            + String(repeating: "[", count: 300_000) + String(repeating: "]", count: 300_000) + "}"
+        #expect(reason(deep) == "not valid JSON")
+    }
+
+    @Test("a reason quotes record text without control characters and cut short")
+    func printableReasons() {
+        let long = String(repeating: "z", count: 200)
+        let text = "{\"deviceID\": \"\(long)\\n\", \"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": []}"
+        let message = reason(text) ?? ""
+        #expect(!message.contains("\n"))
+        #expect(message.count < 150)
+    }
+}

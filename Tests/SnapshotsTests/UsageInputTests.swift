@@ -1,0 +1,61 @@
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+struct UsageInputTests {
+    let now = Records.date("2026-11-30T12:00:00Z")
+
+    private func providers(_ text: String) throws -> [ProviderUsage] {
+        try UsageInput.providers(from: Data(text.utf8), now: now)
+    }
+
+    @Test("aggctl's own document and a bare array of entries are both accepted")
+    func ownShapes() throws {
+        let entry = #"{"providerID": "claude", "lastUpdated": "2026-11-30T11:00:00Z", "session": {"usedPercent": 5}}"#
+        #expect(try providers("{\"providers\": [\(entry)]}").map(\.providerID) == ["claude"])
+        #expect(try providers("[\(entry)]").first?.session?.usedPercent == 5)
+        #expect(try providers("[]").isEmpty)
+    }
+
+    @Test("codexbar usage --format json: primary is the session, secondary the weekly window")
+    func codexBarArray() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Repository.path("Examples/usage/codexbar-usage.json")))
+        let entries = try UsageInput.providers(from: data, now: now)
+        #expect(entries.map(\.providerID) == ["codex", "claude", "cursor"])
+        let codex = entries[0]
+        #expect(codex.accountEmail == "you@example.com")
+        #expect(codex.plan == "plus")
+        #expect(codex.lastUpdated == Records.date("2026-11-30T11:58:22Z"))
+        #expect(codex.session == UsageWindow(usedPercent: 28, windowMinutes: 300, resetsAt: Records.date("2026-11-30T15:15:00Z")))
+        #expect(codex.weekly?.usedPercent == 59)
+        let claude = entries[1]
+        #expect(claude.plan == "Max 20x")
+        #expect(claude.session?.usedPercent == 100)
+        #expect(claude.modelWeekly == [NamedWindow(name: "tertiary", window: UsageWindow(usedPercent: 12, windowMinutes: 10080, resetsAt: Records.date("2026-12-03T09:00:00Z")))])
+        let cursor = entries[2]
+        #expect(cursor.error == "selected source requires web support")
+        #expect(cursor.session == nil)
+        #expect(cursor.lastUpdated == now)
+    }
+
+    @Test("a single CodexBar payload is accepted too")
+    func codexBarSingle() throws {
+        let entries = try providers(
+            #"{"provider": "codex", "usage": {"primary": {"usedPercent": 3}, "updatedAt": "2026-11-30T10:00:00Z"}}"#)
+        #expect(entries.map(\.providerID) == ["codex"])
+        #expect(entries[0].session?.usedPercent == 3)
+    }
+
+    @Test("a bad entry in input is an error naming the entry and field")
+    func strictInput() {
+        #expect(throws: RecordDecodingError(reason: "missing 'lastUpdated' at 'providers[1]'")) {
+            try providers(#"{"providers": [{"providerID": "a", "lastUpdated": "2026-11-30T11:00:00Z"}, {"providerID": "b"}]}"#)
+        }
+        #expect(throws: RecordDecodingError(reason: "providers[0]: 'Cl aude': a provider id has only lowercase letters, digits and '-'")) {
+            try providers(#"[{"providerID": "Cl aude", "lastUpdated": "2026-11-30T11:00:00Z"}]"#)
+        }
+        #expect(throws: RecordDecodingError(reason: "missing 'providers'")) { try providers(#"{"something": 1}"#) }
+        #expect(throws: RecordDecodingError(reason: "not valid JSON")) { try providers("{") }
+    }
+}
