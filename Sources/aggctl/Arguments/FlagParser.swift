@@ -67,9 +67,18 @@ struct ParsedFlags: Sendable {
                     continue
                 }
                 var value = inlineValue
-                if value == nil, index < tokens.count, case .positional(let next) = tokens[index] {
-                    value = next
-                    index += 1
+                if value == nil, index < tokens.count {
+                    switch tokens[index] {
+                    case .positional(let next):
+                        value = next
+                        index += 1
+                    case .shortFlag(let next) where Double(next) != nil:
+                        // `--max-skew -5` is a bad value to report as such, not a missing one.
+                        value = next
+                        index += 1
+                    default:
+                        break
+                    }
                 }
                 guard let value else {
                     throw UsageError("--\(name) needs a value: \(spec.synopsis)", command: command)

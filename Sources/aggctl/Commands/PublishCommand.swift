@@ -35,8 +35,11 @@ enum PublishCommand {
         guard !inputs.isEmpty else {
             throw UsageError("publish needs at least one --from FILE (or '-' for stdin)", command: name)
         }
+        // Every flag is checked before any file is read, so a typo never costs a half-done run.
         let location = try context.storeLocation(flags, command: name)
-        let deviceIDText = try context.setting("device-id", flags: flags)
+        let givenDeviceID = try context.setting("device-id", flags: flags).map {
+            try ValueParsers.deviceID($0, flag: "device-id")
+        }
         let deviceName = try context.setting("device-name", flags: flags)
         let now = try context.now(flags)
 
@@ -48,7 +51,7 @@ enum PublishCommand {
             throw CommandFailure("no provider entries in \(inputs.map { "'\($0)'" }.joined(separator: ", ")); nothing to publish")
         }
 
-        let deviceID = try deviceIDText.map { try ValueParsers.deviceID($0, flag: "device-id") }
+        let deviceID = try givenDeviceID
             ?? DeviceIdentity.loadOrCreate(stateDirectory: context.stateDirectory, hostName: context.hostName)
         let snapshot = DeviceSnapshot(
             deviceID: deviceID,

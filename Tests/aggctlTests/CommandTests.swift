@@ -1,0 +1,231 @@
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+@testable import aggctl
+
+/// Runs `aggctl` in-process with captured output, a fixed clock and a literal environment.
+struct Harness {
+    let home = TemporaryDirectory("aggctl-home")
+    var environment: [String: String]
+    var stdin = Data()
+    var now = Records.date("2026-11-30T12:00:00Z")
+
+    init() {
+        environment = ["HOME": home.path, "XDG_STATE_HOME": home.file("state"), "XDG_CONFIG_HOME": home.file("config")]
+    }
+
+    struct Outcome {
+        var status: aggctl.ExitStatus
+        var output: String
+        var errors: String
+    }
+
+    func run(_ arguments: String...) -> Outcome {
+        run(arguments)
+    }
+
+    func run(_ arguments: [String]) -> Outcome {
+        let output = BufferSink()
+        let errors = BufferSink()
+        let input = stdin
+        let fixedNow = now
+        let context = RunContext(
+            console: Console(output: output, errors: errors, usesColor: false, errorsAreTerminal: false),
+            environment: environment, clock: { fixedNow }, readStandardInput: { input }, hostName: "test-host.local")
+        let status = Aggctl.run(arguments, context: context)
+        return Outcome(status: status, output: output.text, errors: errors.text)
+    }
+}
+
+func jsonObject(_ text: String) throws -> [String: Any] {
+    try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+}
+
+struct CommandTests {
+    let examples = Repository.path("Examples/store")
+
+    @Test("status --json on the example store merges three machines exactly as SPEC section 6 shapes it")
+    func statusJSON() throws {
+        let outcome = Harness().run("status", "--store", examples, "--json", "--now", "2026-11-30T12:00:00Z")
+        #expect(outcome.status == .success)
+        #expect(outcome.errors == "")
+        let report = try jsonObject(outcome.output)
+        #expect(Set(report.keys) == ["now", "accounts", "devices", "problems"])
+        #expect(report["now"] as? String == "2026-11-30T12:00:00Z")
+        let accounts = try #require(report["accounts"] as? [[String: Any]])
+        #expect(accounts.map { "\($0["providerID"]!) \($0["accountEmail"]!)" } == [
+            "claude work@acme.test", "claude you@example.com", "codex you@example.com", "gemini you@example.com",
+        ])
+        let claude = accounts[1]
+        #expect(Set(claude.keys) == [
+            "providerID", "accountEmail", "plan", "session", "weekly", "deviceID", "deviceName", "lastUpdated",
+            "seenOn", "modelWeekly", "tokens", "costUSD", "perDevice", "stale", "clockSkew", "error",
+        ])
+        #expect(claude["deviceID"] as? String == "studio-mac-1a2b3c4d")
+        #expect(claude["seenOn"] as? [String] == ["laptop-9f8e7d6c", "studio-mac-1a2b3c4d"])
+        let session = try #require(claude["session"] as? [String: Any])
+        #expect(session["remainingPercent"] as? Double == 63)
+        #expect(session["level"] as? String == "ok")
+        #expect(session["resetsAt"] as? String == "2026-11-30T14:10:00Z")
+        #expect((claude["tokens"] as? [String: Any])?["today"] as? Int == 7_433_012 + 1_302_114)
+        #expect((claude["costUSD"] as? [String: Any])?["today"] as? Double == 22.75)
+        #expect((claude["perDevice"] as? [[String: Any]])?.count == 2)
+        #expect(claude["error"] is NSNull)
+        let gemini = accounts[3]
+        #expect(gemini["stale"] as? Bool == true)
+        #expect(gemini["weekly"] is NSNull)
+        #expect(gemini["tokens"] is NSNull)
+        let devices = try #require(report["devices"] as? [[String: Any]])
+        #expect(devices.map { $0["deviceID"] as? String } == ["cloud-box-0c0ffee0", "laptop-9f8e7d6c", "studio-mac-1a2b3c4d"])
+        #expect(devices.map { $0["stale"] as? Bool } == [true, false, false])
+        #expect(Set(devices[0].keys) == ["deviceID", "deviceName", "generatedAt", "appVersion", "providerCount", "stale"])
+    }
+
+    @Test("the status table shows each account, how much is left, and from where")
+    func statusTable() {
+        let outcome = Harness().run("status", "--store", examples, "--now", "2026-11-30T12:00:00Z")
+        #expect(outcome.status == .success)
+        let lines = outcome.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5)
+        #expect(lines[0].hasPrefix("PROVIDER  ACCOUNT"))
+        #expect(lines[2].contains("Claude") && lines[2].contains("63% left") && lines[2].contains("studio-mac, 2m ago"))
+        #expect(lines[3].contains("Codex") && lines[3].contains("depleted"))
+        #expect(lines[4].contains("Gemini") && lines[4].hasSuffix("stale"))
+        #expect(!outcome.output.contains("\u{1B}["))
+    }
+
+    @Test("the store can come from AGGCTL_STORE or the config file, and the flag wins")
+    func storeSettings() throws {
+        var harness = Harness()
+        harness.environment["AGGCTL_STORE"] = examples
+        #expect(harness.run("devices", "--json").status == .success)
+        harness.environment["AGGCTL_STORE"] = nil
+        try harness.home.write("config/aggctl/config", "# mine\nstore = \(examples)\n")
+        let fromConfig = harness.run("devices", "--json", "--now", "2026-11-30T12:00:00Z")
+        #expect(fromConfig.status == .success)
+        #expect(try (jsonObject(fromConfig.output)["devices"] as? [Any])?.count == 3)
+        let flagWins = harness.run("devices", "--store", harness.home.file("nowhere"))
+        #expect(flagWins.status == .failure)
+        try harness.home.write("config/aggctl/config", "colour = always\n")
+        let badConfig = harness.run("devices")
+        #expect(badConfig.status == .usage)
+        #expect(badConfig.errors.contains("line 1: unknown key 'colour'"))
+    }
+
+    @Test(
+        "usage errors exit 2 with one line naming the flag",
+        arguments: [
+            (["frobnicate"], "unknown command 'frobnicate'"),
+            (["status", "--store", "/x", "--bogus"], "unknown flag '--bogus' for 'status'"),
+            (["status", "--store", "/x", "--now", "yesterday"], "--now: 'yesterday' is not a date"),
+            (["status", "--store", "/x", "--stale-after", "-5"], "--stale-after: '-5' is not a number of seconds"),
+            (["status"], "missing --store S"),
+            (["status", "--store", "ftp://host/x"], "--store: 'ftp://host/x' is not a store"),
+            (["publish", "--store", "/x"], "publish needs at least one --from FILE"),
+            (["publish", "--store", "/x", "--from", "a", "--device-id", "../up"], "--device-id: '../up' is not a valid device id"),
+        ])
+    func usageErrors(arguments: [String], message: String) {
+        let outcome = Harness().run(arguments)
+        #expect(outcome.status == .usage)
+        #expect(outcome.output == "")
+        #expect(outcome.errors.hasPrefix("aggctl: error: \(message)"))
+        #expect(outcome.errors.filter { $0 == "\n" }.count == 1)
+    }
+
+    @Test("a missing store exits 1 and says so")
+    func missingStore() {
+        let harness = Harness()
+        let outcome = harness.run("status", "--store", harness.home.file("nowhere"))
+        #expect(outcome.status == .failure)
+        #expect(outcome.errors == "aggctl: error: store '\(harness.home.file("nowhere"))' does not exist\n")
+    }
+
+    @Test("--version, --help and every command's --help")
+    func helpAndVersion() {
+        let harness = Harness()
+        #expect(harness.run("--version").output == "aggctl \(Aggctl.version)\n")
+        #expect(harness.run("--help").output.contains("publish"))
+        for command in Aggctl.commands {
+            let outcome = harness.run(command.name, "--help")
+            #expect(outcome.status == .success)
+            #expect(outcome.output.hasPrefix("usage: aggctl \(command.name)"))
+        }
+        #expect(harness.run().status == .usage)
+    }
+
+    @Test("publish writes one canonical record, and creates the device id once with mode 0600")
+    func publishWritesRecord() throws {
+        var harness = Harness()
+        let store = harness.home.file("store")
+        harness.stdin = Data(#"[{"providerID": "codex", "accountEmail": "me@x", "lastUpdated": "2026-11-30T11:59:00Z", "session": {"usedPercent": 12}}]"#.utf8)
+        #expect(harness.run("publish", "--store", store, "--from", "-").status == .success)
+        let idFile = harness.home.file("state/aggctl/device-id")
+        let id = try String(contentsOfFile: idFile, encoding: .utf8).trimmingCharacters(in: .newlines)
+        #expect(id.hasPrefix("test-host-"))
+        let mode = try FileManager.default.attributesOfItem(atPath: idFile)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(harness.home.entries("store") == ["\(id).json"])
+
+        #expect(harness.run("publish", "--store", store, "--from", "-").status == .success)
+        #expect(try String(contentsOfFile: idFile, encoding: .utf8).trimmingCharacters(in: .newlines) == id)
+        let record = try SnapshotCodec.decode(Data(contentsOf: URL(fileURLWithPath: store + "/\(id).json")), fileName: "\(id).json")
+        #expect(record.snapshot.deviceName == "test-host")
+        #expect(record.snapshot.generatedAt == harness.now)
+        #expect(record.snapshot.appVersion == "aggctl \(Aggctl.version)")
+        #expect(record.snapshot.providers.map(\.accountEmail) == ["me@x"])
+    }
+
+    @Test("publish --dry-run prints the record and writes nothing")
+    func dryRun() throws {
+        let harness = Harness()
+        let outcome = harness.run(
+            "publish", "--store", harness.home.file("store"), "--device-id", "box", "--dry-run",
+            "--from", Repository.path("Examples/usage/codexbar-usage.json"))
+        #expect(outcome.status == .success)
+        let record = try SnapshotCodec.decode(Data(outcome.output.utf8), fileName: "box.json")
+        #expect(record.snapshot.deviceID.rawValue == "box")
+        #expect(record.snapshot.providers.map(\.providerID) == ["codex", "claude", "cursor"])
+        #expect(harness.home.entries().contains("store") == false)
+    }
+
+    @Test("publish refuses bad input naming the file, and writes nothing")
+    func publishBadInput() throws {
+        let harness = Harness()
+        let bad = try harness.home.write("bad.json", #"{"providers": [{"providerID": "codex"}]}"#)
+        let store = harness.home.file("store")
+        let outcome = harness.run("publish", "--store", store, "--device-id", "box", "--from", bad)
+        #expect(outcome.status == .failure)
+        #expect(outcome.errors == "aggctl: error: --from '\(bad)': missing 'lastUpdated' at 'providers[0]'\n")
+        let missing = harness.run("publish", "--store", store, "--device-id", "box", "--from", harness.home.file("nope.json"))
+        #expect(missing.status == .failure)
+        #expect(missing.errors.contains("cannot read --from '\(harness.home.file("nope.json"))': no such file"))
+        let empty = try harness.home.write("empty.json", "[]")
+        #expect(harness.run("publish", "--store", store, "--device-id", "box", "--from", empty).status == .failure)
+        #expect(harness.home.entries().contains("store") == false)
+    }
+
+    @Test("a WebDAV store is refused clearly, without echoing a password")
+    func webDAVNotYet() {
+        let outcome = Harness().run("status", "--store", "https://me:hunter2@dav.example/agg/")
+        #expect(outcome.status == .failure)
+        #expect(!outcome.errors.contains("hunter2"))
+        #expect(outcome.errors.contains("https://dav.example/agg/"))
+    }
+
+    @Test("the order files were written in never changes status --json")
+    func fileOrderIndependence() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: examples).sorted()
+        var generator = SystemRandomNumberGenerator()
+        var outputs: Set<String> = []
+        for _ in 0..<6 {
+            let harness = Harness()
+            for name in files.shuffled(using: &generator) {
+                try harness.home.write("store/" + name, Data(contentsOf: URL(fileURLWithPath: examples + "/" + name)))
+            }
+            outputs.insert(harness.run("status", "--store", harness.home.file("store"), "--json", "--now", "2026-11-30T12:00:00Z").output)
+        }
+        #expect(outputs.count == 1)
+    }
+}
