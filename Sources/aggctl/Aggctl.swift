@@ -59,6 +59,8 @@ enum Aggctl {
                 console.output.write(command.help)
                 return .success
             }
+            var context = context
+            context.configuration = try Configuration.load(path: context.configFile)
             return try command.run(flags, context)
         } catch let error as UsageError {
             let hint = error.command.map { " (see 'aggctl \($0) --help')" } ?? ""

@@ -33,7 +33,7 @@ struct Harness {
         let fixedNow = now
         let context = RunContext(
             console: Console(output: output, errors: errors, usesColor: false, errorsAreTerminal: false),
-            environment: environment, clock: { fixedNow }, readStandardInput: { input }, hostName: "test-host.local")
+            environment: environment, clock: { fixedNow }, readStandardInput: { input }, hostName: { "test-host.local" })
         let status = Aggctl.run(arguments, context: context)
         return Outcome(status: status, output: output.text, errors: errors.text)
     }

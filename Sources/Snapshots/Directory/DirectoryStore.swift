@@ -25,16 +25,8 @@ public struct DirectoryStore: SnapshotStore {
     public var displayName: String { path }
 
     public func listRecords() throws -> [RecordInfo] {
-        guard let directory = opendir(path) else {
-            throw storeError(errno, operation: "list")
-        }
-        defer { closedir(directory) }
         var records: [RecordInfo] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
-            guard RecordInfo.isRecordName(name) else { continue }
+        for name in try entryNames() where RecordInfo.isRecordName(name) {
             var info = stat()
             if lstat(join(name), &info) == 0 {
                 records.append(
@@ -136,13 +128,8 @@ public struct DirectoryStore: SnapshotStore {
     /// Removes this device's temporary files older than `age` seconds: left behind by a publisher that was
     /// killed between writing and renaming. Another device's files are never touched.
     public func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date) {
-        guard let directory = opendir(path) else { return }
-        defer { closedir(directory) }
         let prefix = "." + deviceID.recordName + "."
-        while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
+        for name in (try? entryNames()) ?? [] {
             guard name.hasPrefix(prefix), name.hasSuffix(".tmp") else { continue }
             var info = stat()
             guard lstat(join(name), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
@@ -150,6 +137,22 @@ public struct DirectoryStore: SnapshotStore {
             else { continue }
             unlink(join(name))
         }
+    }
+
+    /// The names in the store folder, `.` and `..` excluded.
+    private func entryNames() throws -> [String] {
+        guard let directory = opendir(path) else {
+            throw storeError(errno, operation: "list")
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
     }
 
     private func createIfMissing() throws {

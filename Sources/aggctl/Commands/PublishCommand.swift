@@ -40,7 +40,7 @@ enum PublishCommand {
         let givenDeviceID = try context.setting("device-id", flags: flags).map {
             try ValueParsers.deviceID($0, flag: "device-id")
         }
-        let deviceName = try context.setting("device-name", flags: flags)
+        let deviceName = context.setting("device-name", flags: flags)
         let now = try context.now(flags)
 
         var providers: [ProviderUsage] = []
@@ -52,10 +52,10 @@ enum PublishCommand {
         }
 
         let deviceID = try givenDeviceID
-            ?? DeviceIdentity.loadOrCreate(stateDirectory: context.stateDirectory, hostName: context.hostName)
+            ?? DeviceIdentity.loadOrCreate(stateDirectory: context.stateDirectory, hostName: context.hostName())
         let snapshot = DeviceSnapshot(
             deviceID: deviceID,
-            deviceName: deviceName.flatMap { $0.isEmpty ? nil : $0 } ?? defaultDeviceName(context.hostName, deviceID),
+            deviceName: deviceName.flatMap { $0.isEmpty ? nil : $0 } ?? defaultDeviceName(context.hostName(), deviceID),
             appVersion: "aggctl \(Aggctl.version)",
             generatedAt: now,
             providers: providers)

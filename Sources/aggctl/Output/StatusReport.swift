@@ -49,13 +49,13 @@ struct AccountReport: Encodable {
         try c.encode(account.providerID, forKey: .providerID)
         try c.encode(account.accountEmail, forKey: .accountEmail)
         try c.encode(account.plan, forKey: .plan)
-        try c.encode(account.session.map(WindowReport.init), forKey: .session)
-        try c.encode(account.weekly.map(WindowReport.init), forKey: .weekly)
+        try c.encode(account.session.map { WindowReport($0) }, forKey: .session)
+        try c.encode(account.weekly.map { WindowReport($0) }, forKey: .weekly)
         try c.encode(account.deviceID.rawValue, forKey: .deviceID)
         try c.encode(account.deviceName, forKey: .deviceName)
         try c.encode(account.lastUpdated, forKey: .lastUpdated)
         try c.encode(account.seenOn.map(\.rawValue), forKey: .seenOn)
-        try c.encode(account.modelWeekly.map { $0.map(ModelWindowReport.init) }, forKey: .modelWeekly)
+        try c.encode(account.modelWeekly.map { $0.map { WindowReport($0) } }, forKey: .modelWeekly)
         if let tokens = account.tokens {
             var t = c.nestedContainer(keyedBy: Keys.self, forKey: .tokens)
             try t.encode(tokens.today, forKey: .today)
@@ -77,45 +77,36 @@ struct AccountReport: Encodable {
     }
 }
 
+/// A window in `status --json`. Session and weekly windows carry `windowMinutes`; a per-model window
+/// (`modelWeekly`) carries its `name` instead, as SPEC section 6 shapes them.
 struct WindowReport: Encodable {
     var window: WindowStatus
+    var name: String?
 
     init(_ window: WindowStatus) {
         self.window = window
     }
 
+    init(_ named: NamedWindowStatus) {
+        window = named.window
+        name = named.name
+    }
+
     private enum Keys: String, CodingKey {
-        case usedPercent, remainingPercent, level, windowMinutes, resetsAt
+        case name, usedPercent, remainingPercent, level, windowMinutes, resetsAt
     }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
+        if let name {
+            try c.encode(name, forKey: .name)
+        } else {
+            try c.encode(window.windowMinutes, forKey: .windowMinutes)
+        }
         try c.encode(window.usedPercent, forKey: .usedPercent)
         try c.encode(window.remainingPercent, forKey: .remainingPercent)
         try c.encode(window.level, forKey: .level)
-        try c.encode(window.windowMinutes, forKey: .windowMinutes)
         try c.encode(window.resetsAt, forKey: .resetsAt)
-    }
-}
-
-struct ModelWindowReport: Encodable {
-    var named: NamedWindowStatus
-
-    init(_ named: NamedWindowStatus) {
-        self.named = named
-    }
-
-    private enum Keys: String, CodingKey {
-        case name, usedPercent, remainingPercent, level, resetsAt
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(named.name, forKey: .name)
-        try c.encode(named.window.usedPercent, forKey: .usedPercent)
-        try c.encode(named.window.remainingPercent, forKey: .remainingPercent)
-        try c.encode(named.window.level, forKey: .level)
-        try c.encode(named.window.resetsAt, forKey: .resetsAt)
     }
 }
 

@@ -41,15 +41,15 @@ struct Configuration: Equatable {
 
 extension RunContext {
     /// The value of a setting: the flag, else the environment variable, else the config file.
-    func setting(_ name: String, flags: ParsedFlags, environmentName: String? = nil) throws -> String? {
+    func setting(_ name: String, flags: ParsedFlags, environmentName: String? = nil) -> String? {
         if let value = flags.value(name) { return value }
         if let environmentName, let value = environment[environmentName], !value.isEmpty { return value }
-        return try Configuration.load(path: configFile).values[name]
+        return configuration.values[name]
     }
 
     /// The store named by `--store`, `AGGCTL_STORE`, or the config file.
     func storeLocation(_ flags: ParsedFlags, command: String) throws -> StoreLocation {
-        guard let text = try setting("store", flags: flags, environmentName: "AGGCTL_STORE") else {
+        guard let text = setting("store", flags: flags, environmentName: "AGGCTL_STORE") else {
             throw UsageError(
                 "missing --store S (a folder or WebDAV URL; or set AGGCTL_STORE, or 'store = ...' in '\(configFile)')",
                 command: command)
@@ -69,7 +69,7 @@ extension RunContext {
 
     /// A seconds setting (`--stale-after`, `--max-skew`) with its default.
     func seconds(_ name: String, flags: ParsedFlags, default fallback: TimeInterval) throws -> TimeInterval {
-        guard let text = try setting(name, flags: flags) else { return fallback }
+        guard let text = setting(name, flags: flags) else { return fallback }
         return try ValueParsers.seconds(text, flag: name)
     }
 

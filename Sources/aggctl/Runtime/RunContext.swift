@@ -10,8 +10,10 @@ struct RunContext: Sendable {
     var clock: @Sendable () -> Date
     /// Standard input, read only when a command is given `-`.
     var readStandardInput: @Sendable () throws -> Data
-    /// This machine's host name, for default device names.
-    var hostName: String
+    /// This machine's host name, for default device names. A function: only `publish` needs it.
+    var hostName: @Sendable () -> String
+    /// The config file's defaults, read once per run by `Aggctl.run` before a command starts.
+    var configuration = Configuration()
 
     static func standard(environment: [String: String]) -> RunContext {
         RunContext(
@@ -19,7 +21,7 @@ struct RunContext: Sendable {
             environment: environment,
             clock: { Date() },
             readStandardInput: { try FileHandle.standardInput.readToEnd() ?? Data() },
-            hostName: ProcessInfo.processInfo.hostName)
+            hostName: localHostName)
     }
 
     /// The state directory: `$XDG_STATE_HOME/aggctl`, else `~/.local/state/aggctl`.
@@ -41,4 +43,17 @@ struct RunContext: Sendable {
     var home: String {
         environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
     }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `gethostname`, without the name resolution `ProcessInfo.hostName` may do.
+@Sendable func localHostName() -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard gethostname(&buffer, buffer.count - 1) == 0 else { return "" }
+    return String(cString: buffer)
 }
