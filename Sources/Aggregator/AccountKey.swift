@@ -36,9 +36,11 @@ public struct AccountKey: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     /// The order of `status`: provider, then e-mail (keys without one last), then device.
     public static func < (lhs: AccountKey, rhs: AccountKey) -> Bool {
-        if lhs.providerID != rhs.providerID { return lhs.providerID.utf8.lexicographicallyPrecedes(rhs.providerID.utf8) }
+        if lhs.providerID != rhs.providerID {
+            return lhs.providerID.utf8.lexicographicallyPrecedes(rhs.providerID.utf8)
+        }
         switch (lhs.normalizedEmail, rhs.normalizedEmail) {
-        case let (l?, r?) where l != r: return l.utf8.lexicographicallyPrecedes(r.utf8)
+        case (let l?, let r?) where l != r: return l.utf8.lexicographicallyPrecedes(r.utf8)
         case (nil, _?): return false
         case (_?, nil): return true
         default: break

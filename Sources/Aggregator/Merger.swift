@@ -61,7 +61,8 @@ public enum Merger {
         candidates.dropFirst().reduce(candidates[0]) { $1.ranksAbove($0) ? $1 : $0 }
     }
 
-    private static func account(_ key: AccountKey, _ candidates: [Candidate], _ options: MergeOptions) -> MergedAccount {
+    private static func account(_ key: AccountKey, _ candidates: [Candidate], _ options: MergeOptions) -> MergedAccount
+    {
         let winner = best(candidates)
         let entry = winner.entry
 
@@ -73,11 +74,14 @@ public enum Merger {
         return MergedAccount(
             key: key,
             providerID: entry.providerID,
-            accountEmail: key.normalizedEmail == nil ? nil : entry.accountEmail?.trimmingCharacters(in: .whitespacesAndNewlines),
+            accountEmail: key.normalizedEmail == nil
+                ? nil : entry.accountEmail?.trimmingCharacters(in: .whitespacesAndNewlines),
             plan: entry.plan,
             session: entry.session.map(WindowStatus.init),
             weekly: entry.weekly.map(WindowStatus.init),
-            modelWeekly: entry.modelWeekly.map { $0.map { NamedWindowStatus(name: $0.name, window: WindowStatus($0.window)) } },
+            modelWeekly: entry.modelWeekly.map {
+                $0.map { NamedWindowStatus(name: $0.name, window: WindowStatus($0.window)) }
+            },
             deviceID: winner.deviceID,
             deviceName: winner.snapshot.deviceName,
             lastUpdated: entry.lastUpdated,
@@ -110,7 +114,9 @@ public enum Merger {
         return TokenTotals(
             today: sum(ledgers.map(\.today)),
             last30Days: sum(ledgers.map(\.last30Days)),
-            daily: daily.keys.sorted().map { DailyTokens(date: $0, tokens: daily[$0]!.tokens, costUSD: daily[$0]!.cost) })
+            daily: daily.keys.sorted().map {
+                DailyTokens(date: $0, tokens: daily[$0]!.tokens, costUSD: daily[$0]!.cost)
+            })
     }
 
     private static func costTotals(_ ledgers: [CostUsage]) -> CostTotals? {

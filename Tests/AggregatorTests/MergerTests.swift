@@ -29,9 +29,15 @@ struct MergerTests {
     @Test("the key is provider plus e-mail, trimmed and lowercased")
     func keyNormalisesEmail() {
         let result = merge([
-            Records.snapshot("a", generatedAt: "2026-11-30T11:59:00Z", [Records.entry(email: " You@Example.COM ", at: "2026-11-30T11:59:00Z")]),
-            Records.snapshot("b", generatedAt: "2026-11-30T11:58:00Z", [Records.entry(email: "you@example.com", at: "2026-11-30T11:58:00Z")]),
-            Records.snapshot("c", generatedAt: "2026-11-30T11:58:00Z", [Records.entry("codex", email: "you@example.com", at: "2026-11-30T11:58:00Z")]),
+            Records.snapshot(
+                "a", generatedAt: "2026-11-30T11:59:00Z",
+                [Records.entry(email: " You@Example.COM ", at: "2026-11-30T11:59:00Z")]),
+            Records.snapshot(
+                "b", generatedAt: "2026-11-30T11:58:00Z",
+                [Records.entry(email: "you@example.com", at: "2026-11-30T11:58:00Z")]),
+            Records.snapshot(
+                "c", generatedAt: "2026-11-30T11:58:00Z",
+                [Records.entry("codex", email: "you@example.com", at: "2026-11-30T11:58:00Z")]),
         ])
         #expect(result.accounts.count == 2)
         #expect(result.accounts[0].seenOn.map(\.rawValue) == ["a", "b"])
@@ -41,9 +47,12 @@ struct MergerTests {
     @Test("an entry with no e-mail is never merged with another device's entry")
     func noEmailStaysPerDevice() {
         let result = merge([
-            Records.snapshot("a", generatedAt: "2026-11-30T11:59:00Z", [Records.entry(email: nil, at: "2026-11-30T11:59:00Z")]),
-            Records.snapshot("b", generatedAt: "2026-11-30T11:59:00Z", [Records.entry(email: "  ", at: "2026-11-30T11:58:00Z")]),
-            Records.snapshot("c", generatedAt: "2026-11-30T11:59:00Z", [Records.entry(email: "x@y.z", at: "2026-11-30T11:58:00Z")]),
+            Records.snapshot(
+                "a", generatedAt: "2026-11-30T11:59:00Z", [Records.entry(email: nil, at: "2026-11-30T11:59:00Z")]),
+            Records.snapshot(
+                "b", generatedAt: "2026-11-30T11:59:00Z", [Records.entry(email: "  ", at: "2026-11-30T11:58:00Z")]),
+            Records.snapshot(
+                "c", generatedAt: "2026-11-30T11:59:00Z", [Records.entry(email: "x@y.z", at: "2026-11-30T11:58:00Z")]),
         ])
         #expect(result.accounts.map(\.accountEmail) == ["x@y.z", nil, nil])
         #expect(result.accounts.map(\.deviceID.rawValue) == ["c", "a", "b"])
@@ -53,8 +62,10 @@ struct MergerTests {
     @Test("the entry with the newest lastUpdated wins")
     func newestWins() {
         let result = merge([
-            Records.snapshot("a", generatedAt: "2026-11-30T11:59:00Z", [Records.entry(at: "2026-11-30T11:00:00Z", sessionUsed: 10)]),
-            Records.snapshot("b", generatedAt: "2026-11-30T11:00:00Z", [Records.entry(at: "2026-11-30T11:30:00Z", sessionUsed: 70)]),
+            Records.snapshot(
+                "a", generatedAt: "2026-11-30T11:59:00Z", [Records.entry(at: "2026-11-30T11:00:00Z", sessionUsed: 10)]),
+            Records.snapshot(
+                "b", generatedAt: "2026-11-30T11:00:00Z", [Records.entry(at: "2026-11-30T11:30:00Z", sessionUsed: 70)]),
         ])
         #expect(result.accounts.map(\.deviceID.rawValue) == ["b"])
         #expect(result.accounts.first?.session?.usedPercent == 70)
@@ -91,9 +102,11 @@ struct MergerTests {
     @Test("every merged entry says which device it came from and where the key was seen")
     func provenance() {
         let result = merge([
-            Records.snapshot("b", generatedAt: "2026-11-30T11:59:00Z", name: "laptop", [Records.entry(at: "2026-11-30T11:59:00Z")]),
+            Records.snapshot(
+                "b", generatedAt: "2026-11-30T11:59:00Z", name: "laptop", [Records.entry(at: "2026-11-30T11:59:00Z")]),
             Records.snapshot("a", generatedAt: "2026-11-30T11:00:00Z", [Records.entry(at: "2026-11-30T11:00:00Z")]),
-            Records.snapshot("c", generatedAt: "2026-11-30T11:00:00Z", [Records.entry("codex", at: "2026-11-30T11:00:00Z")]),
+            Records.snapshot(
+                "c", generatedAt: "2026-11-30T11:00:00Z", [Records.entry("codex", at: "2026-11-30T11:00:00Z")]),
         ])
         let claude = result.accounts[0]
         #expect(claude.deviceID.rawValue == "b")
@@ -104,13 +117,18 @@ struct MergerTests {
     @Test("stale: an entry read longer ago than --stale-after is stale, and so is a quiet device")
     func staleness() {
         let result = merge([
-            Records.snapshot("old", generatedAt: "2026-11-30T10:59:59Z", [Records.entry("codex", at: "2026-11-30T10:59:00Z")]),
+            Records.snapshot(
+                "old", generatedAt: "2026-11-30T10:59:59Z", [Records.entry("codex", at: "2026-11-30T10:59:00Z")]),
             Records.snapshot("edge", generatedAt: "2026-11-30T11:00:00Z", [Records.entry(at: "2026-11-30T11:00:00Z")]),
         ])
         #expect(result.accounts.map(\.stale) == [false, true])
         #expect(result.devices.map(\.stale) == [false, true])
         let strict = Merger.merge(
-            StoreContents(records: [Records.stored(Records.snapshot("edge", generatedAt: "2026-11-30T11:00:00Z", [Records.entry(at: "2026-11-30T11:00:00Z")]))]),
+            StoreContents(records: [
+                Records.stored(
+                    Records.snapshot(
+                        "edge", generatedAt: "2026-11-30T11:00:00Z", [Records.entry(at: "2026-11-30T11:00:00Z")]))
+            ]),
             options: MergeOptions(now: options.now, staleAfter: 60))
         #expect(strict.accounts.map(\.stale) == [true])
     }
@@ -118,19 +136,25 @@ struct MergerTests {
     @Test("clock skew: an entry dated past --max-skew is marked and never hides fresher figures")
     func clockSkewRanksLast() {
         let result = merge([
-            Records.snapshot("fast-clock", generatedAt: "2026-11-30T13:00:00Z", [Records.entry(at: "2026-11-30T13:00:00Z", sessionUsed: 100)]),
-            Records.snapshot("honest", generatedAt: "2026-11-30T11:59:00Z", [Records.entry(at: "2026-11-30T11:10:00Z", sessionUsed: 20)]),
+            Records.snapshot(
+                "fast-clock", generatedAt: "2026-11-30T13:00:00Z",
+                [Records.entry(at: "2026-11-30T13:00:00Z", sessionUsed: 100)]),
+            Records.snapshot(
+                "honest", generatedAt: "2026-11-30T11:59:00Z",
+                [Records.entry(at: "2026-11-30T11:10:00Z", sessionUsed: 20)]),
         ])
         #expect(result.accounts.first?.deviceID.rawValue == "honest")
         #expect(result.accounts.first?.clockSkew == false)
         #expect(result.accounts.first?.seenOn.count == 2)
 
         let onlySkewed = merge([
-            Records.snapshot("fast-clock", generatedAt: "2026-11-30T13:00:00Z", [Records.entry(at: "2026-11-30T12:05:01Z")])
+            Records.snapshot(
+                "fast-clock", generatedAt: "2026-11-30T13:00:00Z", [Records.entry(at: "2026-11-30T12:05:01Z")])
         ])
         #expect(onlySkewed.accounts.first?.clockSkew == true)
         let withinTolerance = merge([
-            Records.snapshot("bit-fast", generatedAt: "2026-11-30T12:05:00Z", [Records.entry(at: "2026-11-30T12:05:00Z")])
+            Records.snapshot(
+                "bit-fast", generatedAt: "2026-11-30T12:05:00Z", [Records.entry(at: "2026-11-30T12:05:00Z")])
         ])
         #expect(withinTolerance.accounts.first?.clockSkew == false)
     }
@@ -153,7 +177,9 @@ struct MergerTests {
         ])
     func levels(used: Double, level: WindowLevel) {
         let result = merge([
-            Records.snapshot("a", generatedAt: "2026-11-30T11:59:00Z", [Records.entry(at: "2026-11-30T11:59:00Z", sessionUsed: used)])
+            Records.snapshot(
+                "a", generatedAt: "2026-11-30T11:59:00Z", [Records.entry(at: "2026-11-30T11:59:00Z", sessionUsed: used)]
+            )
         ])
         #expect(result.accounts.first?.session?.level == level)
     }
@@ -166,7 +192,10 @@ struct MergerTests {
                 [
                     Records.entry(
                         at: "2026-11-30T11:59:00Z", tokensToday: 100, tokens30Days: 1000,
-                        daily: [DailyTokens(date: "2026-11-29", tokens: 40, costUSD: 1), DailyTokens(date: "2026-11-30", tokens: 100, costUSD: 2)],
+                        daily: [
+                            DailyTokens(date: "2026-11-29", tokens: 40, costUSD: 1),
+                            DailyTokens(date: "2026-11-30", tokens: 100, costUSD: 2),
+                        ],
                         costToday: 2, cost30Days: 30)
                 ]),
             Records.snapshot(
@@ -182,7 +211,11 @@ struct MergerTests {
         #expect(account.deviceID.rawValue == "a")
         #expect(account.tokens?.today == 105)
         #expect(account.tokens?.last30Days == 1000)
-        #expect(account.tokens?.daily == [DailyTokens(date: "2026-11-29", tokens: 40, costUSD: 1), DailyTokens(date: "2026-11-30", tokens: 105, costUSD: 2)])
+        #expect(
+            account.tokens?.daily == [
+                DailyTokens(date: "2026-11-29", tokens: 40, costUSD: 1),
+                DailyTokens(date: "2026-11-30", tokens: 105, costUSD: 2),
+            ])
         #expect(account.costUSD?.today == 2.5)
         #expect(account.costUSD?.last30Days == 30)
         #expect(account.perDevice.map(\.deviceID.rawValue) == ["a", "b", "c"])
@@ -192,12 +225,17 @@ struct MergerTests {
 
     @Test("ledgers: no device reporting tokens gives no totals, and huge values saturate instead of crashing")
     func ledgerEdges() {
-        let none = merge([Records.snapshot("a", generatedAt: "2026-11-30T11:59:00Z", [Records.entry(at: "2026-11-30T11:59:00Z")])])
+        let none = merge([
+            Records.snapshot("a", generatedAt: "2026-11-30T11:59:00Z", [Records.entry(at: "2026-11-30T11:59:00Z")])
+        ])
         #expect(none.accounts[0].tokens == nil)
         #expect(none.accounts[0].costUSD == nil)
         let huge = merge([
-            Records.snapshot("a", generatedAt: "2026-11-30T11:59:00Z", [Records.entry(at: "2026-11-30T11:59:00Z", tokensToday: Int.max)]),
-            Records.snapshot("b", generatedAt: "2026-11-30T11:59:00Z", [Records.entry(at: "2026-11-30T11:59:00Z", tokensToday: 10)]),
+            Records.snapshot(
+                "a", generatedAt: "2026-11-30T11:59:00Z",
+                [Records.entry(at: "2026-11-30T11:59:00Z", tokensToday: Int.max)]),
+            Records.snapshot(
+                "b", generatedAt: "2026-11-30T11:59:00Z", [Records.entry(at: "2026-11-30T11:59:00Z", tokensToday: 10)]),
         ])
         #expect(huge.accounts[0].tokens?.today == Int.max)
     }
@@ -214,11 +252,15 @@ struct MergerTests {
                 ]),
             Records.snapshot(
                 "y", generatedAt: "2026-11-30T11:59:00Z",
-                [Records.entry("claude", email: "a@x", at: "2026-11-30T11:59:00Z"), Records.entry("claude", email: nil, at: "2026-11-30T11:59:00Z")]),
+                [
+                    Records.entry("claude", email: "a@x", at: "2026-11-30T11:59:00Z"),
+                    Records.entry("claude", email: nil, at: "2026-11-30T11:59:00Z"),
+                ]),
         ])
-        #expect(result.accounts.map { "\($0.providerID) \($0.accountEmail ?? "-") \($0.deviceID)" } == [
-            "claude a@x y", "claude b@x z", "claude - y", "claude - z", "codex - z",
-        ])
+        #expect(
+            result.accounts.map { "\($0.providerID) \($0.accountEmail ?? "-") \($0.deviceID)" } == [
+                "claude a@x y", "claude b@x z", "claude - y", "claude - z", "codex - z",
+            ])
         #expect(result.devices.map(\.deviceID.rawValue) == ["y", "z"])
     }
 

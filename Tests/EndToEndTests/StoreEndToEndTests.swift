@@ -14,22 +14,26 @@ struct StoreEndToEndTests {
 
     func status(_ extra: [String] = []) throws -> (BinaryRun, [String: Any]) {
         let run = try BinaryRun.run(
-            ["status", "--store", store, "--json", "--now", "2026-11-30T12:00:00Z"] + extra, environment: machine("reader"))
+            ["status", "--store", store, "--json", "--now", "2026-11-30T12:00:00Z"] + extra,
+            environment: machine("reader"))
         let object = try #require(JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
         return (run, object)
     }
 
     @Test("two machines publish, and status --json merges them")
     func twoMachinesMerge() throws {
-        let laptopInput = #"{"providers": [{"providerID": "claude", "accountEmail": "You@example.com", "lastUpdated": "2026-11-30T11:50:00Z", "session": {"usedPercent": 30}, "tokens": {"today": 100}}]}"#
-        let desktopInput = #"[{"providerID": "claude", "accountEmail": "you@example.com", "lastUpdated": "2026-11-30T11:58:00Z", "session": {"usedPercent": 45}, "tokens": {"today": 50}}]"#
+        let laptopInput =
+            #"{"providers": [{"providerID": "claude", "accountEmail": "You@example.com", "lastUpdated": "2026-11-30T11:50:00Z", "session": {"usedPercent": 30}, "tokens": {"today": 100}}]}"#
+        let desktopInput =
+            #"[{"providerID": "claude", "accountEmail": "you@example.com", "lastUpdated": "2026-11-30T11:58:00Z", "session": {"usedPercent": 45}, "tokens": {"today": 50}}]"#
         let laptop = try BinaryRun.run(
             ["publish", "--store", store, "--device-name", "laptop", "--from", "-"], environment: machine("laptop"),
             input: Data(laptopInput.utf8))
         #expect(laptop.status == 0, "\(laptop.errors)")
         let desktopFile = try root.write("desktop-usage.json", desktopInput)
         let desktop = try BinaryRun.run(
-            ["publish", "--store", store, "--device-id", "desktop", "--from", desktopFile], environment: machine("desktop"))
+            ["publish", "--store", store, "--device-id", "desktop", "--from", desktopFile],
+            environment: machine("desktop"))
         #expect(desktop.status == 0, "\(desktop.errors)")
         #expect(laptop.output.isEmpty && desktop.output.isEmpty)
 
@@ -50,15 +54,18 @@ struct StoreEndToEndTests {
 
     @Test("broken, hostile and oversized records are each a problem, and the good record still merges")
     func hostileStore() throws {
-        let good = #"[{"providerID": "codex", "accountEmail": "me@x", "lastUpdated": "2026-11-30T11:59:00Z", "session": {"usedPercent": 5}}]"#
+        let good =
+            #"[{"providerID": "codex", "accountEmail": "me@x", "lastUpdated": "2026-11-30T11:59:00Z", "session": {"usedPercent": 5}}]"#
         let publish = try BinaryRun.run(
             ["publish", "--store", store, "--device-id", "good", "--from", "-"], environment: machine("good"),
             input: Data(good.utf8))
         #expect(publish.status == 0)
-        let record = #"{"generatedAt": "2026-11-30T11:00:00Z", "providers": [{"providerID": "claude", "lastUpdated": "2026-11-30T11:00:00Z"}]}"#
+        let record =
+            #"{"generatedAt": "2026-11-30T11:00:00Z", "providers": [{"providerID": "claude", "lastUpdated": "2026-11-30T11:00:00Z"}]}"#
         try root.write("store/broken.json", "{\"deviceID\": \"broken\", \"generatedAt\": ")
         try root.write("store/escape.json", "{\"deviceID\": \"../escape\", " + record.dropFirst())
-        try root.write("store/nested.json", "{\"deviceID\": \"nested\", \"x\": " + String(repeating: "[", count: 400_000) + "}")
+        try root.write(
+            "store/nested.json", "{\"deviceID\": \"nested\", \"x\": " + String(repeating: "[", count: 400_000) + "}")
         var huge = Data("{\"deviceID\": \"huge\", \"pad\": \"".utf8)
         huge.append(Data(repeating: 0x61, count: 33 * 1024 * 1024))
         huge.append(Data("\"}".utf8))
@@ -100,7 +107,10 @@ struct StoreEndToEndTests {
     func closedPipe() throws {
         let examples = Repository.path("Examples/store")
         let run = try BinaryRun.run(
-            ["-c", "\"$0\" status --store \"$1\" --json | head -c 10 >/dev/null; echo \"${PIPESTATUS[0]}\"", BinaryRun.binary, examples],
+            [
+                "-c", "\"$0\" status --store \"$1\" --json | head -c 10 >/dev/null; echo \"${PIPESTATUS[0]}\"",
+                BinaryRun.binary, examples,
+            ],
             environment: ["PATH": "/usr/bin:/bin"], shell: true)
         #expect(run.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }

@@ -28,9 +28,12 @@ struct DirectoryStoreTests {
         let harness = DirectoryHarness()
         let outside = try harness.root.write("secret.json", "{\"outside\": true}")
         try harness.plant("placeholder.txt", Data())
-        try FileManager.default.createSymbolicLink(atPath: harness.storePath + "/evil.json", withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(
+            atPath: harness.storePath + "/evil.json", withDestinationPath: outside)
         let store = try harness.makeStore()
-        #expect(throws: SnapshotStoreError.notARegularFile(name: "evil.json")) { try store.readRecord(named: "evil.json") }
+        #expect(throws: SnapshotStoreError.notARegularFile(name: "evil.json")) {
+            try store.readRecord(named: "evil.json")
+        }
         let contents = try store.readContents()
         #expect(contents.problems.map(\.file) == ["evil.json"])
     }
@@ -41,7 +44,9 @@ struct DirectoryStoreTests {
         try harness.plant("placeholder.txt", Data())
         #expect(mkfifo(harness.storePath + "/pipe.json", 0o644) == 0)
         let store = try harness.makeStore()
-        #expect(throws: SnapshotStoreError.notARegularFile(name: "pipe.json")) { try store.readRecord(named: "pipe.json") }
+        #expect(throws: SnapshotStoreError.notARegularFile(name: "pipe.json")) {
+            try store.readRecord(named: "pipe.json")
+        }
     }
 
     @Test("a store whose parent folder is missing is not created")

@@ -11,10 +11,12 @@ struct SnapshotCodecTests {
             ProviderUsage(
                 providerID: "claude", accountEmail: "you@example.com", plan: "Max 5x",
                 lastUpdated: Records.date("2026-11-30T11:59:00.500Z"),
-                session: UsageWindow(usedPercent: 37.5, windowMinutes: 300, resetsAt: Records.date("2026-11-30T14:00:00Z")),
+                session: UsageWindow(
+                    usedPercent: 37.5, windowMinutes: 300, resetsAt: Records.date("2026-11-30T14:00:00Z")),
                 weekly: UsageWindow(usedPercent: 60, windowMinutes: 10080),
                 modelWeekly: [NamedWindow(name: "opus", window: UsageWindow(usedPercent: 81))],
-                tokens: TokenUsage(today: 10, last30Days: 300, daily: [DailyTokens(date: "2026-11-30", tokens: 10, costUSD: 0.5)]),
+                tokens: TokenUsage(
+                    today: 10, last30Days: 300, daily: [DailyTokens(date: "2026-11-30", tokens: 10, costUSD: 0.5)]),
                 costUSD: CostUsage(today: 0.5, last30Days: 12.25),
                 weeklySamples: [UsageSample(at: Records.date("2026-11-30T09:00:00Z"), usedPercent: 55)],
                 error: nil),
@@ -143,7 +145,8 @@ struct SnapshotCodecTests {
         bytes += [0xFF, 0xFE]
         bytes += Array("\", \"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": []}".utf8)
         #expect(throws: RecordDecodingError.self) { try SnapshotCodec.decode(Data(bytes), fileName: "x.json") }
-        let deep = "{\"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": "
+        let deep =
+            "{\"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": "
             + String(repeating: "[", count: 300_000) + String(repeating: "]", count: 300_000) + "}"
         #expect(reason(deep) == "not valid JSON")
     }

@@ -27,12 +27,20 @@ struct UsageInputTests {
         #expect(codex.accountEmail == "you@example.com")
         #expect(codex.plan == "plus")
         #expect(codex.lastUpdated == Records.date("2026-11-30T11:58:22Z"))
-        #expect(codex.session == UsageWindow(usedPercent: 28, windowMinutes: 300, resetsAt: Records.date("2026-11-30T15:15:00Z")))
+        #expect(
+            codex.session
+                == UsageWindow(usedPercent: 28, windowMinutes: 300, resetsAt: Records.date("2026-11-30T15:15:00Z")))
         #expect(codex.weekly?.usedPercent == 59)
         let claude = entries[1]
         #expect(claude.plan == "Max 20x")
         #expect(claude.session?.usedPercent == 100)
-        #expect(claude.modelWeekly == [NamedWindow(name: "tertiary", window: UsageWindow(usedPercent: 12, windowMinutes: 10080, resetsAt: Records.date("2026-12-03T09:00:00Z")))])
+        #expect(
+            claude.modelWeekly == [
+                NamedWindow(
+                    name: "tertiary",
+                    window: UsageWindow(
+                        usedPercent: 12, windowMinutes: 10080, resetsAt: Records.date("2026-12-03T09:00:00Z")))
+            ])
         let cursor = entries[2]
         #expect(cursor.error == "selected source requires web support")
         #expect(cursor.session == nil)
@@ -50,9 +58,13 @@ struct UsageInputTests {
     @Test("a bad entry in input is an error naming the entry and field")
     func strictInput() {
         #expect(throws: RecordDecodingError(reason: "missing 'lastUpdated' at 'providers[1]'")) {
-            try providers(#"{"providers": [{"providerID": "a", "lastUpdated": "2026-11-30T11:00:00Z"}, {"providerID": "b"}]}"#)
+            try providers(
+                #"{"providers": [{"providerID": "a", "lastUpdated": "2026-11-30T11:00:00Z"}, {"providerID": "b"}]}"#)
         }
-        #expect(throws: RecordDecodingError(reason: "providers[0]: 'Cl aude': a provider id has only lowercase letters, digits and '-'")) {
+        #expect(
+            throws: RecordDecodingError(
+                reason: "providers[0]: 'Cl aude': a provider id has only lowercase letters, digits and '-'")
+        ) {
             try providers(#"[{"providerID": "Cl aude", "lastUpdated": "2026-11-30T11:00:00Z"}]"#)
         }
         #expect(throws: RecordDecodingError(reason: "missing 'providers'")) { try providers(#"{"something": 1}"#) }

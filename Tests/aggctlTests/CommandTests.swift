@@ -33,7 +33,8 @@ struct Harness {
         let fixedNow = now
         let context = RunContext(
             console: Console(output: output, errors: errors, usesColor: false, errorsAreTerminal: false),
-            environment: environment, clock: { fixedNow }, readStandardInput: { input }, hostName: { "test-host.local" })
+            environment: environment, clock: { fixedNow }, readStandardInput: { input }, hostName: { "test-host.local" }
+        )
         let status = Aggctl.run(arguments, context: context)
         return Outcome(status: status, output: output.text, errors: errors.text)
     }
@@ -55,14 +56,16 @@ struct CommandTests {
         #expect(Set(report.keys) == ["now", "accounts", "devices", "problems"])
         #expect(report["now"] as? String == "2026-11-30T12:00:00Z")
         let accounts = try #require(report["accounts"] as? [[String: Any]])
-        #expect(accounts.map { "\($0["providerID"]!) \($0["accountEmail"]!)" } == [
-            "claude work@acme.test", "claude you@example.com", "codex you@example.com", "gemini you@example.com",
-        ])
+        #expect(
+            accounts.map { "\($0["providerID"]!) \($0["accountEmail"]!)" } == [
+                "claude work@acme.test", "claude you@example.com", "codex you@example.com", "gemini you@example.com",
+            ])
         let claude = accounts[1]
-        #expect(Set(claude.keys) == [
-            "providerID", "accountEmail", "plan", "session", "weekly", "deviceID", "deviceName", "lastUpdated",
-            "seenOn", "modelWeekly", "tokens", "costUSD", "perDevice", "stale", "clockSkew", "error",
-        ])
+        #expect(
+            Set(claude.keys) == [
+                "providerID", "accountEmail", "plan", "session", "weekly", "deviceID", "deviceName", "lastUpdated",
+                "seenOn", "modelWeekly", "tokens", "costUSD", "perDevice", "stale", "clockSkew", "error",
+            ])
         #expect(claude["deviceID"] as? String == "studio-mac-1a2b3c4d")
         #expect(claude["seenOn"] as? [String] == ["laptop-9f8e7d6c", "studio-mac-1a2b3c4d"])
         let session = try #require(claude["session"] as? [String: Any])
@@ -78,9 +81,13 @@ struct CommandTests {
         #expect(gemini["weekly"] is NSNull)
         #expect(gemini["tokens"] is NSNull)
         let devices = try #require(report["devices"] as? [[String: Any]])
-        #expect(devices.map { $0["deviceID"] as? String } == ["cloud-box-0c0ffee0", "laptop-9f8e7d6c", "studio-mac-1a2b3c4d"])
+        #expect(
+            devices.map { $0["deviceID"] as? String } == [
+                "cloud-box-0c0ffee0", "laptop-9f8e7d6c", "studio-mac-1a2b3c4d",
+            ])
         #expect(devices.map { $0["stale"] as? Bool } == [true, false, false])
-        #expect(Set(devices[0].keys) == ["deviceID", "deviceName", "generatedAt", "appVersion", "providerCount", "stale"])
+        #expect(
+            Set(devices[0].keys) == ["deviceID", "deviceName", "generatedAt", "appVersion", "providerCount", "stale"])
     }
 
     @Test("the status table shows each account, how much is left, and from where")
@@ -124,7 +131,10 @@ struct CommandTests {
             (["status"], "missing --store S"),
             (["status", "--store", "ftp://host/x"], "--store: 'ftp://host/x' is not a store"),
             (["publish", "--store", "/x"], "publish needs at least one --from FILE"),
-            (["publish", "--store", "/x", "--from", "a", "--device-id", "../up"], "--device-id: '../up' is not a valid device id"),
+            (
+                ["publish", "--store", "/x", "--from", "a", "--device-id", "../up"],
+                "--device-id: '../up' is not a valid device id"
+            ),
         ])
     func usageErrors(arguments: [String], message: String) {
         let outcome = Harness().run(arguments)
@@ -159,7 +169,9 @@ struct CommandTests {
     func publishWritesRecord() throws {
         var harness = Harness()
         let store = harness.home.file("store")
-        harness.stdin = Data(#"[{"providerID": "codex", "accountEmail": "me@x", "lastUpdated": "2026-11-30T11:59:00Z", "session": {"usedPercent": 12}}]"#.utf8)
+        harness.stdin = Data(
+            #"[{"providerID": "codex", "accountEmail": "me@x", "lastUpdated": "2026-11-30T11:59:00Z", "session": {"usedPercent": 12}}]"#
+                .utf8)
         #expect(harness.run("publish", "--store", store, "--from", "-").status == .success)
         let idFile = harness.home.file("state/aggctl/device-id")
         let id = try String(contentsOfFile: idFile, encoding: .utf8).trimmingCharacters(in: .newlines)
@@ -170,7 +182,8 @@ struct CommandTests {
 
         #expect(harness.run("publish", "--store", store, "--from", "-").status == .success)
         #expect(try String(contentsOfFile: idFile, encoding: .utf8).trimmingCharacters(in: .newlines) == id)
-        let record = try SnapshotCodec.decode(Data(contentsOf: URL(fileURLWithPath: store + "/\(id).json")), fileName: "\(id).json")
+        let record = try SnapshotCodec.decode(
+            Data(contentsOf: URL(fileURLWithPath: store + "/\(id).json")), fileName: "\(id).json")
         #expect(record.snapshot.deviceName == "test-host")
         #expect(record.snapshot.generatedAt == harness.now)
         #expect(record.snapshot.appVersion == "aggctl \(Aggctl.version)")
@@ -198,7 +211,8 @@ struct CommandTests {
         let outcome = harness.run("publish", "--store", store, "--device-id", "box", "--from", bad)
         #expect(outcome.status == .failure)
         #expect(outcome.errors == "aggctl: error: --from '\(bad)': missing 'lastUpdated' at 'providers[0]'\n")
-        let missing = harness.run("publish", "--store", store, "--device-id", "box", "--from", harness.home.file("nope.json"))
+        let missing = harness.run(
+            "publish", "--store", store, "--device-id", "box", "--from", harness.home.file("nope.json"))
         #expect(missing.status == .failure)
         #expect(missing.errors.contains("cannot read --from '\(harness.home.file("nope.json"))': no such file"))
         let empty = try harness.home.write("empty.json", "[]")
@@ -224,7 +238,9 @@ struct CommandTests {
             for name in files.shuffled(using: &generator) {
                 try harness.home.write("store/" + name, Data(contentsOf: URL(fileURLWithPath: examples + "/" + name)))
             }
-            outputs.insert(harness.run("status", "--store", harness.home.file("store"), "--json", "--now", "2026-11-30T12:00:00Z").output)
+            outputs.insert(
+                harness.run("status", "--store", harness.home.file("store"), "--json", "--now", "2026-11-30T12:00:00Z")
+                    .output)
         }
         #expect(outputs.count == 1)
     }

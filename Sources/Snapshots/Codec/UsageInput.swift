@@ -38,7 +38,8 @@ public enum UsageInput {
             let given = providers[index].providerID
             providers[index].providerID = given.trimmingCharacters(in: .whitespaces).lowercased()
             if let problem = ProviderUsage.problem(withProviderID: providers[index].providerID) {
-                throw RecordDecodingError(reason: "providers[\(index)]: '\(SnapshotCodec.printable(given))': \(problem)")
+                throw RecordDecodingError(
+                    reason: "providers[\(index)]: '\(SnapshotCodec.printable(given))': \(problem)")
             }
         }
         return providers

@@ -21,7 +21,8 @@ enum ArgumentLexer {
             } else if argument.hasPrefix("--") {
                 let body = argument.dropFirst(2)
                 if let equals = body.firstIndex(of: "=") {
-                    tokens.append(.flag(name: String(body[..<equals]), value: String(body[body.index(after: equals)...])))
+                    tokens.append(
+                        .flag(name: String(body[..<equals]), value: String(body[body.index(after: equals)...])))
                 } else {
                     tokens.append(.flag(name: String(body), value: nil))
                 }

@@ -30,7 +30,8 @@ enum DevicesCommand {
                 table.rows.append([
                     TextTable.Cell(device.deviceID.rawValue),
                     TextTable.Cell(device.deviceName),
-                    TextTable.Cell(HumanFormat.ago(device.generatedAt, now: result.now), color: device.stale ? .dim : nil),
+                    TextTable.Cell(
+                        HumanFormat.ago(device.generatedAt, now: result.now), color: device.stale ? .dim : nil),
                     TextTable.Cell(String(device.providerCount)),
                     TextTable.Cell(device.appVersion ?? "-"),
                     TextTable.Cell(device.stale ? "stale" : "", color: .yellow),

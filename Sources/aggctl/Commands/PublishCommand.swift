@@ -48,10 +48,12 @@ enum PublishCommand {
             providers += try readProviders(from: input, context: context, now: now)
         }
         guard !providers.isEmpty else {
-            throw CommandFailure("no provider entries in \(inputs.map { "'\($0)'" }.joined(separator: ", ")); nothing to publish")
+            throw CommandFailure(
+                "no provider entries in \(inputs.map { "'\($0)'" }.joined(separator: ", ")); nothing to publish")
         }
 
-        let deviceID = try givenDeviceID
+        let deviceID =
+            try givenDeviceID
             ?? DeviceIdentity.loadOrCreate(stateDirectory: context.stateDirectory, hostName: context.hostName())
         let snapshot = DeviceSnapshot(
             deviceID: deviceID,

@@ -6,7 +6,9 @@ import Snapshots
 enum StatusCommand {
     static let name: String = "status"
     static let summary = "Merge every device's record and show each account's quota, and where each figure came from."
-    static let flags = [CommonFlags.store, CommonFlags.json, CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew]
+    static let flags = [
+        CommonFlags.store, CommonFlags.json, CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew,
+    ]
     static let details = """
         A record that cannot be read is reported (on stderr, or under "problems" with --json) and the rest
         still merges; that is not a failure. Exit 1 when the store itself cannot be read.

@@ -27,7 +27,9 @@ struct Configuration: Equatable {
             }
             let key = line[..<equals].trimmingCharacters(in: .whitespaces)
             var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
             guard keys.contains(key) else {
                 throw UsageError(
                     "config '\(path)': line \(number + 1): unknown key '\(key)'; known keys: "
@@ -63,7 +65,8 @@ extension RunContext {
         case .directory(let path):
             return DirectoryStore(path: path)
         case .webDAV:
-            throw CommandFailure("cannot open store '\(location.displayName)': WebDAV stores are not supported by this build yet")
+            throw CommandFailure(
+                "cannot open store '\(location.displayName)': WebDAV stores are not supported by this build yet")
         }
     }
 

@@ -80,7 +80,8 @@ enum StoreConformance {
             let store = try harness.makeStore()
             let limit = SnapshotCodec.maximumRecordSize
             try harness.plant("huge.json", Data(count: limit + 1))
-            #expect(throws: SnapshotStoreError.recordTooLarge(name: "huge.json", size: Int64(limit + 1), limit: limit)) {
+            #expect(throws: SnapshotStoreError.recordTooLarge(name: "huge.json", size: Int64(limit + 1), limit: limit))
+            {
                 try store.readRecord(named: "huge.json")
             }
             try harness.plant("exact.json", Data(count: 1024))
