@@ -76,10 +76,10 @@ struct StoreEndToEndTests {
         #expect(run.status == 0)
         let problems = try #require(report["problems"] as? [[String: String]])
         #expect(problems.map { $0["file"] } == ["broken.json", "escape.json", "huge.json", "nested.json"])
-        #expect(problems[0]["reason"] == "not valid JSON")
+        #expect(problems[0]["reason"] == "not valid JSON (at byte 38)")
         #expect(problems[1]["reason"] == "invalid deviceID '../escape': a device id cannot start with '.'")
         #expect(problems[2]["reason"]?.contains("over the 32 MiB limit; not read") == true)
-        #expect(problems[3]["reason"] == "not valid JSON")
+        #expect(problems[3]["reason"] == "not valid JSON (at byte 540)")
         let accounts = try #require(report["accounts"] as? [[String: Any]])
         #expect(accounts.map { $0["deviceID"] as? String } == ["good"])
 

@@ -105,8 +105,8 @@ struct SnapshotCodecTests {
     @Test(
         "each rejection says why in one line",
         arguments: [
-            ("not json at all", "not valid JSON"),
-            ("{\"deviceID\": \"x\"", "not valid JSON"),
+            ("not json at all", "not valid JSON (at byte 0)"),
+            ("{\"deviceID\": \"x\"", "not valid JSON (at byte 16)"),
             ("[]", "'' is not an object"),
             ("{\"deviceID\": \"x\", \"providers\": []}", "missing 'generatedAt'"),
             ("{\"generatedAt\": \"2026-11-30T12:00:00Z\"}", "missing 'providers'"),
@@ -133,10 +133,23 @@ struct SnapshotCodecTests {
                     + "\"lastUpdated\": \"2026-11-30T12:00:00Z\", \"session\": {\"usedPercent\": 1e999}}]}",
                 "no usable providers (skipped providers[0]: not valid JSON)"
             ),
-            ("{\"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": [NaN]}", "not valid JSON"),
+            ("{\"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": [NaN]}", "not valid JSON (at byte 54)"),
         ])
     func rejections(text: String, expected: String) {
         #expect(reason(text) == expected)
+        // Foundation's reader, the reference, gives the same reason without the byte offset.
+        let withoutOffset = expected.replacingOccurrences(
+            of: #" \(at byte \d+\)"#, with: "", options: .regularExpression)
+        #expect(foundationReason(text) == withoutOffset)
+    }
+
+    private func foundationReason(_ text: String) -> String? {
+        do {
+            _ = try SnapshotCodec.decodeWithFoundation(Data(text.utf8), fileName: "studio-mac.json")
+            return nil
+        } catch {
+            return error.reason
+        }
     }
 
     @Test("invalid UTF-8 and deep nesting are refused without a crash")
@@ -148,7 +161,8 @@ struct SnapshotCodecTests {
         let deep =
             "{\"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": "
             + String(repeating: "[", count: 300_000) + String(repeating: "]", count: 300_000) + "}"
-        #expect(reason(deep) == "not valid JSON")
+        // The 513th open container is one too many (the top-level object is the first).
+        #expect(reason(deep) == "not valid JSON (at byte 565)")
     }
 
     @Test("a reason quotes record text without control characters and cut short")

@@ -86,14 +86,19 @@ public enum RFC3339 {
         var fraction = 0.0
         if b[index] == 0x2E || b[index] == 0x2C {
             index += 1
-            var scale = 0.1
+            // Digits as one integer and one division: correctly rounded, unlike a sum of tenths.
+            var digits: Int64 = 0
+            var scale: Int64 = 1
             let start = index
             while index < b.count, b[index] >= 0x30, b[index] <= 0x39 {
-                fraction += Double(b[index] - 0x30) * scale
-                scale /= 10
+                if scale < 1_000_000_000_000 {
+                    digits = digits * 10 + Int64(b[index] - 0x30)
+                    scale *= 10
+                }
                 index += 1
             }
             guard index > start, index < b.count else { return nil }
+            fraction = Double(digits) / Double(scale)
         }
 
         var offsetSeconds = 0

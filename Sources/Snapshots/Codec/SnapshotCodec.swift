@@ -23,12 +23,29 @@ public enum SnapshotCodec {
         try makeEncoder(pretty: pretty).encode(value)
     }
 
-    /// Reads a stored record.
+    /// Reads a stored record with the fast byte-level reader (`FastRecordDecoder`).
     ///
-    /// - Parameter fileName: the record's file name in its store; without `.json` it stands in for a missing
-    ///   `deviceID`.
+    /// - Parameters:
+    ///   - fileName: the record's file name in its store; without `.json` it stands in for a missing
+    ///     `deviceID`.
+    ///   - keepHistory: false to validate but drop `weeklySamples`, which a merge never needs.
     /// - Throws: `RecordDecodingError` with a one-line reason when the record cannot be used at all.
-    public static func decode(_ data: Data, fileName: String) throws(RecordDecodingError) -> DecodedRecord {
+    public static func decode(
+        _ data: Data, fileName: String, keepHistory: Bool = true
+    ) throws(RecordDecodingError) -> DecodedRecord {
+        let result = data.withUnsafeBytes { buffer in
+            Result { () throws(RecordDecodingError) in
+                try FastRecordDecoder.decode(buffer, fileName: fileName, keepHistory: keepHistory)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Reads a stored record with Foundation's `JSONDecoder`: the reference the fast reader is tested
+    /// against. Same records and reasons, except that syntax errors carry no byte offset and malformed
+    /// JSON inside unknown keys is accepted.
+    public static func decodeWithFoundation(_ data: Data, fileName: String) throws(RecordDecodingError) -> DecodedRecord
+    {
         let stored: StoredSnapshot
         do {
             stored = try makeDecoder().decode(StoredSnapshot.self, from: data)
@@ -37,47 +54,13 @@ public enum SnapshotCodec {
         } catch {
             throw RecordDecodingError(reason: "not valid JSON")
         }
-
-        let schemaVersion = stored.schemaVersion ?? 1
-        guard schemaVersion >= 1 else {
-            throw RecordDecodingError(reason: "schemaVersion \(schemaVersion) is not a valid version")
-        }
-        let rawID = stored.deviceID ?? stemOf(fileName)
-        if let problem = DeviceID.problem(with: rawID) {
-            throw RecordDecodingError(reason: "invalid deviceID '\(printable(rawID))': \(problem)")
-        }
-        let deviceID = DeviceID(rawValue: rawID)!
-
-        var notes: [String] = []
-        if schemaVersion > DeviceSnapshot.currentSchemaVersion {
-            notes.append(
-                "schemaVersion \(schemaVersion) is newer than this reader's \(DeviceSnapshot.currentSchemaVersion); "
-                    + "read the fields it knows")
-        }
-        var providers: [ProviderUsage] = []
-        for (index, entry) in stored.providers.enumerated() {
-            switch entry.result {
-            case .success(var provider):
-                provider.providerID = provider.providerID.trimmingCharacters(in: .whitespaces).lowercased()
-                if let problem = ProviderUsage.problem(withProviderID: provider.providerID) {
-                    notes.append("skipped providers[\(index)]: \(problem)")
-                } else {
-                    providers.append(provider)
-                }
-            case .failure(let error):
-                notes.append("skipped providers[\(index)]: \(describe(error, within: "providers[\(index)]"))")
-            }
-        }
-        guard !providers.isEmpty else {
-            let why = notes.last(where: { $0.hasPrefix("skipped") }).map { " (\($0))" } ?? ""
-            throw RecordDecodingError(reason: "no usable providers\(why)")
-        }
-
-        let snapshot = DeviceSnapshot(
-            schemaVersion: schemaVersion, deviceID: deviceID,
-            deviceName: stored.deviceName.flatMap { $0.isEmpty ? nil : $0 } ?? deviceID.rawValue,
-            appVersion: stored.appVersion, generatedAt: stored.generatedAt, providers: providers)
-        return DecodedRecord(snapshot: snapshot, notes: notes)
+        let fields = RecordFields(
+            schemaVersion: stored.schemaVersion, deviceID: stored.deviceID, deviceName: stored.deviceName,
+            appVersion: stored.appVersion, generatedAt: stored.generatedAt,
+            providers: stored.providers.map { entry in
+                entry.result.mapError { RecordFields.EntryFailure(reason: describe($0)) }
+            })
+        return try fields.validated(fileName: fileName)
     }
 
     static func makeEncoder(pretty: Bool = true) -> JSONEncoder {
@@ -116,19 +99,29 @@ public enum SnapshotCodec {
         return out
     }
 
+    /// One step of the path to a value inside a document.
+    enum PathComponent {
+        case key(String)
+        case index(Int)
+    }
+
+    /// `providers[0].session.usedPercent`.
+    static func render(_ path: [PathComponent]) -> String {
+        var out = ""
+        for component in path {
+            switch component {
+            case .index(let index): out += "[\(index)]"
+            case .key(let key): out += out.isEmpty ? key : "." + key
+            }
+        }
+        return out
+    }
+
     /// A one-line reason for a decoding failure, naming the JSON path where it happened.
-    static func describe(_ error: any Error, within prefix: String? = nil) -> String {
+    static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "not valid JSON" }
         func path(_ codingPath: [any CodingKey]) -> String {
-            var out = ""
-            for key in codingPath {
-                if let index = key.intValue {
-                    out += "[\(index)]"
-                } else {
-                    out += out.isEmpty ? key.stringValue : "." + key.stringValue
-                }
-            }
-            return out
+            render(codingPath.map { key in key.intValue.map(PathComponent.index) ?? .key(key.stringValue) })
         }
         func at(_ codingPath: [any CodingKey]) -> String {
             let text = path(codingPath)
@@ -169,6 +162,11 @@ public enum SnapshotCodec {
 public struct DecodedRecord: Sendable, Equatable {
     public var snapshot: DeviceSnapshot
     public var notes: [String]
+
+    public init(snapshot: DeviceSnapshot, notes: [String]) {
+        self.snapshot = snapshot
+        self.notes = notes
+    }
 }
 
 /// Why a stored record cannot be used: one line, naming the field where it can.

@@ -129,7 +129,7 @@ enum StoreConformance {
             try harness.plant("broken.json", Data("{\"deviceID\": ".utf8))
             let contents = try store.readContents()
             #expect(contents.records.map(\.snapshot.deviceID) == [laptop])
-            #expect(contents.problems == [RecordProblem(file: "broken.json", reason: "not valid JSON")])
+            #expect(contents.problems == [RecordProblem(file: "broken.json", reason: "not valid JSON (at byte 13)")])
         },
     ]
 }

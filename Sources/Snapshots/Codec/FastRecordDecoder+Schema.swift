@@ -1,0 +1,226 @@
+import Foundation
+
+/// The schema v1 types, field by field, in the order the model declares them.
+extension FastRecordDecoder {
+    static func readRecord(_ s: inout JSONScanner, keepHistory: Bool) throws(Failure) -> RecordFields {
+        var schemaVersion = Field<Int?>.absent
+        var deviceID = Field<String?>.absent
+        var deviceName = Field<String?>.absent
+        var appVersion = Field<String?>.absent
+        var generatedAt = Field<Date>.absent
+        var providers = Field<[Result<ProviderUsage, RecordFields.EntryFailure>]>.absent
+        try object(&s) { (s, key) throws(Failure) in
+            if s.key(key, is: "providers") {
+                try read(&s, into: &providers, key: "providers") { (s) throws(Failure) in
+                    try providerList(&s, keepHistory: keepHistory)
+                }
+            } else if s.key(key, is: "generatedAt") {
+                try read(&s, into: &generatedAt, key: "generatedAt", date)
+            } else if s.key(key, is: "deviceID") {
+                try read(&s, into: &deviceID, key: "deviceID", optionalString)
+            } else if s.key(key, is: "deviceName") {
+                try read(&s, into: &deviceName, key: "deviceName", optionalString)
+            } else if s.key(key, is: "schemaVersion") {
+                try read(&s, into: &schemaVersion, key: "schemaVersion", optionalInt)
+            } else if s.key(key, is: "appVersion") {
+                try read(&s, into: &appVersion, key: "appVersion", optionalString)
+            } else {
+                return false
+            }
+            return true
+        }
+        return RecordFields(
+            schemaVersion: try optional(schemaVersion), deviceID: try optional(deviceID),
+            deviceName: try optional(deviceName), appVersion: try optional(appVersion),
+            generatedAt: try required(generatedAt, "generatedAt"), providers: try required(providers, "providers"))
+    }
+
+    /// The providers array: each entry decoded alone, so that one bad entry is skipped, not fatal.
+    static func providerList(
+        _ s: inout JSONScanner, keepHistory: Bool
+    ) throws(Failure) -> [Result<ProviderUsage, RecordFields.EntryFailure>] {
+        var entries: [Result<ProviderUsage, RecordFields.EntryFailure>] = []
+        try array(&s) { (s, index) throws(Failure) in
+            let mark = s.index
+            let depth = s.depth
+            do throws(Failure) {
+                entries.append(.success(try provider(&s, keepHistory: keepHistory)))
+            } catch let failure {
+                guard case .schema(let error) = failure else { throw failure }
+                s.index = mark
+                s.depth = depth
+                try skip(&s)
+                let located = error.prefixed(.index(index)).prefixed(.key("providers"))
+                entries.append(.failure(RecordFields.EntryFailure(reason: located.reason)))
+            }
+        }
+        return entries
+    }
+
+    static func provider(_ s: inout JSONScanner, keepHistory: Bool) throws(Failure) -> ProviderUsage {
+        var providerID = Field<String>.absent
+        var accountEmail = Field<String?>.absent
+        var plan = Field<String?>.absent
+        var lastUpdated = Field<Date>.absent
+        var session = Field<UsageWindow?>.absent
+        var weekly = Field<UsageWindow?>.absent
+        var modelWeekly = Field<[NamedWindow]?>.absent
+        var tokens = Field<TokenUsage?>.absent
+        var costUSD = Field<CostUsage?>.absent
+        var weeklySamples = Field<[UsageSample]?>.absent
+        var error = Field<String?>.absent
+        try object(&s) { (s, key) throws(Failure) in
+            if s.key(key, is: "providerID") {
+                try read(&s, into: &providerID, key: "providerID", string)
+            } else if s.key(key, is: "accountEmail") {
+                try read(&s, into: &accountEmail, key: "accountEmail", optionalString)
+            } else if s.key(key, is: "lastUpdated") {
+                try read(&s, into: &lastUpdated, key: "lastUpdated", date)
+            } else if s.key(key, is: "session") {
+                try read(&s, into: &session, key: "session") { (s) throws(Failure) in try optionalObject(&s, window) }
+            } else if s.key(key, is: "weekly") {
+                try read(&s, into: &weekly, key: "weekly") { (s) throws(Failure) in try optionalObject(&s, window) }
+            } else if s.key(key, is: "plan") {
+                try read(&s, into: &plan, key: "plan", optionalString)
+            } else if s.key(key, is: "tokens") {
+                try read(&s, into: &tokens, key: "tokens") { (s) throws(Failure) in try optionalObject(&s, tokenUsage) }
+            } else if s.key(key, is: "costUSD") {
+                try read(&s, into: &costUSD, key: "costUSD") { (s) throws(Failure) in try optionalObject(&s, costUsage)
+                }
+            } else if s.key(key, is: "modelWeekly") {
+                try read(&s, into: &modelWeekly, key: "modelWeekly") { (s) throws(Failure) in
+                    try optionalList(&s, namedWindow)
+                }
+            } else if s.key(key, is: "weeklySamples") {
+                guard keepHistory else { return false }
+                try read(&s, into: &weeklySamples, key: "weeklySamples") { (s) throws(Failure) in
+                    try optionalList(&s, sample)
+                }
+            } else if s.key(key, is: "error") {
+                try read(&s, into: &error, key: "error", optionalString)
+            } else {
+                return false
+            }
+            return true
+        }
+        return ProviderUsage(
+            providerID: try required(providerID, "providerID"), accountEmail: try optional(accountEmail),
+            plan: try optional(plan), lastUpdated: try required(lastUpdated, "lastUpdated"),
+            session: try optional(session), weekly: try optional(weekly), modelWeekly: try optional(modelWeekly),
+            tokens: try optional(tokens), costUSD: try optional(costUSD), weeklySamples: try optional(weeklySamples),
+            error: try optional(error))
+    }
+
+    static func window(_ s: inout JSONScanner) throws(Failure) -> UsageWindow {
+        var usedPercent = Field<Double>.absent
+        var windowMinutes = Field<Int?>.absent
+        var resetsAt = Field<Date?>.absent
+        try object(&s) { (s, key) throws(Failure) in
+            if s.key(key, is: "usedPercent") {
+                try read(&s, into: &usedPercent, key: "usedPercent", double)
+            } else if s.key(key, is: "resetsAt") {
+                try read(&s, into: &resetsAt, key: "resetsAt", optionalDate)
+            } else if s.key(key, is: "windowMinutes") {
+                try read(&s, into: &windowMinutes, key: "windowMinutes", optionalInt)
+            } else {
+                return false
+            }
+            return true
+        }
+        return UsageWindow(
+            usedPercent: try required(usedPercent, "usedPercent"), windowMinutes: try optional(windowMinutes),
+            resetsAt: try optional(resetsAt))
+    }
+
+    static func namedWindow(_ s: inout JSONScanner) throws(Failure) -> NamedWindow {
+        var name = Field<String>.absent
+        var window = Field<UsageWindow>.absent
+        try object(&s) { (s, key) throws(Failure) in
+            if s.key(key, is: "name") {
+                try read(&s, into: &name, key: "name", string)
+            } else if s.key(key, is: "window") {
+                try read(&s, into: &window, key: "window", Self.window)
+            } else {
+                return false
+            }
+            return true
+        }
+        return NamedWindow(name: try required(name, "name"), window: try required(window, "window"))
+    }
+
+    static func sample(_ s: inout JSONScanner) throws(Failure) -> UsageSample {
+        var at = Field<Date>.absent
+        var usedPercent = Field<Double>.absent
+        var resetsAt = Field<Date?>.absent
+        try object(&s) { (s, key) throws(Failure) in
+            if s.key(key, is: "at") {
+                try read(&s, into: &at, key: "at", date)
+            } else if s.key(key, is: "usedPercent") {
+                try read(&s, into: &usedPercent, key: "usedPercent", double)
+            } else if s.key(key, is: "resetsAt") {
+                try read(&s, into: &resetsAt, key: "resetsAt", optionalDate)
+            } else {
+                return false
+            }
+            return true
+        }
+        return UsageSample(
+            at: try required(at, "at"), usedPercent: try required(usedPercent, "usedPercent"),
+            resetsAt: try optional(resetsAt))
+    }
+
+    static func tokenUsage(_ s: inout JSONScanner) throws(Failure) -> TokenUsage {
+        var today = Field<Int?>.absent
+        var last30Days = Field<Int?>.absent
+        var daily = Field<[DailyTokens]?>.absent
+        try object(&s) { (s, key) throws(Failure) in
+            if s.key(key, is: "daily") {
+                try read(&s, into: &daily, key: "daily") { (s) throws(Failure) in try optionalList(&s, dailyTokens) }
+            } else if s.key(key, is: "today") {
+                try read(&s, into: &today, key: "today", optionalInt)
+            } else if s.key(key, is: "last30Days") {
+                try read(&s, into: &last30Days, key: "last30Days", optionalInt)
+            } else {
+                return false
+            }
+            return true
+        }
+        return TokenUsage(today: try optional(today), last30Days: try optional(last30Days), daily: try optional(daily))
+    }
+
+    static func dailyTokens(_ s: inout JSONScanner) throws(Failure) -> DailyTokens {
+        var date = Field<String>.absent
+        var tokens = Field<Int>.absent
+        var costUSD = Field<Double?>.absent
+        try object(&s) { (s, key) throws(Failure) in
+            if s.key(key, is: "date") {
+                try read(&s, into: &date, key: "date", string)
+            } else if s.key(key, is: "tokens") {
+                try read(&s, into: &tokens, key: "tokens", int)
+            } else if s.key(key, is: "costUSD") {
+                try read(&s, into: &costUSD, key: "costUSD", optionalDouble)
+            } else {
+                return false
+            }
+            return true
+        }
+        return DailyTokens(
+            date: try required(date, "date"), tokens: try required(tokens, "tokens"), costUSD: try optional(costUSD))
+    }
+
+    static func costUsage(_ s: inout JSONScanner) throws(Failure) -> CostUsage {
+        var today = Field<Double?>.absent
+        var last30Days = Field<Double?>.absent
+        try object(&s) { (s, key) throws(Failure) in
+            if s.key(key, is: "today") {
+                try read(&s, into: &today, key: "today", optionalDouble)
+            } else if s.key(key, is: "last30Days") {
+                try read(&s, into: &last30Days, key: "last30Days", optionalDouble)
+            } else {
+                return false
+            }
+            return true
+        }
+        return CostUsage(today: try optional(today), last30Days: try optional(last30Days))
+    }
+}

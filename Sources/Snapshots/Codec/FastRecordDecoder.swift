@@ -1,0 +1,290 @@
+import Foundation
+
+/// Reads stored records straight from their bytes, decoding exactly the schema's fields.
+///
+/// Gives the same records, notes and rejections as Foundation's `JSONDecoder` path in `SnapshotCodec`
+/// (a differential test holds it to that), with two deliberate differences: it rejects malformed JSON
+/// inside values it skips (Foundation accepts, for example, invalid UTF-8 or a trailing comma in an
+/// unknown key), and its syntax errors name the byte where reading stopped. Fields are evaluated in the
+/// order the model declares them, so when several are wrong the one reported is the one Foundation
+/// reports.
+enum FastRecordDecoder {
+    /// Decodes one record.
+    ///
+    /// - Parameter keepHistory: when false, `weeklySamples` is validated as JSON but not kept: history for
+    ///   charts is the bulk of a record and a merge never needs it.
+    static func decode(
+        _ buffer: UnsafeRawBufferPointer, fileName: String, keepHistory: Bool = true
+    ) throws(RecordDecodingError) -> DecodedRecord {
+        var scanner = JSONScanner(buffer)
+        let fields: RecordFields
+        do throws(Failure) {
+            fields = try readRecord(&scanner, keepHistory: keepHistory)
+            do { try scanner.finish() } catch { throw .syntax(error) }
+        } catch let failure {
+            switch failure {
+            case .syntax(let error):
+                throw RecordDecodingError(reason: "not valid JSON (at byte \(error.offset))")
+            case .schema(let error):
+                // Foundation reads the whole document before decoding, so a syntax error anywhere wins
+                // over a schema error; check the rest before blaming the schema.
+                var validator = JSONScanner(buffer)
+                do throws(JSONSyntaxError) {
+                    try validator.skipValue()
+                    try validator.finish()
+                } catch {
+                    throw RecordDecodingError(reason: "not valid JSON (at byte \(error.offset))")
+                }
+                throw RecordDecodingError(reason: error.reason)
+            }
+        }
+        return try fields.validated(fileName: fileName)
+    }
+
+    // MARK: Errors
+
+    enum Failure: Error {
+        case syntax(JSONSyntaxError)
+        case schema(SchemaError)
+    }
+
+    /// A value of the wrong shape, with the path to it from the value being decoded.
+    struct SchemaError: Error {
+        enum Kind {
+            case missing(String)
+            case null
+            case mismatch(String)
+            case badDate(String)
+            case badNumber
+        }
+
+        var kind: Kind
+        var path: [SnapshotCodec.PathComponent] = []
+
+        func prefixed(_ component: SnapshotCodec.PathComponent) -> SchemaError {
+            SchemaError(kind: kind, path: [component] + path)
+        }
+
+        /// The same words `SnapshotCodec.describe` gives Foundation's errors.
+        var reason: String {
+            let text = SnapshotCodec.render(path)
+            let at = text.isEmpty ? "" : " at '\(text)'"
+            switch kind {
+            case .missing(let key): return "missing '\(key)'\(at)"
+            case .null: return "'\(text)' is null"
+            case .mismatch(let expected): return "'\(text)' is not \(expected)"
+            case .badDate(let value): return "'\(SnapshotCodec.printable(value))' is not an RFC 3339 date\(at)"
+            case .badNumber: return "not valid JSON"
+            }
+        }
+    }
+
+    // MARK: Fields
+
+    /// A field while its object is read: absent so far, read, or failed (the first occurrence decides,
+    /// as in Foundation).
+    enum Field<Value> {
+        case absent
+        case value(Value)
+        case failed(SchemaError)
+    }
+
+    /// Reads the value under the cursor into `field`. A schema error is kept in the field (the value is
+    /// skipped, validated), so that the object's other members are still read; a syntax error ends it all.
+    @inline(__always)
+    static func read<Value>(
+        _ s: inout JSONScanner, into field: inout Field<Value>, key: StaticString,
+        _ decode: (inout JSONScanner) throws(Failure) -> Value
+    ) throws(Failure) {
+        guard case .absent = field else {
+            try skip(&s)
+            return
+        }
+        let mark = s.index
+        let depth = s.depth
+        do throws(Failure) {
+            field = .value(try decode(&s))
+        } catch let failure {
+            guard case .schema(let error) = failure else { throw failure }
+            s.index = mark
+            s.depth = depth
+            try skip(&s)
+            field = .failed(error.prefixed(.key("\(key)")))
+        }
+    }
+
+    static func skip(_ s: inout JSONScanner) throws(Failure) {
+        do { try s.skipValue() } catch { throw .syntax(error) }
+    }
+
+    static func required<Value>(_ field: Field<Value>, _ key: String) throws(Failure) -> Value {
+        switch field {
+        case .value(let value): return value
+        case .failed(let error): throw .schema(error)
+        case .absent: throw .schema(SchemaError(kind: .missing(key)))
+        }
+    }
+
+    static func optional<Value>(_ field: Field<Value?>) throws(Failure) -> Value? {
+        switch field {
+        case .value(let value): return value
+        case .failed(let error): throw .schema(error)
+        case .absent: return nil
+        }
+    }
+
+    // MARK: Scalars
+
+    @inline(__always)
+    static func kind(_ s: inout JSONScanner) throws(Failure) -> JSONScanner.Kind {
+        do { return try s.kind() } catch { throw .syntax(error) }
+    }
+
+    static func string(_ s: inout JSONScanner) throws(Failure) -> String {
+        switch try kind(&s) {
+        case .string:
+            do { return s.string(try s.readRawString()) } catch { throw .syntax(error) }
+        case .null: throw .schema(SchemaError(kind: .null))
+        default: throw .schema(SchemaError(kind: .mismatch("a string")))
+        }
+    }
+
+    static func optionalString(_ s: inout JSONScanner) throws(Failure) -> String? {
+        if try kind(&s) == .null { return try null(&s) }
+        return try string(&s)
+    }
+
+    static func double(_ s: inout JSONScanner) throws(Failure) -> Double {
+        switch try kind(&s) {
+        case .number:
+            let raw: JSONScanner.RawNumber
+            do { raw = try s.readRawNumber() } catch { throw .syntax(error) }
+            guard let value = s.double(raw) else { throw .schema(SchemaError(kind: .badNumber)) }
+            return value
+        case .null: throw .schema(SchemaError(kind: .null))
+        default: throw .schema(SchemaError(kind: .mismatch("a number")))
+        }
+    }
+
+    static func optionalDouble(_ s: inout JSONScanner) throws(Failure) -> Double? {
+        if try kind(&s) == .null { return try null(&s) }
+        return try double(&s)
+    }
+
+    static func int(_ s: inout JSONScanner) throws(Failure) -> Int {
+        switch try kind(&s) {
+        case .number:
+            let raw: JSONScanner.RawNumber
+            do { raw = try s.readRawNumber() } catch { throw .syntax(error) }
+            guard let value = s.int(raw) else { throw .schema(SchemaError(kind: .badNumber)) }
+            return value
+        case .null: throw .schema(SchemaError(kind: .null))
+        default: throw .schema(SchemaError(kind: .mismatch("a number")))
+        }
+    }
+
+    static func optionalInt(_ s: inout JSONScanner) throws(Failure) -> Int? {
+        if try kind(&s) == .null { return try null(&s) }
+        return try int(&s)
+    }
+
+    static func date(_ s: inout JSONScanner) throws(Failure) -> Date {
+        switch try kind(&s) {
+        case .string:
+            let raw: JSONScanner.RawString
+            do { raw = try s.readRawString() } catch { throw .syntax(error) }
+            if !raw.hasEscapes,
+                let date = RFC3339.parse(
+                    bytes: UnsafeRawBufferPointer(start: s.base + raw.start, count: raw.end - raw.start))
+            {
+                return date
+            }
+            let text = s.string(raw)
+            if raw.hasEscapes, let date = RFC3339.parse(text) { return date }
+            throw .schema(SchemaError(kind: .badDate(text)))
+        case .null: throw .schema(SchemaError(kind: .null))
+        default: throw .schema(SchemaError(kind: .mismatch("a string")))
+        }
+    }
+
+    static func optionalDate(_ s: inout JSONScanner) throws(Failure) -> Date? {
+        if try kind(&s) == .null { return try null(&s) }
+        return try date(&s)
+    }
+
+    /// Consumes a `null` (the cursor is on one) and returns nil of any optional type.
+    static func null<Value>(_ s: inout JSONScanner) throws(Failure) -> Value? {
+        do { _ = try s.readNull() } catch { throw .syntax(error) }
+        return nil
+    }
+
+    // MARK: Containers
+
+    /// Iterates an object's members; `member` returns false for a key it does not know (then skipped).
+    static func object(
+        _ s: inout JSONScanner, _ member: (inout JSONScanner, JSONScanner.RawString) throws(Failure) -> Bool
+    ) throws(Failure) {
+        switch try kind(&s) {
+        case .object: break
+        case .null: throw .schema(SchemaError(kind: .null))
+        default: throw .schema(SchemaError(kind: .mismatch("an object")))
+        }
+        do { try s.enterObject() } catch { throw .syntax(error) }
+        var first = true
+        while true {
+            let key: JSONScanner.RawString?
+            do { key = try s.nextKey(&first) } catch { throw .syntax(error) }
+            guard let key else { return }
+            if try !member(&s, key) { try skip(&s) }
+        }
+    }
+
+    /// Iterates an array's elements, calling `element` with each index; errors get the index in their path.
+    static func array(
+        _ s: inout JSONScanner, _ element: (inout JSONScanner, Int) throws(Failure) -> Void
+    ) throws(Failure) {
+        switch try kind(&s) {
+        case .array: break
+        case .null: throw .schema(SchemaError(kind: .null))
+        default: throw .schema(SchemaError(kind: .mismatch("an array")))
+        }
+        do { try s.enterArray() } catch { throw .syntax(error) }
+        var first = true
+        var index = 0
+        while true {
+            let more: Bool
+            do { more = try s.nextElement(&first) } catch { throw .syntax(error) }
+            guard more else { return }
+            do throws(Failure) {
+                try element(&s, index)
+            } catch let failure {
+                guard case .schema(let error) = failure else { throw failure }
+                throw .schema(error.prefixed(.index(index)))
+            }
+            index += 1
+        }
+    }
+
+    static func list<Value>(
+        _ s: inout JSONScanner, _ decode: (inout JSONScanner) throws(Failure) -> Value
+    ) throws(Failure) -> [Value] {
+        var values: [Value] = []
+        try array(&s) { (s, _) throws(Failure) in values.append(try decode(&s)) }
+        return values
+    }
+
+    static func optionalList<Value>(
+        _ s: inout JSONScanner, _ decode: (inout JSONScanner) throws(Failure) -> Value
+    ) throws(Failure) -> [Value]? {
+        if try kind(&s) == .null { return try null(&s) }
+        return try list(&s, decode)
+    }
+
+    /// A nested object, or nil for `null`.
+    static func optionalObject<Value>(
+        _ s: inout JSONScanner, _ decode: (inout JSONScanner) throws(Failure) -> Value
+    ) throws(Failure) -> Value? {
+        if try kind(&s) == .null { return try null(&s) }
+        return try decode(&s)
+    }
+}

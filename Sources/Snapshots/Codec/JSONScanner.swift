@@ -1,0 +1,500 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A malformed JSON document: the byte where reading stopped.
+struct JSONSyntaxError: Error, Equatable {
+    var offset: Int
+}
+
+/// A forward-only cursor over the bytes of one JSON document, for readers that know their schema.
+///
+/// It validates everything it passes over, including values a reader skips: strict RFC 8259 grammar (no
+/// trailing commas, no leading zeros), UTF-8 without overlong forms or surrogates, escapes, and at most
+/// `maximumDepth` nested containers (Foundation's limit, so both readers refuse the same nesting). No
+/// value is materialised unless asked for: keys are compared as bytes, numbers and dates are read from
+/// the bytes in place.
+struct JSONScanner {
+    /// Containers open at once, the top-level one included.
+    static let maximumDepth = 512
+
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    var index = 0
+    var depth = 0
+
+    /// A raw string token: where its content starts and ends, and whether it needs unescaping.
+    struct RawString {
+        var start: Int
+        var end: Int
+        var hasEscapes: Bool
+    }
+
+    enum Kind {
+        case object, array, string, number, bool, null
+    }
+
+    init(_ buffer: UnsafeRawBufferPointer) {
+        if let address = buffer.baseAddress, buffer.count > 0 {
+            base = address.assumingMemoryBound(to: UInt8.self)
+            count = buffer.count
+        } else {
+            base = JSONScanner.emptyBuffer
+            count = 0
+        }
+        // A UTF-8 byte order mark is tolerated, as Foundation tolerates it.
+        if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { index = 3 }
+    }
+
+    // Never written after initialisation: a stand-in address for empty documents.
+    nonisolated(unsafe) private static let emptyBuffer: UnsafePointer<UInt8> = {
+        let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        pointer.initialize(to: 0)
+        return UnsafePointer(pointer)
+    }()
+
+    var error: JSONSyntaxError { JSONSyntaxError(offset: index) }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while index < count {
+            switch base[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    /// The byte at the cursor after whitespace, or 0 at the end.
+    @inline(__always)
+    mutating func peek() -> UInt8 {
+        skipWhitespace()
+        return index < count ? base[index] : 0
+    }
+
+    /// What the next value is, without consuming it.
+    mutating func kind() throws(JSONSyntaxError) -> Kind {
+        switch peek() {
+        case UInt8(ascii: "{"): return .object
+        case UInt8(ascii: "["): return .array
+        case UInt8(ascii: "\""): return .string
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool
+        case UInt8(ascii: "n"): return .null
+        default: throw error
+        }
+    }
+
+    /// Ends the document: only whitespace may follow the top-level value.
+    mutating func finish() throws(JSONSyntaxError) {
+        skipWhitespace()
+        guard index == count else { throw error }
+    }
+
+    // MARK: Containers
+
+    /// Consumes `{`.
+    mutating func enterObject() throws(JSONSyntaxError) {
+        guard peek() == UInt8(ascii: "{") else { throw error }
+        index += 1
+        depth += 1
+        guard depth <= JSONScanner.maximumDepth else { throw error }
+    }
+
+    /// Consumes `[`.
+    mutating func enterArray() throws(JSONSyntaxError) {
+        guard peek() == UInt8(ascii: "[") else { throw error }
+        index += 1
+        depth += 1
+        guard depth <= JSONScanner.maximumDepth else { throw error }
+    }
+
+    /// Moves to the next member of an object and returns its key, or nil after consuming the closing `}`.
+    /// The caller must consume the member's value before asking for the next one.
+    mutating func nextKey(_ first: inout Bool) throws(JSONSyntaxError) -> RawString? {
+        var byte = peek()
+        if byte == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            first = false
+            return nil
+        }
+        if !first {
+            guard byte == UInt8(ascii: ",") else { throw error }
+            index += 1
+            byte = peek()
+        }
+        first = false
+        guard byte == UInt8(ascii: "\"") else { throw error }
+        let key = try readRawString()
+        guard peek() == UInt8(ascii: ":") else { throw error }
+        index += 1
+        return key
+    }
+
+    /// Moves to the next element of an array; false after consuming the closing `]`.
+    mutating func nextElement(_ first: inout Bool) throws(JSONSyntaxError) -> Bool {
+        let byte = peek()
+        if byte == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            first = false
+            return false
+        }
+        if !first {
+            guard byte == UInt8(ascii: ",") else { throw error }
+            index += 1
+        }
+        first = false
+        return true
+    }
+
+    // MARK: Scalars
+
+    /// Whether `key` is exactly `name` (keys are compared as bytes, escapes decoded when present).
+    func key(_ key: RawString, is name: StaticString) -> Bool {
+        let length = name.utf8CodeUnitCount
+        if !key.hasEscapes {
+            return key.end - key.start == length && memcmp(base + key.start, name.utf8Start, length) == 0
+        }
+        let decoded = unescaped(key)
+        return decoded.count == length
+            && decoded.withUnsafeBufferPointer { memcmp($0.baseAddress!, name.utf8Start, length) == 0 }
+    }
+
+    /// Reads a string token (the cursor on its opening quote), validating escapes and UTF-8.
+    mutating func readRawString() throws(JSONSyntaxError) -> RawString {
+        guard peek() == UInt8(ascii: "\"") else { throw error }
+        index += 1
+        let start = index
+        var hasEscapes = false
+        while true {
+            // Plain ASCII runs are the common case: one comparison chain per byte.
+            while index < count {
+                let byte = base[index]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+                index += 1
+            }
+            guard index < count else { throw error }
+            let byte = base[index]
+            if byte == UInt8(ascii: "\"") {
+                let raw = RawString(start: start, end: index, hasEscapes: hasEscapes)
+                index += 1
+                return raw
+            } else if byte == UInt8(ascii: "\\") {
+                hasEscapes = true
+                try skipEscape()
+            } else if byte < 0x20 {
+                throw error
+            } else {
+                try skipUTF8Sequence()
+            }
+        }
+    }
+
+    private mutating func skipEscape() throws(JSONSyntaxError) {
+        index += 1
+        guard index < count else { throw error }
+        switch base[index] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            index += 1
+        case UInt8(ascii: "u"):
+            index += 1
+            let unit = try readHex4()
+            if (0xD800...0xDBFF).contains(unit) {
+                // A high surrogate must be followed by an escaped low surrogate.
+                guard index + 1 < count, base[index] == UInt8(ascii: "\\"), base[index + 1] == UInt8(ascii: "u")
+                else { throw error }
+                index += 2
+                guard (0xDC00...0xDFFF).contains(try readHex4()) else { throw error }
+            } else if (0xDC00...0xDFFF).contains(unit) {
+                throw error
+            }
+        default:
+            throw error
+        }
+    }
+
+    private mutating func readHex4() throws(JSONSyntaxError) -> UInt32 {
+        guard index + 4 <= count else { throw error }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = base[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    /// One multi-byte UTF-8 sequence: no overlong forms, no surrogates, nothing above U+10FFFF.
+    private mutating func skipUTF8Sequence() throws(JSONSyntaxError) {
+        let lead = base[index]
+        func continuation(_ offset: Int) -> Bool {
+            index + offset < count && base[index + offset] & 0xC0 == 0x80
+        }
+        switch lead {
+        case 0xC2...0xDF:
+            guard continuation(1) else { throw error }
+            index += 2
+        case 0xE0...0xEF:
+            guard continuation(1), continuation(2) else { throw error }
+            let second = base[index + 1]
+            if lead == 0xE0 && second < 0xA0 { throw error }  // overlong
+            if lead == 0xED && second > 0x9F { throw error }  // surrogate
+            index += 3
+        case 0xF0...0xF4:
+            guard continuation(1), continuation(2), continuation(3) else { throw error }
+            let second = base[index + 1]
+            if lead == 0xF0 && second < 0x90 { throw error }  // overlong
+            if lead == 0xF4 && second > 0x8F { throw error }  // above U+10FFFF
+            index += 4
+        default:
+            throw error
+        }
+    }
+
+    /// The content of a validated string token.
+    func string(_ raw: RawString) -> String {
+        if !raw.hasEscapes {
+            return String(
+                decoding: UnsafeBufferPointer(start: base + raw.start, count: raw.end - raw.start), as: UTF8.self)
+        }
+        return String(decoding: unescaped(raw), as: UTF8.self)
+    }
+
+    /// The bytes of a validated string token with escapes decoded.
+    func unescaped(_ raw: RawString) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.end - raw.start)
+        var i = raw.start
+        func hex4(_ at: Int) -> UInt32 {
+            var value: UInt32 = 0
+            for k in 0..<4 {
+                let byte = base[at + k]
+                let digit: UInt32 =
+                    byte <= UInt8(ascii: "9")
+                    ? UInt32(byte - UInt8(ascii: "0")) : UInt32((byte | 0x20) - UInt8(ascii: "a") + 10)
+                value = value << 4 | digit
+            }
+            return value
+        }
+        while i < raw.end {
+            let byte = base[i]
+            guard byte == UInt8(ascii: "\\") else {
+                out.append(byte)
+                i += 1
+                continue
+            }
+            let escape = base[i + 1]
+            i += 2
+            switch escape {
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = hex4(i)
+                i += 4
+                if (0xD800...0xDBFF).contains(scalar) {
+                    let low = hex4(i + 2)
+                    i += 6
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                }
+                out.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
+            default: out.append(escape)  // " \ /
+            }
+        }
+        return out
+    }
+
+    /// A number token: its extent, and its digits as an exact decimal when they fit.
+    struct RawNumber {
+        var start: Int
+        var end: Int
+        var negative: Bool
+        /// The significant digits, when there are at most 19 of them.
+        var mantissa: UInt64
+        var digitCount: Int
+        /// The value is `mantissa * 10^exponent`.
+        var exponent: Int
+        var isInteger: Bool
+    }
+
+    /// Reads a number token with strict JSON grammar.
+    mutating func readRawNumber() throws(JSONSyntaxError) -> RawNumber {
+        skipWhitespace()
+        let start = index
+        var number = RawNumber(
+            start: start, end: start, negative: false, mantissa: 0, digitCount: 0, exponent: 0, isInteger: true)
+        if index < count && base[index] == UInt8(ascii: "-") {
+            number.negative = true
+            index += 1
+        }
+        guard index < count, base[index] >= UInt8(ascii: "0"), base[index] <= UInt8(ascii: "9") else { throw error }
+        if base[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < count, base[index] >= UInt8(ascii: "0"), base[index] <= UInt8(ascii: "9") { throw error }
+        } else {
+            while index < count, base[index] >= UInt8(ascii: "0"), base[index] <= UInt8(ascii: "9") {
+                number.addDigit(base[index])
+                index += 1
+            }
+        }
+        if index < count && base[index] == UInt8(ascii: ".") {
+            number.isInteger = false
+            index += 1
+            let fractionStart = index
+            while index < count, base[index] >= UInt8(ascii: "0"), base[index] <= UInt8(ascii: "9") {
+                number.addDigit(base[index])
+                number.exponent -= 1
+                index += 1
+            }
+            guard index > fractionStart else { throw error }
+        }
+        if index < count && (base[index] == UInt8(ascii: "e") || base[index] == UInt8(ascii: "E")) {
+            number.isInteger = false
+            index += 1
+            var negativeExponent = false
+            if index < count && (base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-")) {
+                negativeExponent = base[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            let exponentStart = index
+            var value = 0
+            while index < count, base[index] >= UInt8(ascii: "0"), base[index] <= UInt8(ascii: "9") {
+                if value < 100_000 { value = value * 10 + Int(base[index] - UInt8(ascii: "0")) }
+                index += 1
+            }
+            guard index > exponentStart else { throw error }
+            number.exponent += negativeExponent ? -value : value
+        }
+        number.end = index
+        return number
+    }
+
+    private static let powersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
+
+    /// The number's value as a correctly rounded `Double`, or nil when it is out of range (too large, or
+    /// non-zero but too small to represent).
+    func double(_ number: RawNumber) -> Double? {
+        // Clinger's fast path: an exact mantissa times an exact power of ten rounds correctly.
+        if number.digitCount <= 15, number.exponent >= -22, number.exponent <= 22 {
+            var value = Double(number.mantissa)
+            if number.exponent < 0 {
+                value /= JSONScanner.powersOfTen[-number.exponent]
+            } else {
+                value *= JSONScanner.powersOfTen[number.exponent]
+            }
+            return number.negative ? -value : value
+        }
+        let length = number.end - number.start
+        var buffer = [CChar](repeating: 0, count: length + 1)
+        buffer.withUnsafeMutableBufferPointer { target in
+            UnsafeMutableRawPointer(target.baseAddress!).copyMemory(from: base + number.start, byteCount: length)
+        }
+        let value = strtod(buffer, nil)
+        if !value.isFinite { return nil }
+        if value == 0 && number.mantissa != 0 { return nil }
+        return value
+    }
+
+    /// The number's value as an `Int`: integers, and other forms whose value is integral (`1e2`, `12.0`).
+    func int(_ number: RawNumber) -> Int? {
+        if number.isInteger && number.digitCount <= 18 {
+            let magnitude = Int(number.mantissa)
+            return number.negative ? -magnitude : magnitude
+        }
+        if number.isInteger {
+            // Up to 19 digits: exact arithmetic with an overflow check.
+            var value = 0
+            var negativeMagnitude = 0
+            for i in number.start..<number.end where base[i] != UInt8(ascii: "-") {
+                let (times, o1) = negativeMagnitude.multipliedReportingOverflow(by: 10)
+                let (minus, o2) = times.subtractingReportingOverflow(Int(base[i] - UInt8(ascii: "0")))
+                if o1 || o2 { return nil }
+                negativeMagnitude = minus
+            }
+            if number.negative { return negativeMagnitude }
+            let (positive, overflow) = (0).subtractingReportingOverflow(negativeMagnitude)
+            value = positive
+            return overflow ? nil : value
+        }
+        guard let value = double(number), value.rounded() == value, value >= -9.223_372_036_854_775_808e18,
+            value < 9.223_372_036_854_775_808e18
+        else { return nil }
+        return Int(value)
+    }
+
+    /// Reads `true` or `false`.
+    mutating func readBool() throws(JSONSyntaxError) -> Bool {
+        if try literal("true") { return true }
+        if try literal("false") { return false }
+        throw error
+    }
+
+    /// Consumes `null` if it is next, and says whether it was.
+    mutating func readNull() throws(JSONSyntaxError) -> Bool {
+        guard peek() == UInt8(ascii: "n") else { return false }
+        guard try literal("null") else { throw error }
+        return true
+    }
+
+    private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        let length = word.utf8CodeUnitCount
+        guard index + length <= count, memcmp(base + index, word.utf8Start, length) == 0 else { return false }
+        index += length
+        return true
+    }
+
+    /// Skips one value of any kind, validating it fully.
+    mutating func skipValue() throws(JSONSyntaxError) {
+        switch try kind() {
+        case .object:
+            try enterObject()
+            var first = true
+            while try nextKey(&first) != nil { try skipValue() }
+        case .array:
+            try enterArray()
+            var first = true
+            while try nextElement(&first) { try skipValue() }
+        case .string:
+            _ = try readRawString()
+        case .number:
+            _ = try readRawNumber()
+        case .bool:
+            _ = try readBool()
+        case .null:
+            _ = try readNull()
+        }
+    }
+}
+
+extension JSONScanner.RawNumber {
+    @inline(__always)
+    mutating func addDigit(_ byte: UInt8) {
+        let digit = UInt64(byte - UInt8(ascii: "0"))
+        if digitCount == 0 && digit == 0 {
+            return  // leading zeros of a fraction are not significant
+        }
+        if digitCount < 19 {
+            mantissa = mantissa * 10 + digit
+            digitCount += 1
+        } else {
+            // Beyond 19 digits the exact mantissa is gone: strtod takes over (digitCount > 15).
+            exponent += 1
+            digitCount += 1
+        }
+    }
+}

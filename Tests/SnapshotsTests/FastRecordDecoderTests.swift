@@ -1,0 +1,193 @@
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+/// The fast reader against Foundation's decoder, the reference: same records, same notes, same rejections.
+struct FastRecordDecoderTests {
+    enum Outcome: Equatable {
+        case accepted(DecodedRecord)
+        case rejected(String)
+
+        var isSyntaxRejection: Bool {
+            if case .rejected(let reason) = self { return reason.hasPrefix("not valid JSON") }
+            return false
+        }
+    }
+
+    static func fast(_ data: Data, keepHistory: Bool = true) -> Outcome {
+        do {
+            return .accepted(try SnapshotCodec.decode(data, fileName: "dev-0.json", keepHistory: keepHistory))
+        } catch {
+            return .rejected(error.reason)
+        }
+    }
+
+    static func foundation(_ data: Data) -> Outcome {
+        do {
+            return .accepted(try SnapshotCodec.decodeWithFoundation(data, fileName: "dev-0.json"))
+        } catch {
+            return .rejected(error.reason)
+        }
+    }
+
+    /// Same acceptance and records; for rejections the same reason, but for the fast reader's byte offset.
+    static func agree(_ fast: Outcome, _ reference: Outcome) -> Bool {
+        switch (fast, reference) {
+        case (.accepted(let a), .accepted(let b)): return a == b
+        case (.rejected(let a), .rejected(let b)):
+            return a.replacingOccurrences(of: #" \(at byte \d+\)"#, with: "", options: .regularExpression) == b
+        default: return false
+        }
+    }
+
+    @Test("random records of every field decode to the same values through both readers")
+    func generatedRecords() throws {
+        var generator = SeededGenerator(seed: 2026)
+        for index in 0..<400 {
+            let snapshot = RandomRecords.snapshot(index, using: &generator)
+            let data = try SnapshotCodec.encode(snapshot)
+            let fast = Self.fast(data)
+            #expect(fast == .accepted(DecodedRecord(snapshot: snapshot, notes: [])))
+            #expect(Self.agree(fast, Self.foundation(data)))
+            // Compact output (no whitespace) reads the same.
+            let compact = try SnapshotCodec.encode(value: snapshot, pretty: false)
+            #expect(Self.fast(compact) == fast)
+        }
+    }
+
+    @Test("mutated records: the fast reader agrees with Foundation, or is stricter about syntax, never laxer")
+    func mutatedRecords() throws {
+        var generator = SeededGenerator(seed: 7)
+        let alphabet = Array("{}[]\",:\\0123456789.eE-+ntfaluxr \n\u{7F}".utf8) + [0x00, 0x1F, 0x80, 0xC3, 0xFF]
+        var agreed = 0
+        var stricter = 0
+        for index in 0..<1500 {
+            var bytes = [UInt8](try SnapshotCodec.encode(RandomRecords.snapshot(index, using: &generator)))
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let at = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0: bytes.remove(at: at)
+                case 1: bytes.insert(alphabet.randomElement(using: &generator)!, at: at)
+                case 2: bytes[at] = alphabet.randomElement(using: &generator)!
+                default: bytes.removeLast(Int.random(in: 0...(bytes.count - at), using: &generator))
+                }
+                if bytes.isEmpty { bytes = [0x7B] }
+            }
+            let data = Data(bytes)
+            let fast = Self.fast(data)
+            let reference = Self.foundation(data)
+            if Self.agree(fast, reference) {
+                agreed += 1
+            } else {
+                #expect(
+                    fast.isSyntaxRejection,
+                    "fast: \(fast)\nfoundation: \(reference)\n\(String(decoding: data, as: UTF8.self))")
+                stricter += 1
+            }
+        }
+        #expect(agreed > 1200)
+    }
+
+    @Test(
+        "edge cases both readers treat alike",
+        arguments: [
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z", "session": {"usedPercent": 1e2, "windowMinutes": 3e2}}]}"#,
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z", "session": {"usedPercent": 1, "windowMinutes": 1.5}}]}"#,
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z", "tokens": {"today": 9223372036854775807}}]}"#,
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z", "tokens": {"today": 9223372036854775808}}]}"#,
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z", "tokens": {"today": -9223372036854775808}}]}"#,
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z", "session": {"usedPercent": 1e-400}}]}"#,
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z", "session": {"usedPercent": 0.30000000000000004}}]}"#,
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z", "session": {"usedPercent": 123456789012345678901234567890}}]}"#,
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z", "session": {"usedPercent": -0}}]}"#,
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [null, 3, "x", [], {"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z"}]}"#,
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "providerID": 5, "lastUpdated": "2026-11-30T12:00:00Z"}]}"#,
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "generatedAt": "bad", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z"}]}"#,
+            #"{"generatedAt": 5, "deviceID": 3, "providers": 7}"#,
+            #"{"deviceID": 3, "generatedAt": 5}"#,
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z", "session": null, "weekly": {"usedPercent": null}}]}"#,
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z", "modelWeekly": [{"name": "opus", "window": {"usedPercent": 1}}, {"name": "x"}]}]}"#,
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z", "weeklySamples": [{"at": "x", "usedPercent": 1}]}]}"#,
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026\u002d11-30T12:00:00Z", "plan": "\ud83d\ude00 \u00e9\n"}]}"#,
+            #"{"\u0067eneratedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z"}]}"#,
+            #"{"generatedAt": "2026-11-30T12:00:00+05:30", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00.123456789-01:00"}], "extra": {"deep": [[[[{"x": [true, false, null, -1.5e-3]}]]]]}}"#,
+            "\u{FEFF}{\"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": [{\"providerID\": \"a\", \"lastUpdated\": \"2026-11-30T12:00:00Z\"}]}",
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z"}]} trailing"#,
+            "", "null", "[]", "\"text\"", "{}", "{\"providers\": null, \"generatedAt\": null}",
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z", "tokens": {"daily": [{"date": "2026-11-30"}]}}]}"#,
+        ])
+    func edgeCases(text: String) {
+        let data = Data(text.utf8)
+        #expect(
+            Self.agree(Self.fast(data), Self.foundation(data)),
+            "fast: \(Self.fast(data))\nfoundation: \(Self.foundation(data))")
+    }
+
+    @Test(
+        "malformed JSON in a skipped value is rejected, where Foundation lets it through",
+        arguments: [
+            (
+                #"{"generatedAt": "2026-11-30T12:00:00Z", "x": [1,], "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z"}]}"#,
+                "trailing comma"
+            ),
+            (
+                #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z"},]}"#,
+                "trailing comma in providers"
+            ),
+            (
+                #"{"generatedAt": "2026-11-30T12:00:00Z", "x": "\q", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z"}]}"#,
+                "bad escape"
+            ),
+            (
+                #"{"generatedAt": "2026-11-30T12:00:00Z", "x": "\ud800", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z"}]}"#,
+                "lone surrogate"
+            ),
+            (
+                #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z", "plan": "\ud800"}]}"#,
+                "lone surrogate in a field (Foundation skips the entry)"
+            ),
+            (
+                #"{"generatedAt": "2026-11-30T12:00:00Z", "x": 012, "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z"}]}"#,
+                "leading zero"
+            ),
+            (
+                "{\"generatedAt\": \"2026-11-30T12:00:00Z\", \"x\": \"\u{01}\", \"providers\": [{\"providerID\": \"a\", \"lastUpdated\": \"2026-11-30T12:00:00Z\"}]}",
+                "control character"
+            ),
+        ])
+    func stricterThanFoundation(text: String, what: String) {
+        let data = Data(text.utf8)
+        #expect(Self.fast(data).isSyntaxRejection, "\(what)")
+        #expect(!Self.foundation(data).isSyntaxRejection, "\(what): Foundation has become strict too; move this case")
+    }
+
+    @Test("invalid UTF-8 inside an unknown key's string is rejected")
+    func invalidUTF8InSkippedString() {
+        var bytes = Array(#"{"generatedAt": "2026-11-30T12:00:00Z", "x": ""#.utf8)
+        bytes += [0xC0, 0xAF]
+        bytes += Array(#"", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z"}]}"#.utf8)
+        #expect(Self.fast(Data(bytes)) == .rejected("not valid JSON (at byte 46)"))
+    }
+
+    @Test("history is validated but not kept when a merge does not need it")
+    func historyDropped() throws {
+        var generator = SeededGenerator(seed: 11)
+        var snapshot = RandomRecords.snapshot(0, using: &generator)
+        snapshot.providers[0].weeklySamples = [UsageSample(at: snapshot.generatedAt, usedPercent: 5)]
+        let data = try SnapshotCodec.encode(snapshot)
+        guard case .accepted(let record) = Self.fast(data, keepHistory: false) else {
+            Issue.record("not accepted")
+            return
+        }
+        #expect(record.snapshot.providers.allSatisfy { $0.weeklySamples == nil })
+        var withoutHistory = snapshot
+        for index in withoutHistory.providers.indices { withoutHistory.providers[index].weeklySamples = nil }
+        #expect(record.snapshot == withoutHistory)
+        let broken = Data(
+            String(decoding: data, as: UTF8.self).replacingOccurrences(
+                of: "\"weeklySamples\" : [", with: "\"weeklySamples\" : [,"
+            ).utf8)
+        #expect(Self.fast(broken, keepHistory: false).isSyntaxRejection)
+    }
+}
