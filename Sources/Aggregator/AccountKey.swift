@@ -14,7 +14,7 @@ public struct AccountKey: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     public init(providerID: String, accountEmail: String?, deviceID: DeviceID) {
         self.providerID = providerID
-        let email = accountEmail?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() ?? ""
+        let email = accountEmail.map(AccountKey.normalize) ?? ""
         if email.isEmpty {
             normalizedEmail = nil
             self.deviceID = deviceID
@@ -22,6 +22,23 @@ public struct AccountKey: Hashable, Sendable, Comparable, CustomStringConvertibl
             normalizedEmail = email
             self.deviceID = nil
         }
+    }
+
+    /// Without surrounding white space; the text itself when it has none (no Foundation call, no new string).
+    static func trimmed(_ text: String) -> String {
+        let utf8 = text.utf8
+        if utf8.first.map({ $0 > 0x20 }) ?? true, utf8.last.map({ $0 > 0x20 }) ?? true { return text }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Trimmed and lowercased; the text itself when it already is (the common case costs no new string).
+    static func normalize(_ email: String) -> String {
+        let utf8 = email.utf8
+        let isNormal =
+            utf8.allSatisfy { !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) && $0 < 0x80 }
+            && utf8.first.map { $0 > 0x20 } ?? true && utf8.last.map { $0 > 0x20 } ?? true
+        if isNormal { return email }
+        return email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     }
 
     public init(_ entry: ProviderUsage, on deviceID: DeviceID) {
@@ -36,15 +53,21 @@ public struct AccountKey: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     /// The order of `status`: provider, then e-mail (keys without one last), then device.
     public static func < (lhs: AccountKey, rhs: AccountKey) -> Bool {
-        if lhs.providerID != rhs.providerID {
-            return lhs.providerID.utf8.lexicographicallyPrecedes(rhs.providerID.utf8)
+        lhs.compare(rhs) < 0
+    }
+
+    /// Negative, zero or positive as `self` sorts before, with or after `other` in the order of `<`.
+    public func compare(_ other: AccountKey) -> Int {
+        let provider = ByteOrder.compare(providerID, other.providerID)
+        if provider != 0 { return provider }
+        switch (normalizedEmail, other.normalizedEmail) {
+        case (let l?, let r?):
+            let email = ByteOrder.compare(l, r)
+            if email != 0 { return email }
+        case (nil, _?): return 1
+        case (_?, nil): return -1
+        case (nil, nil): break
         }
-        switch (lhs.normalizedEmail, rhs.normalizedEmail) {
-        case (let l?, let r?) where l != r: return l.utf8.lexicographicallyPrecedes(r.utf8)
-        case (nil, _?): return false
-        case (_?, nil): return true
-        default: break
-        }
-        return (lhs.deviceID?.rawValue ?? "").utf8.lexicographicallyPrecedes((rhs.deviceID?.rawValue ?? "").utf8)
+        return ByteOrder.compare(deviceID?.rawValue ?? "", other.deviceID?.rawValue ?? "")
     }
 }

@@ -29,6 +29,20 @@ public struct MergedAccount: Sendable, Equatable {
     /// The winning entry is dated further in the future than `maxSkew`: every entry of the key was skewed.
     public var clockSkew: Bool
     public var error: String?
+
+    /// Tokens per UTC date, summed over the devices that reported the account, sorted by date.
+    ///
+    /// Computed when asked rather than during every merge: no report prints it yet, and summing dates
+    /// for every account was a third of the merge's time on a large store.
+    public var dailyTokens: [DailyTokens] {
+        var sums: [String: (tokens: Int, cost: Double?)] = [:]
+        for day in perDevice.flatMap(\.daily) {
+            let sum = sums[day.date] ?? (0, nil)
+            let (tokens, overflow) = sum.tokens.addingReportingOverflow(day.tokens)
+            sums[day.date] = (overflow ? Int.max : tokens, day.costUSD.map { (sum.cost ?? 0) + $0 } ?? sum.cost)
+        }
+        return sums.keys.sorted().map { DailyTokens(date: $0, tokens: sums[$0]!.tokens, costUSD: sums[$0]!.cost) }
+    }
 }
 
 /// A window with what the merge derives from it.
@@ -60,8 +74,6 @@ public struct TokenTotals: Sendable, Equatable {
     /// Sum of the devices' `today`; nil when none reported it.
     public var today: Int?
     public var last30Days: Int?
-    /// Daily entries summed per UTC date, sorted by date.
-    public var daily: [DailyTokens]
 }
 
 /// Cost added up over devices.
@@ -77,6 +89,8 @@ public struct DeviceLedger: Sendable, Equatable {
     public var tokens30Days: Int?
     public var costTodayUSD: Double?
     public var cost30DaysUSD: Double?
+    /// The device's own daily entries, as it reported them.
+    public var daily: [DailyTokens]
 }
 
 /// A device as the store shows it.

@@ -11,21 +11,50 @@ public enum Merger {
     /// `lastUpdated`, then the newest record `generatedAt`, then the smallest deviceID. Its windows stand
     /// for the account; tokens and cost are added up over every device that reported the key.
     public static func merge(_ contents: StoreContents, options: MergeOptions) -> MergeResult {
-        var groups: [AccountKey: [Candidate]] = [:]
-        for record in contents.records {
+        let records = contents.records
+        // One candidate per provider entry, holding indices rather than copies: copying entries and
+        // records (and the reference counting that comes with it) cost more than reading them.
+        var candidates: [Candidate] = []
+        candidates.reserveCapacity(records.reduce(0) { $0 + $1.snapshot.providers.count })
+        for (recordIndex, record) in records.enumerated() {
             let snapshot = record.snapshot
-            for (index, entry) in snapshot.providers.enumerated() {
-                let candidate = Candidate(
-                    entry: entry, snapshot: snapshot, index: index,
-                    clockSkew: entry.lastUpdated.timeIntervalSince(options.now) > options.maxSkew)
-                groups[AccountKey(entry, on: snapshot.deviceID), default: []].append(candidate)
+            for (entryIndex, entry) in snapshot.providers.enumerated() {
+                candidates.append(
+                    Candidate(
+                        key: AccountKey(entry, on: snapshot.deviceID), deviceID: snapshot.deviceID,
+                        record: recordIndex, entry: entryIndex, lastUpdated: entry.lastUpdated,
+                        generatedAt: snapshot.generatedAt,
+                        clockSkew: entry.lastUpdated.timeIntervalSince(options.now) > options.maxSkew))
             }
         }
 
-        var accounts = groups.map { key, candidates in account(key, candidates, options) }
-        accounts.sort { $0.key < $1.key }
+        // Grouped by hashing, then only the distinct keys sorted: sorting every entry by key compared
+        // strings tens of thousands of times on a large store.
+        var groups: [AccountKey: [Int]] = [:]
+        groups.reserveCapacity(candidates.count)
+        for index in candidates.indices {
+            groups[candidates[index].key, default: []].append(index)
+        }
+        let keys = groups.keys.sorted { $0.compare($1) < 0 }
 
-        let devices = contents.records.map { record in
+        var accounts: [MergedAccount] = []
+        accounts.reserveCapacity(keys.count)
+        for key in keys {
+            // A device that lists the account twice contributes its best entry once: one device, one ledger.
+            var deviceBests: [Candidate] = []
+            for index in groups[key]! {
+                let candidate = candidates[index]
+                if let same = deviceBests.firstIndex(where: { $0.deviceID == candidate.deviceID }) {
+                    if candidate.ranksAbove(deviceBests[same]) { deviceBests[same] = candidate }
+                } else {
+                    deviceBests.append(candidate)
+                }
+            }
+            deviceBests.sort { $0.deviceID < $1.deviceID }
+            accounts.append(account(key, deviceBests, records, options))
+        }
+
+        let devices = records.map { record in
             let snapshot = record.snapshot
             return DeviceSummary(
                 deviceID: snapshot.deviceID, deviceName: snapshot.deviceName, generatedAt: snapshot.generatedAt,
@@ -36,46 +65,41 @@ public enum Merger {
         return MergeResult(now: options.now, accounts: accounts, devices: devices, problems: contents.problems)
     }
 
+    /// A provider entry competing to speak for its account: where it is, and what ranks it.
     private struct Candidate {
-        var entry: ProviderUsage
-        var snapshot: DeviceSnapshot
+        var key: AccountKey
+        var deviceID: DeviceID
+        var record: Int
         /// Position in its record: the last tie-break, for a record that lists one account twice.
-        var index: Int
+        var entry: Int
+        var lastUpdated: Date
+        var generatedAt: Date
         var clockSkew: Bool
 
-        var deviceID: DeviceID { snapshot.deviceID }
-
-        /// Whether this entry's figures are preferred to `other`'s for the same account.
+        /// Whether this entry's figures are preferred to `other`'s for the same account: not skewed, then
+        /// newest `lastUpdated`, then newest `generatedAt`, then smallest deviceID.
         func ranksAbove(_ other: Candidate) -> Bool {
             if clockSkew != other.clockSkew { return !clockSkew }
-            if entry.lastUpdated != other.entry.lastUpdated { return entry.lastUpdated > other.entry.lastUpdated }
-            if snapshot.generatedAt != other.snapshot.generatedAt {
-                return snapshot.generatedAt > other.snapshot.generatedAt
-            }
+            if lastUpdated != other.lastUpdated { return lastUpdated > other.lastUpdated }
+            if generatedAt != other.generatedAt { return generatedAt > other.generatedAt }
             if deviceID != other.deviceID { return deviceID < other.deviceID }
-            return index < other.index
+            return entry < other.entry
         }
     }
 
-    private static func best(_ candidates: [Candidate]) -> Candidate {
-        candidates.dropFirst().reduce(candidates[0]) { $1.ranksAbove($0) ? $1 : $0 }
-    }
-
-    private static func account(_ key: AccountKey, _ candidates: [Candidate], _ options: MergeOptions) -> MergedAccount
-    {
-        let winner = best(candidates)
-        let entry = winner.entry
-
-        // A device that lists the account twice contributes its own best entry once: its ledger is one ledger.
-        let perDevice = Dictionary(grouping: candidates, by: \.deviceID)
-            .map { _, own in best(own) }
-            .sorted { $0.deviceID < $1.deviceID }
+    /// One account from the best candidate of each device that reported it (sorted by device).
+    private static func account(
+        _ key: AccountKey, _ deviceBests: [Candidate], _ records: [StoredRecord], _ options: MergeOptions
+    ) -> MergedAccount {
+        let winner = deviceBests.dropFirst().reduce(deviceBests[0]) { $1.ranksAbove($0) ? $1 : $0 }
+        let snapshot = records[winner.record].snapshot
+        let entry = snapshot.providers[winner.entry]
+        let entries = deviceBests.map { records[$0.record].snapshot.providers[$0.entry] }
 
         return MergedAccount(
             key: key,
             providerID: entry.providerID,
-            accountEmail: key.normalizedEmail == nil
-                ? nil : entry.accountEmail?.trimmingCharacters(in: .whitespacesAndNewlines),
+            accountEmail: key.normalizedEmail == nil ? nil : entry.accountEmail.map(AccountKey.trimmed),
             plan: entry.plan,
             session: entry.session.map(WindowStatus.init),
             weekly: entry.weekly.map(WindowStatus.init),
@@ -83,18 +107,19 @@ public enum Merger {
                 $0.map { NamedWindowStatus(name: $0.name, window: WindowStatus($0.window)) }
             },
             deviceID: winner.deviceID,
-            deviceName: winner.snapshot.deviceName,
+            deviceName: snapshot.deviceName,
             lastUpdated: entry.lastUpdated,
-            seenOn: perDevice.map(\.deviceID),
-            tokens: tokenTotals(perDevice.compactMap(\.entry.tokens)),
-            costUSD: costTotals(perDevice.compactMap(\.entry.costUSD)),
-            perDevice: perDevice.map { candidate in
+            seenOn: deviceBests.map(\.deviceID),
+            tokens: tokenTotals(entries.compactMap(\.tokens)),
+            costUSD: costTotals(entries.compactMap(\.costUSD)),
+            perDevice: zip(deviceBests, entries).map { candidate, entry in
                 DeviceLedger(
                     deviceID: candidate.deviceID,
-                    tokensToday: candidate.entry.tokens?.today,
-                    tokens30Days: candidate.entry.tokens?.last30Days,
-                    costTodayUSD: candidate.entry.costUSD?.today,
-                    cost30DaysUSD: candidate.entry.costUSD?.last30Days)
+                    tokensToday: entry.tokens?.today,
+                    tokens30Days: entry.tokens?.last30Days,
+                    costTodayUSD: entry.costUSD?.today,
+                    cost30DaysUSD: entry.costUSD?.last30Days,
+                    daily: entry.tokens?.daily ?? [])
             },
             stale: options.now.timeIntervalSince(entry.lastUpdated) > options.staleAfter,
             clockSkew: winner.clockSkew,
@@ -103,20 +128,7 @@ public enum Merger {
 
     private static func tokenTotals(_ ledgers: [TokenUsage]) -> TokenTotals? {
         guard !ledgers.isEmpty else { return nil }
-        var daily: [String: (tokens: Int, cost: Double?)] = [:]
-        for day in ledgers.flatMap({ $0.daily ?? [] }) {
-            let sum = daily[day.date] ?? (0, nil)
-            daily[day.date] = (
-                saturatingSum(sum.tokens, day.tokens),
-                day.costUSD.map { (sum.cost ?? 0) + $0 } ?? sum.cost
-            )
-        }
-        return TokenTotals(
-            today: sum(ledgers.map(\.today)),
-            last30Days: sum(ledgers.map(\.last30Days)),
-            daily: daily.keys.sorted().map {
-                DailyTokens(date: $0, tokens: daily[$0]!.tokens, costUSD: daily[$0]!.cost)
-            })
+        return TokenTotals(today: sum(ledgers.map(\.today)), last30Days: sum(ledgers.map(\.last30Days)))
     }
 
     private static func costTotals(_ ledgers: [CostUsage]) -> CostTotals? {

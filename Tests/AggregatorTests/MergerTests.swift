@@ -212,7 +212,7 @@ struct MergerTests {
         #expect(account.tokens?.today == 105)
         #expect(account.tokens?.last30Days == 1000)
         #expect(
-            account.tokens?.daily == [
+            account.dailyTokens == [
                 DailyTokens(date: "2026-11-29", tokens: 40, costUSD: 1),
                 DailyTokens(date: "2026-11-30", tokens: 105, costUSD: 2),
             ])

@@ -170,7 +170,7 @@ struct FastRecordDecoderTests {
         #expect(Self.fast(Data(bytes)) == .rejected("not valid JSON (at byte 46)"))
     }
 
-    @Test("history is validated but not kept when a merge does not need it")
+    @Test("history (samples, per-day tokens) is validated but not kept when a merge does not need it")
     func historyDropped() throws {
         var generator = SeededGenerator(seed: 11)
         var snapshot = RandomRecords.snapshot(0, using: &generator)
@@ -182,7 +182,10 @@ struct FastRecordDecoderTests {
         }
         #expect(record.snapshot.providers.allSatisfy { $0.weeklySamples == nil })
         var withoutHistory = snapshot
-        for index in withoutHistory.providers.indices { withoutHistory.providers[index].weeklySamples = nil }
+        for index in withoutHistory.providers.indices {
+            withoutHistory.providers[index].weeklySamples = nil
+            withoutHistory.providers[index].tokens?.daily = nil
+        }
         #expect(record.snapshot == withoutHistory)
         let broken = Data(
             String(decoding: data, as: UTF8.self).replacingOccurrences(

@@ -83,7 +83,9 @@ extension FastRecordDecoder {
             } else if s.key(key, is: "plan") {
                 try read(&s, into: &plan, key: "plan", optionalString)
             } else if s.key(key, is: "tokens") {
-                try read(&s, into: &tokens, key: "tokens") { (s) throws(Failure) in try optionalObject(&s, tokenUsage) }
+                try read(&s, into: &tokens, key: "tokens") { (s) throws(Failure) in
+                    try optionalObject(&s) { (s) throws(Failure) in try tokenUsage(&s, keepHistory: keepHistory) }
+                }
             } else if s.key(key, is: "costUSD") {
                 try read(&s, into: &costUSD, key: "costUSD") { (s) throws(Failure) in try optionalObject(&s, costUsage)
                 }
@@ -169,12 +171,13 @@ extension FastRecordDecoder {
             resetsAt: try optional(resetsAt))
     }
 
-    static func tokenUsage(_ s: inout JSONScanner) throws(Failure) -> TokenUsage {
+    static func tokenUsage(_ s: inout JSONScanner, keepHistory: Bool) throws(Failure) -> TokenUsage {
         var today = Field<Int?>.absent
         var last30Days = Field<Int?>.absent
         var daily = Field<[DailyTokens]?>.absent
         try object(&s) { (s, key) throws(Failure) in
             if s.key(key, is: "daily") {
+                guard keepHistory else { return false }
                 try read(&s, into: &daily, key: "daily") { (s) throws(Failure) in try optionalList(&s, dailyTokens) }
             } else if s.key(key, is: "today") {
                 try read(&s, into: &today, key: "today", optionalInt)

@@ -11,8 +11,9 @@ import Foundation
 enum FastRecordDecoder {
     /// Decodes one record.
     ///
-    /// - Parameter keepHistory: when false, `weeklySamples` is validated as JSON but not kept: history for
-    ///   charts is the bulk of a record and a merge never needs it.
+    /// - Parameter keepHistory: when false, the history in a record (`weeklySamples` and the per-day
+    ///   `tokens.daily`) is validated as JSON but not kept: it is the bulk of a record, and a merge's
+    ///   reports need only the current windows and the `today`/`last30Days` totals.
     static func decode(
         _ buffer: UnsafeRawBufferPointer, fileName: String, keepHistory: Bool = true
     ) throws(RecordDecodingError) -> DecodedRecord {

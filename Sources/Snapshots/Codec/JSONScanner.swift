@@ -60,10 +60,11 @@ struct JSONScanner {
     @inline(__always)
     mutating func skipWhitespace() {
         while index < count {
-            switch base[index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index += 1
-            default: return
-            }
+            let byte = base[index]
+            // Every structural byte and value start is above the space: one comparison in the common case.
+            if byte > 0x20 { return }
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            index += 1
         }
     }
 
@@ -75,6 +76,7 @@ struct JSONScanner {
     }
 
     /// What the next value is, without consuming it.
+    @inline(__always)
     mutating func kind() throws(JSONSyntaxError) -> Kind {
         switch peek() {
         case UInt8(ascii: "{"): return .object
@@ -171,7 +173,17 @@ struct JSONScanner {
         let start = index
         var hasEscapes = false
         while true {
-            // Plain ASCII runs are the common case: one comparison chain per byte.
+            // Plain ASCII runs are the common case: eight bytes per step, stopping at the first byte that
+            // needs a look (quote, backslash, control character, or the start of a multi-byte character).
+            while index + 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let mask = JSONScanner.specialBytes(word)
+                if mask != 0 {
+                    index += mask.trailingZeroBitCount >> 3
+                    break
+                }
+                index += 8
+            }
             while index < count {
                 let byte = base[index]
                 if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
@@ -192,6 +204,20 @@ struct JSONScanner {
                 try skipUTF8Sequence()
             }
         }
+    }
+
+    /// High bits set at (or, after a true hit, possibly above) each byte that is `"`, `\\`, below 0x20 or
+    /// above 0x7F; the lowest set bit marks the first such byte exactly.
+    @inline(__always)
+    static func specialBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let zeroInQuote = (quote &- ones) & ~quote
+        let zeroInBackslash = (backslash &- ones) & ~backslash
+        let control = (word &- ones &* 0x20) & ~word
+        return (zeroInQuote | zeroInBackslash | control | word) & highs
     }
 
     private mutating func skipEscape() throws(JSONSyntaxError) {
@@ -335,52 +361,92 @@ struct JSONScanner {
     mutating func readRawNumber() throws(JSONSyntaxError) -> RawNumber {
         skipWhitespace()
         let start = index
-        var number = RawNumber(
-            start: start, end: start, negative: false, mantissa: 0, digitCount: 0, exponent: 0, isInteger: true)
+        var negative = false
+        var mantissa: UInt64 = 0
+        var digitCount = 0
+        var exponent = 0
+        var isInteger = true
+        @inline(__always) func isDigit(_ at: Int) -> Bool {
+            at < count && base[at] &- UInt8(ascii: "0") < 10
+        }
+        @inline(__always) func add(_ byte: UInt8) {
+            if digitCount == 0 && byte == UInt8(ascii: "0") { return }  // leading zeros of a fraction
+            if digitCount < 19 {
+                mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
+            } else {
+                exponent += 1  // beyond 19 digits only the magnitude is kept; strtod reads the text
+            }
+            digitCount += 1
+        }
         if index < count && base[index] == UInt8(ascii: "-") {
-            number.negative = true
+            negative = true
             index += 1
         }
-        guard index < count, base[index] >= UInt8(ascii: "0"), base[index] <= UInt8(ascii: "9") else { throw error }
+        guard isDigit(index) else { throw error }
         if base[index] == UInt8(ascii: "0") {
             index += 1
-            if index < count, base[index] >= UInt8(ascii: "0"), base[index] <= UInt8(ascii: "9") { throw error }
+            if isDigit(index) { throw error }
         } else {
-            while index < count, base[index] >= UInt8(ascii: "0"), base[index] <= UInt8(ascii: "9") {
-                number.addDigit(base[index])
+            while isDigit(index) {
+                add(base[index])
                 index += 1
             }
         }
         if index < count && base[index] == UInt8(ascii: ".") {
-            number.isInteger = false
+            isInteger = false
             index += 1
-            let fractionStart = index
-            while index < count, base[index] >= UInt8(ascii: "0"), base[index] <= UInt8(ascii: "9") {
-                number.addDigit(base[index])
-                number.exponent -= 1
+            guard isDigit(index) else { throw error }
+            while isDigit(index) {
+                add(base[index])
+                exponent -= 1
                 index += 1
             }
-            guard index > fractionStart else { throw error }
         }
-        if index < count && (base[index] == UInt8(ascii: "e") || base[index] == UInt8(ascii: "E")) {
-            number.isInteger = false
+        if index < count && base[index] | 0x20 == UInt8(ascii: "e") {
+            isInteger = false
             index += 1
             var negativeExponent = false
             if index < count && (base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-")) {
                 negativeExponent = base[index] == UInt8(ascii: "-")
                 index += 1
             }
-            let exponentStart = index
+            guard isDigit(index) else { throw error }
             var value = 0
-            while index < count, base[index] >= UInt8(ascii: "0"), base[index] <= UInt8(ascii: "9") {
+            while isDigit(index) {
                 if value < 100_000 { value = value * 10 + Int(base[index] - UInt8(ascii: "0")) }
                 index += 1
             }
-            guard index > exponentStart else { throw error }
-            number.exponent += negativeExponent ? -value : value
+            exponent += negativeExponent ? -value : value
         }
-        number.end = index
-        return number
+        return RawNumber(
+            start: start, end: index, negative: negative, mantissa: mantissa, digitCount: digitCount,
+            exponent: exponent, isInteger: isInteger)
+    }
+
+    /// Validates a number token without computing its value: for numbers a reader skips.
+    mutating func skipNumber() throws(JSONSyntaxError) {
+        @inline(__always) func isDigit(_ at: Int) -> Bool {
+            at < count && base[at] &- UInt8(ascii: "0") < 10
+        }
+        if index < count && base[index] == UInt8(ascii: "-") { index += 1 }
+        guard isDigit(index) else { throw error }
+        if base[index] == UInt8(ascii: "0") {
+            index += 1
+            if isDigit(index) { throw error }
+        } else {
+            while isDigit(index) { index += 1 }
+        }
+        if index < count && base[index] == UInt8(ascii: ".") {
+            index += 1
+            guard isDigit(index) else { throw error }
+            while isDigit(index) { index += 1 }
+        }
+        if index < count && base[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < count && (base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-")) { index += 1 }
+            guard isDigit(index) else { throw error }
+            while isDigit(index) { index += 1 }
+        }
     }
 
     private static let powersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
@@ -472,29 +538,11 @@ struct JSONScanner {
         case .string:
             _ = try readRawString()
         case .number:
-            _ = try readRawNumber()
+            try skipNumber()
         case .bool:
             _ = try readBool()
         case .null:
             _ = try readNull()
-        }
-    }
-}
-
-extension JSONScanner.RawNumber {
-    @inline(__always)
-    mutating func addDigit(_ byte: UInt8) {
-        let digit = UInt64(byte - UInt8(ascii: "0"))
-        if digitCount == 0 && digit == 0 {
-            return  // leading zeros of a fraction are not significant
-        }
-        if digitCount < 19 {
-            mantissa = mantissa * 10 + digit
-            digitCount += 1
-        } else {
-            // Beyond 19 digits the exact mantissa is gone: strtod takes over (digitCount > 15).
-            exponent += 1
-            digitCount += 1
         }
     }
 }

@@ -19,46 +19,66 @@ public enum RFC3339 {
         return Date(timeIntervalSince1970: seconds)
     }
 
+    /// The most bytes `write(_:into:)` writes.
+    public static let maximumLength = 32
+
     /// Formats `date` in UTC, e.g. `2026-11-30T12:00:00Z` or `2026-11-30T12:00:00.250Z`.
     public static func format(_ date: Date) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { buffer in
+            let count = write(date, into: buffer.baseAddress!)
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
+        }
+    }
+
+    /// Writes the formatted date at `target` (room for `maximumLength` bytes) and returns its length:
+    /// for writers that build output without a String per date.
+    public static func write(_ date: Date, into target: UnsafeMutablePointer<UInt8>) -> Int {
         let interval = date.timeIntervalSince1970
-        var millis = Int64((interval * 1000).rounded())
-        if !interval.isFinite { millis = 0 }
-        let seconds = Int64((Double(millis) / 1000).rounded(.down))
+        // Years past 9999 are clamped: four digits is what RFC 3339 allows.
+        let millis =
+            interval.isFinite ? Int64((min(max(interval, -62_135_596_800), 253_402_300_799) * 1000).rounded()) : 0
+        let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
         let fraction = Int(millis - seconds * 1000)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = civilDate(fromDays: days)
-        var out = ""
-        out.reserveCapacity(24)
-        append(&out, year, width: 4)
-        out += "-"
-        append(&out, Int64(month), width: 2)
-        out += "-"
-        append(&out, Int64(day), width: 2)
-        out += "T"
-        append(&out, Int64(secondOfDay / 3600), width: 2)
-        out += ":"
-        append(&out, Int64(secondOfDay / 60 % 60), width: 2)
-        out += ":"
-        append(&out, Int64(secondOfDay % 60), width: 2)
-        if fraction != 0 {
-            out += "."
-            append(&out, Int64(fraction), width: 3)
+        var count = 0
+        @inline(__always) func digits(_ value: Int, _ width: Int) {
+            var value = value
+            var index = width - 1
+            while index >= 0 {
+                target[count + index] = UInt8(truncatingIfNeeded: value % 10) &+ 0x30
+                value /= 10
+                index -= 1
+            }
+            count += width
         }
-        out += "Z"
-        return out
+        @inline(__always) func byte(_ value: UInt8) {
+            target[count] = value
+            count += 1
+        }
+        digits(Int(year), 4)
+        byte(0x2D)
+        digits(month, 2)
+        byte(0x2D)
+        digits(day, 2)
+        byte(0x54)
+        digits(secondOfDay / 3600, 2)
+        byte(0x3A)
+        digits(secondOfDay / 60 % 60, 2)
+        byte(0x3A)
+        digits(secondOfDay % 60, 2)
+        if fraction != 0 {
+            byte(0x2E)
+            digits(fraction, 3)
+        }
+        byte(0x5A)
+        return count
     }
 
     /// The UTC calendar day of `date` as `YYYY-MM-DD`: how daily token ledgers are keyed.
     public static func utcDay(_ date: Date) -> String {
         String(format(date).prefix(10))
-    }
-
-    private static func append(_ out: inout String, _ value: Int64, width: Int) {
-        let digits = String(value)
-        if digits.count < width { out += String(repeating: "0", count: width - digits.count) }
-        out += digits
     }
 
     private static func parseSeconds(_ b: UnsafeRawBufferPointer) -> Double? {

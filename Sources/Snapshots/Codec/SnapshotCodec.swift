@@ -28,7 +28,8 @@ public enum SnapshotCodec {
     /// - Parameters:
     ///   - fileName: the record's file name in its store; without `.json` it stands in for a missing
     ///     `deviceID`.
-    ///   - keepHistory: false to validate but drop `weeklySamples`, which a merge never needs.
+    ///   - keepHistory: false to validate but drop the history (`weeklySamples`, `tokens.daily`), which a
+    ///     merge's reports never need.
     /// - Throws: `RecordDecodingError` with a one-line reason when the record cannot be used at all.
     public static func decode(
         _ data: Data, fileName: String, keepHistory: Bool = true

@@ -35,10 +35,17 @@ public struct DirectoryStore: SnapshotStore {
                 records.append(RecordInfo(name: name))
             }
         }
-        return records.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        return records.sorted { ByteOrder.precedes($0.name, $1.name) }
     }
 
     public func readRecord(named name: String, maximumSize: Int) throws -> Data {
+        var buffer = RecordBuffer(capacity: 4096)
+        defer { buffer.deallocate() }
+        let count = try readRecord(named: name, maximumSize: maximumSize, into: &buffer)
+        return Data(UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<count]))
+    }
+
+    public func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
         guard !name.contains("/") else { throw SnapshotStoreError.recordMissing(name: name) }
         // O_NOFOLLOW refuses links; O_NONBLOCK keeps a FIFO named like a record from hanging the read.
         let descriptor = open(join(name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
@@ -57,18 +64,16 @@ public struct DirectoryStore: SnapshotStore {
         }
         // Read to end of file rather than trusting st_size: the file may grow or shrink while it is read
         // (a publisher on another machine, a sync client), and the limit must hold for what is read.
-        var data = Data(count: Int(info.st_size) + 1)
+        buffer.reserve(Int(info.st_size) + 1)
         var filled = 0
         while true {
-            if filled == data.count {
-                guard data.count <= maximumSize else {
-                    throw SnapshotStoreError.recordTooLarge(name: name, size: Int64(data.count), limit: maximumSize)
+            if filled == buffer.bytes.count {
+                guard filled <= maximumSize else {
+                    throw SnapshotStoreError.recordTooLarge(name: name, size: Int64(filled), limit: maximumSize)
                 }
-                data.count = min(data.count * 2, maximumSize + 1)
+                buffer.grow(to: min(filled * 2, maximumSize + 1), keeping: filled)
             }
-            let count = data.withUnsafeMutableBytes { buffer in
-                read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-            }
+            let count = read(descriptor, buffer.bytes.baseAddress! + filled, buffer.bytes.count - filled)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw recordError(errno, name: name)
@@ -76,8 +81,7 @@ public struct DirectoryStore: SnapshotStore {
             if count == 0 { break }
             filled += count
         }
-        data.count = filled
-        return data
+        return filled
     }
 
     public func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord {

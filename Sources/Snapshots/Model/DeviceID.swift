@@ -18,7 +18,7 @@ public struct DeviceID: RawRepresentable, Hashable, Comparable, Sendable, Custom
 
     public static func < (lhs: DeviceID, rhs: DeviceID) -> Bool {
         // Byte order, not locale order: the merge's tie-break must be the same on every machine.
-        lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+        ByteOrder.precedes(lhs.rawValue, rhs.rawValue)
     }
 
     /// Why `candidate` is not a valid device id, or nil when it is one.

@@ -29,6 +29,11 @@ public protocol SnapshotStore: Sendable {
     ///   `.recordMissing`, `.notARegularFile`, or another case when it cannot be read.
     func readRecord(named name: String, maximumSize: Int) throws -> Data
 
+    /// Reads the record `name` into `buffer` (reused across calls by one reader) and returns how many
+    /// bytes it holds. Same errors as `readRecord(named:maximumSize:)`; stores that can read into caller
+    /// memory override the default, which copies what `readRecord` returns.
+    func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int
+
     /// Writes `data` under a temporary name beside the device's record, creating the store's own folder
     /// or collection when it is missing (never its parents). The record itself is untouched.
     func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord
@@ -55,6 +60,13 @@ extension SnapshotStore {
             discardRecord(staged)
             throw error
         }
+    }
+
+    public func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
+        let data = try readRecord(named: name, maximumSize: maximumSize)
+        buffer.reserve(data.count)
+        data.withUnsafeBytes { buffer.bytes.copyMemory(from: $0) }
+        return data.count
     }
 
     /// Reads a record with the product's size limit.

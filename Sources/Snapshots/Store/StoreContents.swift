@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// Everything read from a store in one pass: the usable records and a problem for each file that was not.
@@ -23,7 +24,7 @@ public struct StoredRecord: Sendable, Equatable {
 }
 
 /// A file in a store that could not be used, or was used with reservations.
-public struct RecordProblem: Sendable, Equatable, Codable {
+public struct RecordProblem: Error, Sendable, Equatable, Codable {
     public var file: String
     /// One line, lowercase, no trailing period.
     public var reason: String
@@ -42,41 +43,98 @@ extension SnapshotStore {
     /// result does not depend on the order the store lists them in.
     /// - Throws: `SnapshotStoreError` only when the store itself cannot be listed.
     public func readContents() throws -> StoreContents {
-        let listing = try listRecords().sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        let listing = try listRecords().sorted { ByteOrder.precedes($0.name, $1.name) }
+        let outcomes = readRecords(listing)
         var contents = StoreContents()
         var decoded: [StoredRecord] = []
-        for info in listing {
-            do {
-                let data = try readRecord(named: info.name)
-                let record = try SnapshotCodec.decode(data, fileName: info.name)
+        decoded.reserveCapacity(listing.count)
+        for (info, outcome) in zip(listing, outcomes) {
+            switch outcome {
+            case .success(let record):
                 decoded.append(StoredRecord(fileName: info.name, snapshot: record.snapshot))
                 contents.problems += record.notes.map { RecordProblem(file: info.name, reason: $0) }
-            } catch let error as SnapshotStoreError {
-                contents.problems.append(RecordProblem(file: info.name, reason: error.reasonForProblem))
-            } catch let error as RecordDecodingError {
-                contents.problems.append(RecordProblem(file: info.name, reason: error.reason))
-            } catch {
-                contents.problems.append(RecordProblem(file: info.name, reason: "\(error)"))
+            case .failure(let problem):
+                contents.problems.append(problem)
             }
         }
 
-        var chosen: [DeviceID: StoredRecord] = [:]
-        for record in decoded {
+        // `decoded` is in file-name order already (the listing was sorted); only claims of one deviceID by
+        // several files need resolving, keeping that order.
+        var claimed: [DeviceID: Int] = [:]
+        claimed.reserveCapacity(decoded.count)
+        var dropped = Set<Int>()
+        for (index, record) in decoded.enumerated() {
             let id = record.snapshot.deviceID
-            guard let existing = chosen[id] else {
-                chosen[id] = record
+            guard let earlier = claimed[id] else {
+                claimed[id] = index
                 continue
             }
-            let newIsNamed = record.fileName == id.recordName
-            let (keep, drop) = newIsNamed ? (record, existing) : (existing, record)
-            chosen[id] = keep
+            let (keep, drop) = record.fileName == id.recordName ? (index, earlier) : (earlier, index)
+            claimed[id] = keep
+            dropped.insert(drop)
             contents.problems.append(
                 RecordProblem(
-                    file: drop.fileName,
-                    reason: "claims deviceID '\(id)', already read from '\(keep.fileName)'; ignored"))
+                    file: decoded[drop].fileName,
+                    reason: "claims deviceID '\(id)', already read from '\(decoded[keep].fileName)'; ignored"))
         }
-        contents.records = chosen.values.sorted { $0.fileName.utf8.lexicographicallyPrecedes($1.fileName.utf8) }
+        contents.records =
+            dropped.isEmpty ? decoded : decoded.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
         contents.problems.sort { ($0.file, $0.reason) < ($1.file, $1.reason) }
         return contents
+    }
+}
+
+extension SnapshotStore {
+    /// Reads and decodes `listing` on every core; one outcome per entry, in the listing's order.
+    ///
+    /// History (`weeklySamples`, `tokens.daily`) is validated but not kept: a merge's reports never need
+    /// it, and it is most of a record's bytes, so memory stays proportional to what the merge uses.
+    func readRecords(_ listing: [RecordInfo]) -> [Result<DecodedRecord, RecordProblem>] {
+        let count = listing.count
+        let slots = UnsafeMutableBufferPointer<Result<DecodedRecord, RecordProblem>?>.allocate(capacity: count)
+        slots.initialize(repeating: nil)
+        defer { slots.deallocate() }
+        // Each worker claims the next record under a lock and writes only that record's slot, so workers
+        // share nothing else; each keeps one read buffer for all the records it reads.
+        nonisolated(unsafe) let shared = slots
+        let next = NextIndex()
+        let workers = max(1, min(count, ProcessInfo.processInfo.activeProcessorCount))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            var buffer = RecordBuffer()
+            defer { buffer.deallocate() }
+            while let index = next.claim(below: count) {
+                shared[index] = readRecord(listing[index], into: &buffer)
+            }
+        }
+        return slots.map { $0! }
+    }
+
+    private func readRecord(_ info: RecordInfo, into buffer: inout RecordBuffer) -> Result<DecodedRecord, RecordProblem>
+    {
+        do {
+            let size = try readRecord(named: info.name, maximumSize: SnapshotCodec.maximumRecordSize, into: &buffer)
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<size])
+            return .success(try FastRecordDecoder.decode(bytes, fileName: info.name, keepHistory: false))
+        } catch let error as SnapshotStoreError {
+            return .failure(RecordProblem(file: info.name, reason: error.reasonForProblem))
+        } catch let error as RecordDecodingError {
+            return .failure(RecordProblem(file: info.name, reason: error.reason))
+        } catch {
+            return .failure(RecordProblem(file: info.name, reason: "\(error)"))
+        }
+    }
+}
+
+/// A shared counter handing out indices once each.
+private final class NextIndex: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func claim(below limit: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard value < limit else { return nil }
+        value += 1
+        return value - 1
     }
 }

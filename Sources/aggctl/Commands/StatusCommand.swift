@@ -21,7 +21,7 @@ enum StatusCommand {
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
         let result = try merge(flags, context: context, command: name)
         if flags.isSet("json") {
-            context.console.print(try jsonText(StatusReport(result)))
+            context.console.print(StatusReport.status(result))
         } else {
             context.console.print(table(result, color: context.console.usesColor))
             report(result.problems, on: context.console)
@@ -44,10 +44,6 @@ enum StatusCommand {
             throw CommandFailure(error.description)
         }
         return Merger.merge(contents, options: options)
-    }
-
-    static func jsonText<Value: Encodable>(_ value: Value) throws -> String {
-        String(decoding: try SnapshotCodec.encode(value: value), as: UTF8.self)
     }
 
     static func report(_ problems: [RecordProblem], on console: Console) {

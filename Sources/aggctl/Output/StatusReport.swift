@@ -2,153 +2,158 @@ import Aggregator
 import Foundation
 import Snapshots
 
-/// `status --json`: exactly the shape of SPEC section 6. Absent values are written as `null`, not left
-/// out, so programs can rely on every key being there.
-struct StatusReport: Encodable {
-    var now: Date
-    var accounts: [AccountReport]
-    var devices: [DeviceReport]
-    var problems: [RecordProblem]
-
-    init(_ result: MergeResult) {
-        now = result.now
-        accounts = result.accounts.map(AccountReport.init)
-        devices = result.devices.map(DeviceReport.init)
-        problems = result.problems
-    }
-}
-
-/// `devices --json`: the device list and the problems, beside the moment they were judged at.
-struct DevicesReport: Encodable {
-    var now: Date
-    var devices: [DeviceReport]
-    var problems: [RecordProblem]
-
-    init(_ result: MergeResult) {
-        now = result.now
-        devices = result.devices.map(DeviceReport.init)
-        problems = result.problems
-    }
-}
-
-struct AccountReport: Encodable {
-    var account: MergedAccount
-
-    init(_ account: MergedAccount) {
-        self.account = account
-    }
-
-    private enum Keys: String, CodingKey {
-        case providerID, accountEmail, plan, session, weekly, deviceID, deviceName, lastUpdated, seenOn
-        case modelWeekly, tokens, costUSD, perDevice, stale, clockSkew, error
-        case today, last30Days
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(account.providerID, forKey: .providerID)
-        try c.encode(account.accountEmail, forKey: .accountEmail)
-        try c.encode(account.plan, forKey: .plan)
-        try c.encode(account.session.map { WindowReport($0) }, forKey: .session)
-        try c.encode(account.weekly.map { WindowReport($0) }, forKey: .weekly)
-        try c.encode(account.deviceID.rawValue, forKey: .deviceID)
-        try c.encode(account.deviceName, forKey: .deviceName)
-        try c.encode(account.lastUpdated, forKey: .lastUpdated)
-        try c.encode(account.seenOn.map(\.rawValue), forKey: .seenOn)
-        try c.encode(account.modelWeekly.map { $0.map { WindowReport($0) } }, forKey: .modelWeekly)
-        if let tokens = account.tokens {
-            var t = c.nestedContainer(keyedBy: Keys.self, forKey: .tokens)
-            try t.encode(tokens.today, forKey: .today)
-            try t.encode(tokens.last30Days, forKey: .last30Days)
-        } else {
-            try c.encodeNil(forKey: .tokens)
+/// The JSON documents of `status --json` and `devices --json`: exactly the shapes of SPEC section 6.
+/// Absent values are written as `null`, not left out, so programs can rely on every key being there.
+/// Keys are written in sorted order, so the output is canonical.
+enum StatusReport {
+    /// `status --json`: `{"accounts", "devices", "now", "problems"}`.
+    static func status(_ result: MergeResult) -> String {
+        var json = JSONWriter(capacity: 1024 + result.accounts.count * 1024)
+        json.object { json in
+            json.key("accounts")
+            json.array(result.accounts) { json, account in write(account, to: &json) }
+            json.key("devices")
+            json.array(result.devices) { json, device in write(device, to: &json) }
+            json.key("now")
+            json.date(result.now)
+            json.key("problems")
+            json.array(result.problems) { json, problem in write(problem, to: &json) }
         }
-        if let cost = account.costUSD {
-            var t = c.nestedContainer(keyedBy: Keys.self, forKey: .costUSD)
-            try t.encode(cost.today, forKey: .today)
-            try t.encode(cost.last30Days, forKey: .last30Days)
-        } else {
-            try c.encodeNil(forKey: .costUSD)
+        return json.text
+    }
+
+    /// `devices --json`: `{"devices", "now", "problems"}` with the device objects of `status --json`.
+    static func devices(_ result: MergeResult) -> String {
+        var json = JSONWriter()
+        json.object { json in
+            json.key("devices")
+            json.array(result.devices) { json, device in write(device, to: &json) }
+            json.key("now")
+            json.date(result.now)
+            json.key("problems")
+            json.array(result.problems) { json, problem in write(problem, to: &json) }
         }
-        try c.encode(account.perDevice.map(LedgerReport.init), forKey: .perDevice)
-        try c.encode(account.stale, forKey: .stale)
-        try c.encode(account.clockSkew, forKey: .clockSkew)
-        try c.encode(account.error, forKey: .error)
-    }
-}
-
-/// A window in `status --json`. Session and weekly windows carry `windowMinutes`; a per-model window
-/// (`modelWeekly`) carries its `name` instead, as SPEC section 6 shapes them.
-struct WindowReport: Encodable {
-    var window: WindowStatus
-    var name: String?
-
-    init(_ window: WindowStatus) {
-        self.window = window
+        return json.text
     }
 
-    init(_ named: NamedWindowStatus) {
-        window = named.window
-        name = named.name
-    }
-
-    private enum Keys: String, CodingKey {
-        case name, usedPercent, remainingPercent, level, windowMinutes, resetsAt
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        if let name {
-            try c.encode(name, forKey: .name)
-        } else {
-            try c.encode(window.windowMinutes, forKey: .windowMinutes)
+    static func write(_ account: MergedAccount, to json: inout JSONWriter) {
+        json.object { json in
+            json.key("accountEmail")
+            json.string(account.accountEmail)
+            json.key("clockSkew")
+            json.bool(account.clockSkew)
+            json.key("costUSD")
+            if let cost = account.costUSD {
+                json.object { json in
+                    json.key("last30Days")
+                    json.double(cost.last30Days)
+                    json.key("today")
+                    json.double(cost.today)
+                }
+            } else {
+                json.null()
+            }
+            json.key("deviceID")
+            json.string(account.deviceID.rawValue)
+            json.key("deviceName")
+            json.string(account.deviceName)
+            json.key("error")
+            json.string(account.error)
+            json.key("lastUpdated")
+            json.date(account.lastUpdated)
+            json.key("modelWeekly")
+            if let models = account.modelWeekly {
+                json.array(models) { json, model in write(model.window, name: model.name, to: &json) }
+            } else {
+                json.null()
+            }
+            json.key("perDevice")
+            json.array(account.perDevice) { json, ledger in
+                json.object { json in
+                    json.key("cost30DaysUSD")
+                    json.double(ledger.cost30DaysUSD)
+                    json.key("costTodayUSD")
+                    json.double(ledger.costTodayUSD)
+                    json.key("deviceID")
+                    json.string(ledger.deviceID.rawValue)
+                    json.key("tokens30Days")
+                    json.int(ledger.tokens30Days)
+                    json.key("tokensToday")
+                    json.int(ledger.tokensToday)
+                }
+            }
+            json.key("plan")
+            json.string(account.plan)
+            json.key("providerID")
+            json.string(account.providerID)
+            json.key("seenOn")
+            json.array(account.seenOn) { json, id in json.string(id.rawValue) }
+            json.key("session")
+            write(account.session, to: &json)
+            json.key("stale")
+            json.bool(account.stale)
+            json.key("tokens")
+            if let tokens = account.tokens {
+                json.object { json in
+                    json.key("last30Days")
+                    json.int(tokens.last30Days)
+                    json.key("today")
+                    json.int(tokens.today)
+                }
+            } else {
+                json.null()
+            }
+            json.key("weekly")
+            write(account.weekly, to: &json)
         }
-        try c.encode(window.usedPercent, forKey: .usedPercent)
-        try c.encode(window.remainingPercent, forKey: .remainingPercent)
-        try c.encode(window.level, forKey: .level)
-        try c.encode(window.resetsAt, forKey: .resetsAt)
-    }
-}
-
-struct LedgerReport: Encodable {
-    var ledger: DeviceLedger
-
-    init(_ ledger: DeviceLedger) {
-        self.ledger = ledger
     }
 
-    private enum Keys: String, CodingKey {
-        case deviceID, tokensToday, tokens30Days, costTodayUSD, cost30DaysUSD
+    /// A session or weekly window (with `windowMinutes`), or a per-model window (with its `name` instead).
+    static func write(_ window: WindowStatus?, name: String? = nil, to json: inout JSONWriter) {
+        guard let window else { return json.null() }
+        json.object { json in
+            json.key("level")
+            json.string(window.level.rawValue)
+            if let name {
+                json.key("name")
+                json.string(name)
+            }
+            json.key("remainingPercent")
+            json.double(window.remainingPercent)
+            json.key("resetsAt")
+            json.date(window.resetsAt)
+            json.key("usedPercent")
+            json.double(window.usedPercent)
+            if name == nil {
+                json.key("windowMinutes")
+                json.int(window.windowMinutes)
+            }
+        }
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(ledger.deviceID.rawValue, forKey: .deviceID)
-        try c.encode(ledger.tokensToday, forKey: .tokensToday)
-        try c.encode(ledger.tokens30Days, forKey: .tokens30Days)
-        try c.encode(ledger.costTodayUSD, forKey: .costTodayUSD)
-        try c.encode(ledger.cost30DaysUSD, forKey: .cost30DaysUSD)
-    }
-}
-
-struct DeviceReport: Encodable {
-    var device: DeviceSummary
-
-    init(_ device: DeviceSummary) {
-        self.device = device
-    }
-
-    private enum Keys: String, CodingKey {
-        case deviceID, deviceName, generatedAt, appVersion, providerCount, stale
+    static func write(_ device: DeviceSummary, to json: inout JSONWriter) {
+        json.object { json in
+            json.key("appVersion")
+            json.string(device.appVersion)
+            json.key("deviceID")
+            json.string(device.deviceID.rawValue)
+            json.key("deviceName")
+            json.string(device.deviceName)
+            json.key("generatedAt")
+            json.date(device.generatedAt)
+            json.key("providerCount")
+            json.int(device.providerCount)
+            json.key("stale")
+            json.bool(device.stale)
+        }
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(device.deviceID.rawValue, forKey: .deviceID)
-        try c.encode(device.deviceName, forKey: .deviceName)
-        try c.encode(device.generatedAt, forKey: .generatedAt)
-        try c.encode(device.appVersion, forKey: .appVersion)
-        try c.encode(device.providerCount, forKey: .providerCount)
-        try c.encode(device.stale, forKey: .stale)
+    static func write(_ problem: RecordProblem, to json: inout JSONWriter) {
+        json.object { json in
+            json.key("file")
+            json.string(problem.file)
+            json.key("reason")
+            json.string(problem.reason)
+        }
     }
 }

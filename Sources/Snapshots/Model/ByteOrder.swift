@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Orders text by its UTF-8 bytes: the same order on every machine and locale, which a merge's
+/// tie-breaks and a report's sorting need. `memcmp` over the bytes in place, because the generic
+/// `utf8.lexicographicallyPrecedes` cost more than reading the records it sorted.
+public enum ByteOrder {
+    public static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        compare(lhs, rhs) < 0
+    }
+
+    /// Negative, zero or positive as `lhs` sorts before, equal to or after `rhs`.
+    public static func compare(_ lhs: String, _ rhs: String) -> Int {
+        let inPlace = lhs.utf8.withContiguousStorageIfAvailable { l in
+            rhs.utf8.withContiguousStorageIfAvailable { r in compare(l, r) }
+        }
+        if let inPlace, let result = inPlace { return result }
+        return Array(lhs.utf8).withUnsafeBufferPointer { l in
+            Array(rhs.utf8).withUnsafeBufferPointer { r in compare(l, r) }
+        }
+    }
+
+    private static func compare(_ l: UnsafeBufferPointer<UInt8>, _ r: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(l.count, r.count)
+        if common > 0 {
+            let result = memcmp(l.baseAddress!, r.baseAddress!, common)
+            if result != 0 { return Int(result) }
+        }
+        return l.count - r.count
+    }
+}
