@@ -16,33 +16,44 @@ public enum Merger {
         // records (and the reference counting that comes with it) cost more than reading them.
         var candidates: [Candidate] = []
         candidates.reserveCapacity(records.reduce(0) { $0 + $1.snapshot.providers.count })
-        for (recordIndex, record) in records.enumerated() {
-            let snapshot = record.snapshot
-            for (entryIndex, entry) in snapshot.providers.enumerated() {
+        var groups: [AccountKey: Int] = [:]
+        var members: [[Int]] = []
+        for recordIndex in records.indices {
+            let deviceID = records[recordIndex].snapshot.deviceID
+            let generatedAt = records[recordIndex].snapshot.generatedAt
+            for entryIndex in records[recordIndex].snapshot.providers.indices {
+                let key = AccountKey(
+                    providerID: records[recordIndex].snapshot.providers[entryIndex].providerID,
+                    accountEmail: records[recordIndex].snapshot.providers[entryIndex].accountEmail,
+                    deviceID: deviceID)
+                let lastUpdated = records[recordIndex].snapshot.providers[entryIndex].lastUpdated
+                // Grouped by hashing; only the distinct keys are sorted below (sorting every entry by key
+                // compared strings tens of thousands of times on a large store).
+                let group: Int
+                if let known = groups[key] {
+                    group = known
+                } else {
+                    group = members.count
+                    groups[key] = group
+                    members.append([])
+                }
+                members[group].append(candidates.count)
                 candidates.append(
                     Candidate(
-                        key: AccountKey(entry, on: snapshot.deviceID), deviceID: snapshot.deviceID,
-                        record: recordIndex, entry: entryIndex, lastUpdated: entry.lastUpdated,
-                        generatedAt: snapshot.generatedAt,
-                        clockSkew: entry.lastUpdated.timeIntervalSince(options.now) > options.maxSkew))
+                        deviceID: deviceID, record: recordIndex, entry: entryIndex, lastUpdated: lastUpdated,
+                        generatedAt: generatedAt,
+                        clockSkew: lastUpdated.timeIntervalSince(options.now) > options.maxSkew))
             }
         }
-
-        // Grouped by hashing, then only the distinct keys sorted: sorting every entry by key compared
-        // strings tens of thousands of times on a large store.
-        var groups: [AccountKey: [Int]] = [:]
-        groups.reserveCapacity(candidates.count)
-        for index in candidates.indices {
-            groups[candidates[index].key, default: []].append(index)
-        }
-        let keys = groups.keys.sorted { $0.compare($1) < 0 }
+        let keys = groups.sorted { $0.key.compare($1.key) < 0 }
 
         var accounts: [MergedAccount] = []
         accounts.reserveCapacity(keys.count)
-        for key in keys {
+        var deviceBests: [Candidate] = []
+        for (key, group) in keys {
             // A device that lists the account twice contributes its best entry once: one device, one ledger.
-            var deviceBests: [Candidate] = []
-            for index in groups[key]! {
+            deviceBests.removeAll(keepingCapacity: true)
+            for index in members[group] {
                 let candidate = candidates[index]
                 if let same = deviceBests.firstIndex(where: { $0.deviceID == candidate.deviceID }) {
                     if candidate.ranksAbove(deviceBests[same]) { deviceBests[same] = candidate }
@@ -50,7 +61,7 @@ public enum Merger {
                     deviceBests.append(candidate)
                 }
             }
-            deviceBests.sort { $0.deviceID < $1.deviceID }
+            if deviceBests.count > 1 { deviceBests.sort { $0.deviceID < $1.deviceID } }
             accounts.append(account(key, deviceBests, records, options))
         }
 
@@ -67,7 +78,6 @@ public enum Merger {
 
     /// A provider entry competing to speak for its account: where it is, and what ranks it.
     private struct Candidate {
-        var key: AccountKey
         var deviceID: DeviceID
         var record: Int
         /// Position in its record: the last tie-break, for a record that lists one account twice.

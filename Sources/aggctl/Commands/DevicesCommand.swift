@@ -19,7 +19,7 @@ enum DevicesCommand {
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
         let result = try StatusCommand.merge(flags, context: context, command: name)
         if flags.isSet("json") {
-            context.console.print(StatusReport.devices(result))
+            StatusReport.devices(result).write(to: context.console.output)
             return .success
         }
         if result.devices.isEmpty {

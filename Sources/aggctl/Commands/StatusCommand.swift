@@ -21,7 +21,7 @@ enum StatusCommand {
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
         let result = try merge(flags, context: context, command: name)
         if flags.isSet("json") {
-            context.console.print(StatusReport.status(result))
+            StatusReport.status(result).write(to: context.console.output)
         } else {
             context.console.print(table(result, color: context.console.usesColor))
             report(result.problems, on: context.console)

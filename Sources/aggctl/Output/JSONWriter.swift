@@ -18,6 +18,12 @@ struct JSONWriter {
 
     var text: String { output.text }
 
+    /// The JSON and a final newline, written to `sink` without an intermediate String.
+    func write(to sink: any TextSink) {
+        output.byte(0x0A)
+        output.withBytes { sink.write(bytes: $0) }
+    }
+
     // MARK: Containers
 
     mutating func object(_ body: (inout JSONWriter) -> Void) {
@@ -157,6 +163,10 @@ private final class ByteOutput {
     }
 
     var text: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
+
+    func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
+        body(UnsafeRawBufferPointer(start: start, count: count))
+    }
 
     @inline(__always)
     private func reserve(_ extra: Int) {

@@ -7,7 +7,7 @@ import Snapshots
 /// Keys are written in sorted order, so the output is canonical.
 enum StatusReport {
     /// `status --json`: `{"accounts", "devices", "now", "problems"}`.
-    static func status(_ result: MergeResult) -> String {
+    static func status(_ result: MergeResult) -> JSONWriter {
         var json = JSONWriter(capacity: 1024 + result.accounts.count * 1024)
         json.object { json in
             json.key("accounts")
@@ -19,11 +19,11 @@ enum StatusReport {
             json.key("problems")
             json.array(result.problems) { json, problem in write(problem, to: &json) }
         }
-        return json.text
+        return json
     }
 
     /// `devices --json`: `{"devices", "now", "problems"}` with the device objects of `status --json`.
-    static func devices(_ result: MergeResult) -> String {
+    static func devices(_ result: MergeResult) -> JSONWriter {
         var json = JSONWriter()
         json.object { json in
             json.key("devices")
@@ -33,7 +33,7 @@ enum StatusReport {
             json.key("problems")
             json.array(result.problems) { json, problem in write(problem, to: &json) }
         }
-        return json.text
+        return json
     }
 
     static func write(_ account: MergedAccount, to json: inout JSONWriter) {

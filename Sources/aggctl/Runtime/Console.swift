@@ -9,6 +9,14 @@ import Foundation
 /// Where a text stream goes: a file descriptor in the binary, a buffer in tests.
 protocol TextSink: AnyObject, Sendable {
     func write(_ text: String)
+    /// Writes UTF-8 bytes as they are: large outputs skip building and re-validating a String.
+    func write(bytes: UnsafeRawBufferPointer)
+}
+
+extension TextSink {
+    func write(bytes: UnsafeRawBufferPointer) {
+        write(String(decoding: bytes, as: UTF8.self))
+    }
 }
 
 /// The two output streams of a command: data on `output`, diagnostics on `errors`.
@@ -46,25 +54,27 @@ final class FileDescriptorSink: TextSink, @unchecked Sendable {
     }
 
     func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    func write(bytes buffer: UnsafeRawBufferPointer) {
         lock.lock()
         defer { lock.unlock() }
-        guard !closed else { return }
-        var text = text
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                #if canImport(Glibc)
-                    let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                #else
-                    let written = Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                #endif
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    closed = true
-                    return
-                }
-                offset += written
+        guard !closed, let base = buffer.baseAddress else { return }
+        var offset = 0
+        while offset < buffer.count {
+            #if canImport(Glibc)
+                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+            #else
+                let written = Darwin.write(descriptor, base + offset, buffer.count - offset)
+            #endif
+            if written < 0 {
+                if errno == EINTR { continue }
+                closed = true
+                return
             }
+            offset += written
         }
     }
 }
