@@ -244,4 +244,26 @@ struct CommandTests {
         }
         #expect(outputs.count == 1)
     }
+
+    @Test("a second status reads unchanged records from the parse cache, and a damaged cache changes nothing")
+    func parseCacheIsInvisible() throws {
+        let harness = Harness()
+        let files = try FileManager.default.contentsOfDirectory(atPath: examples)
+        for name in files {
+            let path = try harness.home.write(
+                "store/" + name, Data(contentsOf: URL(fileURLWithPath: examples + "/" + name)))
+            // Old enough to be trusted: the cache leaves out files changed in the last seconds.
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: path)
+        }
+        let arguments = ["status", "--store", harness.home.file("store"), "--json", "--now", "2026-11-30T12:00:00Z"]
+        let first = harness.run(arguments)
+        let cacheFiles = harness.home.entries("state/aggctl/cache")
+        #expect(cacheFiles.count == 1)
+        #expect(harness.run(arguments).output == first.output)
+        try harness.home.write("state/aggctl/cache/" + cacheFiles[0], "damaged")
+        let afterDamage = harness.run(arguments)
+        #expect(afterDamage.output == first.output)
+        #expect(afterDamage.errors.isEmpty)
+    }
 }

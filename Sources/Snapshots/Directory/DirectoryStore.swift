@@ -30,7 +30,9 @@ public struct DirectoryStore: SnapshotStore {
             var info = stat()
             if lstat(join(name), &info) == 0 {
                 records.append(
-                    RecordInfo(name: name, size: Int64(info.st_size), modified: modificationDate(of: info)))
+                    RecordInfo(
+                        name: name, size: Int64(info.st_size), modified: modificationDate(of: info),
+                        version: version(of: info)))
             } else {
                 records.append(RecordInfo(name: name))
             }
@@ -193,6 +195,19 @@ public struct DirectoryStore: SnapshotStore {
 
     private func join(_ name: String) -> String {
         path == "/" ? "/" + name : path + "/" + name
+    }
+
+    private func version(of info: stat) -> RecordVersion {
+        #if canImport(Darwin)
+            let modified = info.st_mtimespec
+            let changed = info.st_ctimespec
+        #else
+            let modified = info.st_mtim
+            let changed = info.st_ctim
+        #endif
+        return .file(
+            size: Int64(info.st_size), modified: Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec),
+            changed: Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec), inode: UInt64(info.st_ino))
     }
 
     private func modificationDate(of info: stat) -> Date {

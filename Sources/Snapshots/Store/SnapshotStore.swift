@@ -82,17 +82,30 @@ public struct RecordInfo: Sendable, Equatable {
     /// Size in bytes, when the store knows it without reading.
     public var size: Int64?
     public var modified: Date?
+    /// What changes whenever the content may have: what the parse cache trusts. Nil when the store cannot
+    /// tell, and then the record is always read.
+    public var version: RecordVersion?
 
-    public init(name: String, size: Int64? = nil, modified: Date? = nil) {
+    public init(name: String, size: Int64? = nil, modified: Date? = nil, version: RecordVersion? = nil) {
         self.name = name
         self.size = size
         self.modified = modified
+        self.version = version
     }
 
     /// Whether a name denotes a record: ends in `.json` and is not hidden (in-flight temporary files are).
     public static func isRecordName(_ name: String) -> Bool {
         name.hasSuffix(".json") && !name.hasPrefix(".") && name.utf8.count > 5
     }
+}
+
+/// The identity of one state of a record's file, compared for equality only.
+public enum RecordVersion: Hashable, Sendable {
+    /// A file: size, modification and change times in nanoseconds, and inode. A rename-based rewrite
+    /// changes the inode, an in-place one the times; restoring a modification time changes the change time.
+    case file(size: Int64, modified: Int64, changed: Int64, inode: UInt64)
+    /// A server's entity tag (WebDAV), weak prefix and quotes removed.
+    case tag(String)
 }
 
 /// Bytes written under a temporary name, waiting for `commitRecord`.

@@ -43,8 +43,27 @@ extension SnapshotStore {
     /// result does not depend on the order the store lists them in.
     /// - Throws: `SnapshotStoreError` only when the store itself cannot be listed.
     public func readContents() throws -> StoreContents {
+        var cache: ParseCache? = nil
+        return try readContents(cache: &cache, now: Date())
+    }
+
+    /// Reads the store, taking unchanged records from `cache` and updating it with what was read.
+    ///
+    /// - Parameter now: the real time, for judging whether a record changed too recently to be cached.
+    public func readContents(cache: inout ParseCache?, now: Date) throws -> StoreContents {
         let listing = try listRecords().sorted { ByteOrder.precedes($0.name, $1.name) }
-        let outcomes = readRecords(listing)
+        var outcomes: [Result<DecodedRecord, RecordProblem>?] = listing.map { cache?.outcome(for: $0) }
+        let missing = outcomes.indices.filter { outcomes[$0] == nil }
+        if !missing.isEmpty {
+            for (index, outcome) in zip(missing, readRecords(missing.map { listing[$0] })) { outcomes[index] = outcome }
+        }
+        let resolved = outcomes.map { $0! }
+        cache?.update(listing, resolved, now: now)
+        return assemble(listing, resolved)
+    }
+
+    private func assemble(_ listing: [RecordInfo], _ outcomes: [Result<DecodedRecord, RecordProblem>]) -> StoreContents
+    {
         var contents = StoreContents()
         var decoded: [StoredRecord] = []
         decoded.reserveCapacity(listing.count)

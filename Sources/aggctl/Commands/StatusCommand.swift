@@ -37,13 +37,23 @@ enum StatusCommand {
             staleAfter: try context.seconds("stale-after", flags: flags, default: MergeOptions.defaultStaleAfter),
             maxSkew: try context.seconds("max-skew", flags: flags, default: MergeOptions.defaultMaxSkew))
         let store = try context.openStore(location)
+        // The parse cache is only a speed-up: one that cannot be read is rebuilt, one that cannot be
+        // written is skipped, and neither changes what the command reports.
+        let cachePath = ParseCache.path(in: context.stateDirectory + "/cache", store: location.displayName)
+        var cache: ParseCache? = ParseCache.load(
+            from: cachePath, store: location.displayName, readerVersion: "aggctl \(Aggctl.version)")
         let contents: StoreContents
         do {
-            contents = try store.readContents()
+            contents = try store.readContents(cache: &cache, now: Date())
         } catch let error as SnapshotStoreError {
             throw CommandFailure(error.description)
         }
-        return Merger.merge(contents, options: options)
+        if let cache, cache.hasChanged { try? cache.save(to: cachePath) }
+        let result = Merger.merge(contents, options: options)
+        context.keepUntilExit(contents)
+        context.keepUntilExit(cache)
+        context.keepUntilExit(result)
+        return result
     }
 
     static func report(_ problems: [RecordProblem], on console: Console) {

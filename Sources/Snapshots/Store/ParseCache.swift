@@ -1,0 +1,102 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What earlier runs learned from a store's records, so that a record whose file is unchanged is not
+/// read and parsed again (`check` and `watch` run every minute over stores that rarely change).
+///
+/// Keyed by file name and the store's opaque `RecordInfo.version` (size, times and inode for a folder;
+/// the ETag for WebDAV). Holds each record as the merge reads it (without history) or its rejection.
+/// The file is a private binary format with a checksum: a cache that is missing, corrupt, truncated,
+/// written by another aggctl version or for another store is ignored and rebuilt, never trusted.
+public struct ParseCache: Sendable {
+    /// The store this cache describes (its display name, never credentials).
+    public let store: String
+    /// Writers tag the cache with their version: another version may read records differently.
+    public let readerVersion: String
+    var entries: [String: Entry] = [:]
+    /// Whether entries were added, changed or dropped since loading: only then is it worth saving.
+    public private(set) var hasChanged = false
+
+    /// A record younger than this (by its modification time) is not cached: on file systems with coarse
+    /// time stamps a rewrite in the same tick could keep size and time ("racily clean", as git calls it).
+    public static let settleTime: TimeInterval = 2
+
+    struct Entry: Sendable {
+        var version: RecordVersion
+        var outcome: Result<DecodedRecord, RecordProblem>
+    }
+
+    public init(store: String, readerVersion: String) {
+        self.store = store
+        self.readerVersion = readerVersion
+    }
+
+    public var count: Int { entries.count }
+
+    /// The cached outcome for a listed record, when its version is unchanged.
+    func outcome(for info: RecordInfo) -> Result<DecodedRecord, RecordProblem>? {
+        guard let version = info.version, let entry = entries[info.name], entry.version == version else { return nil }
+        return entry.outcome
+    }
+
+    /// Replaces the entries with the outcomes of the current listing; records without a version or
+    /// changed too recently to trust are left out.
+    mutating func update(
+        _ listing: [RecordInfo], _ outcomes: [Result<DecodedRecord, RecordProblem>], now: Date
+    ) {
+        var fresh: [String: Entry] = [:]
+        fresh.reserveCapacity(listing.count)
+        for (info, outcome) in zip(listing, outcomes) {
+            guard let version = info.version else { continue }
+            if let modified = info.modified, now.timeIntervalSince(modified) < ParseCache.settleTime { continue }
+            fresh[info.name] = Entry(version: version, outcome: outcome)
+        }
+        if fresh.count != entries.count || fresh.contains(where: { entries[$0.key]?.version != $0.value.version }) {
+            hasChanged = true
+        }
+        entries = fresh
+    }
+
+    // MARK: Files
+
+    /// Reads the cache at `path`; an empty cache when it is missing, unreadable, corrupt or foreign.
+    public static func load(from path: String, store: String, readerVersion: String) -> ParseCache {
+        let empty = ParseCache(store: store, readerVersion: readerVersion)
+        guard let data = FileManager.default.contents(atPath: path) else { return empty }
+        return (try? decode(data, store: store, readerVersion: readerVersion)) ?? empty
+    }
+
+    /// Writes the cache atomically (temporary file, flush, rename), creating its folder.
+    public func save(to path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let temporary = "\(path).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let data = encode()
+        guard FileManager.default.createFile(atPath: temporary, contents: nil, attributes: [.posixPermissions: 0o600])
+        else { throw CocoaError(.fileWriteNoPermission) }
+        do {
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+            try handle.close()
+            guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// The cache file for `store` inside `directory`: named by a stable hash of the store's name.
+    public static func path(in directory: String, store: String) -> String {
+        var hash = BinaryWriter.fnv1aOffset
+        for byte in store.utf8 { hash = (hash ^ UInt64(byte)) &* BinaryWriter.fnv1aPrime }
+        let hex = String(hash, radix: 16)
+        return directory + "/store-" + String(repeating: "0", count: 16 - hex.count) + hex + ".cache"
+    }
+}
