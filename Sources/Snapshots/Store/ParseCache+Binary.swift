@@ -22,7 +22,7 @@ extension ParseCache {
                 out.u8(0)
                 out.snapshot(record.snapshot)
                 out.u32(UInt32(record.notes.count))
-                record.notes.forEach { out.string($0) }
+                for note in record.notes { out.string(note) }
             case .failure(let problem):
                 out.u8(1)
                 out.string(problem.reason)
