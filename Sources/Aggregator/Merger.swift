@@ -47,23 +47,28 @@ public enum Merger {
         }
         let keys = groups.sorted { $0.key.compare($1.key) < 0 }
 
-        var accounts: [MergedAccount] = []
-        accounts.reserveCapacity(keys.count)
-        var deviceBests: [Candidate] = []
-        for (key, group) in keys {
-            // A device that lists the account twice contributes its best entry once: one device, one ledger.
-            deviceBests.removeAll(keepingCapacity: true)
-            for index in members[group] {
-                let candidate = candidates[index]
-                if let same = deviceBests.firstIndex(where: { $0.deviceID == candidate.deviceID }) {
-                    if candidate.ranksAbove(deviceBests[same]) { deviceBests[same] = candidate }
-                } else {
-                    deviceBests.append(candidate)
+        // Accounts are independent of each other: built in slices on every core, joined in key order.
+        let slices = Parallel.mapRanges(keys.count, minimumPerWorker: 256) { [candidates, members] range in
+            var accounts: [MergedAccount] = []
+            accounts.reserveCapacity(range.count)
+            var deviceBests: [Candidate] = []
+            for (key, group) in keys[range] {
+                // A device that lists the account twice contributes its best entry once: one device, one ledger.
+                deviceBests.removeAll(keepingCapacity: true)
+                for index in members[group] {
+                    let candidate = candidates[index]
+                    if let same = deviceBests.firstIndex(where: { $0.deviceID == candidate.deviceID }) {
+                        if candidate.ranksAbove(deviceBests[same]) { deviceBests[same] = candidate }
+                    } else {
+                        deviceBests.append(candidate)
+                    }
                 }
+                if deviceBests.count > 1 { deviceBests.sort { $0.deviceID < $1.deviceID } }
+                accounts.append(account(key, deviceBests, records, options))
             }
-            if deviceBests.count > 1 { deviceBests.sort { $0.deviceID < $1.deviceID } }
-            accounts.append(account(key, deviceBests, records, options))
+            return accounts
         }
+        let accounts = slices.count == 1 ? slices[0] : Array(slices.joined())
 
         let devices = records.map { record in
             let snapshot = record.snapshot

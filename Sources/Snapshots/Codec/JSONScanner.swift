@@ -525,24 +525,79 @@ struct JSONScanner {
     }
 
     /// Skips one value of any kind, validating it fully.
+    ///
+    /// One loop with a bit stack of open containers rather than a recursive call per value: skipping
+    /// history is most of reading a record, and the calls cost more than the bytes.
     mutating func skipValue() throws(JSONSyntaxError) {
-        switch try kind() {
-        case .object:
-            try enterObject()
-            var first = true
-            while try nextKey(&first) != nil { try skipValue() }
-        case .array:
-            try enterArray()
-            var first = true
-            while try nextElement(&first) { try skipValue() }
-        case .string:
-            _ = try readRawString()
-        case .number:
-            try skipNumber()
-        case .bool:
-            _ = try readBool()
-        case .null:
-            _ = try readNull()
+        // Bit d of the stack is set when the container open at relative depth d is an object.
+        try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: JSONScanner.maximumDepth / 64 + 1) {
+            (kinds) throws(JSONSyntaxError) in
+            kinds.initialize(repeating: 0)
+            var open = 0
+            func push(object: Bool) {
+                let bit = UInt64(1) << UInt64(open & 63)
+                kinds[open >> 6] = object ? kinds[open >> 6] | bit : kinds[open >> 6] & ~bit
+                open += 1
+            }
+            var expectingValue = true
+            while true {
+                if expectingValue {
+                    expectingValue = false
+                    switch peek() {
+                    case UInt8(ascii: "{"):
+                        try enterObject()
+                        push(object: true)
+                        if peek() == UInt8(ascii: "}") {
+                            index += 1
+                            depth -= 1
+                            open -= 1
+                        } else {
+                            try readMemberKey()
+                            expectingValue = true
+                        }
+                    case UInt8(ascii: "["):
+                        try enterArray()
+                        push(object: false)
+                        if peek() == UInt8(ascii: "]") {
+                            index += 1
+                            depth -= 1
+                            open -= 1
+                        } else {
+                            expectingValue = true
+                        }
+                    case UInt8(ascii: "\""): _ = try readRawString()
+                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try skipNumber()
+                    case UInt8(ascii: "t"), UInt8(ascii: "f"): _ = try readBool()
+                    case UInt8(ascii: "n"): _ = try readNull()
+                    default: throw error
+                    }
+                    continue
+                }
+                // After a value: done at the outer level, else a separator or the end of its container.
+                if open == 0 { return }
+                let inObject = kinds[(open - 1) >> 6] >> UInt64((open - 1) & 63) & 1 == 1
+                let byte = peek()
+                if byte == UInt8(ascii: ",") {
+                    index += 1
+                    if inObject { try readMemberKey() }
+                    expectingValue = true
+                } else if byte == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    index += 1
+                    depth -= 1
+                    open -= 1
+                } else {
+                    throw error
+                }
+            }
         }
+    }
+
+    /// Reads `"key":` inside an object, leaving the cursor on the value.
+    @inline(__always)
+    private mutating func readMemberKey() throws(JSONSyntaxError) {
+        guard peek() == UInt8(ascii: "\"") else { throw error }
+        _ = try readRawString()
+        guard peek() == UInt8(ascii: ":") else { throw error }
+        index += 1
     }
 }

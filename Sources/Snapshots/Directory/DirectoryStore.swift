@@ -25,19 +25,18 @@ public struct DirectoryStore: SnapshotStore {
     public var displayName: String { path }
 
     public func listRecords() throws -> [RecordInfo] {
-        var records: [RecordInfo] = []
-        for name in try entryNames() where RecordInfo.isRecordName(name) {
-            var info = stat()
-            if lstat(join(name), &info) == 0 {
-                records.append(
-                    RecordInfo(
-                        name: name, size: Int64(info.st_size), modified: modificationDate(of: info),
-                        version: version(of: info)))
-            } else {
-                records.append(RecordInfo(name: name))
+        let names = try entryNames().filter(RecordInfo.isRecordName)
+        // One lstat per record, on every core: on a large store the listing is mostly these calls.
+        let slices = Parallel.mapRanges(names.count, minimumPerWorker: 512) { range in
+            names[range].map { name in
+                var info = stat()
+                guard lstat(join(name), &info) == 0 else { return RecordInfo(name: name) }
+                return RecordInfo(
+                    name: name, size: Int64(info.st_size), modified: modificationDate(of: info),
+                    version: version(of: info))
             }
         }
-        return records.sorted { ByteOrder.precedes($0.name, $1.name) }
+        return slices.count == 1 ? slices[0] : Array(slices.joined())
     }
 
     public func readRecord(named name: String, maximumSize: Int) throws -> Data {

@@ -14,7 +14,7 @@ public protocol SnapshotStore: Sendable {
     /// The store's location for messages, with any credentials removed.
     var displayName: String { get }
 
-    /// The records in the store, sorted by name.
+    /// The records in the store, in any order (readers sort them).
     ///
     /// Contains every entry whose name ends in `.json` and does not start with `.`; temporary files and
     /// other names are never listed. Entries that are not regular files (symbolic links, folders) are

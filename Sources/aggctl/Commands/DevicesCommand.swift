@@ -17,9 +17,14 @@ enum DevicesCommand {
     }
 
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
-        let result = try StatusCommand.merge(flags, context: context, command: name)
+        let (result, saveCache) = try StatusCommand.merge(flags, context: context, command: name)
+        let saving = DispatchGroup()
+        DispatchQueue.global().async(group: saving) { saveCache() }
+        defer { saving.wait() }
         if flags.isSet("json") {
-            StatusReport.devices(result).write(to: context.console.output)
+            var json = JSONWriter(streamingTo: context.console.output)
+            StatusReport.devices(result, to: &json)
+            json.finish()
             return .success
         }
         if result.devices.isEmpty {

@@ -19,9 +19,15 @@ enum StatusCommand {
     }
 
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
-        let result = try merge(flags, context: context, command: name)
+        let (result, saveCache) = try merge(flags, context: context, command: name)
+        // The cache is saved on another core while the report is written; nobody waits for it.
+        let saving = DispatchGroup()
+        DispatchQueue.global().async(group: saving) { saveCache() }
+        defer { saving.wait() }
         if flags.isSet("json") {
-            StatusReport.status(result).write(to: context.console.output)
+            var json = JSONWriter(streamingTo: context.console.output)
+            StatusReport.status(result, to: &json)
+            json.finish()
         } else {
             context.console.print(table(result, color: context.console.usesColor))
             report(result.problems, on: context.console)
@@ -30,7 +36,12 @@ enum StatusCommand {
     }
 
     /// Reads the store named by the flags and merges it: what `status`, `devices` and `check` share.
-    static func merge(_ flags: ParsedFlags, context: RunContext, command: String) throws -> MergeResult {
+    ///
+    /// - Returns: the merge, and a function that saves the updated parse cache (call it once the output
+    ///   is written).
+    static func merge(
+        _ flags: ParsedFlags, context: RunContext, command: String
+    ) throws -> (MergeResult, saveCache: @Sendable () -> Void) {
         let location = try context.storeLocation(flags, command: command)
         let options = MergeOptions(
             now: try context.now(flags),
@@ -48,12 +59,17 @@ enum StatusCommand {
         } catch let error as SnapshotStoreError {
             throw CommandFailure(error.description)
         }
-        if let cache, cache.hasChanged { try? cache.save(to: cachePath) }
         let result = Merger.merge(contents, options: options)
         context.keepUntilExit(contents)
-        context.keepUntilExit(cache)
         context.keepUntilExit(result)
-        return result
+        let updated = cache
+        return (
+            result,
+            {
+                if let updated, updated.hasChanged { try? updated.save(to: cachePath) }
+                context.keepUntilExit(updated)
+            }
+        )
     }
 
     static func report(_ problems: [RecordProblem], on console: Console) {

@@ -1,27 +1,36 @@
 import Foundation
 import Snapshots
 
-/// Writes JSON for reports straight into bytes, two-space indented, keys in the order given.
+/// Writes compact JSON for reports straight into bytes, keys in the order given.
 ///
 /// Hand-written because `JSONEncoder` spent as long writing a 1000-device `status --json` as the fast
-/// reader spent reading the store. Callers give keys in sorted order, so the output stays canonical.
-/// Non-finite numbers (a sum that overflowed) are written as `null`, never as invalid JSON.
+/// reader spent reading the store. Compact (one line, no indentation) because the document is for
+/// programs and indentation made it 60% larger. Callers give keys in sorted order, so the output stays
+/// canonical. Non-finite numbers (a sum that overflowed) are written as `null`, never as invalid JSON.
+/// Given a sink it streams: bytes go out in pieces instead of being held whole in memory.
 struct JSONWriter {
     private let output: ByteOutput
     /// Per open container: whether it has a member yet.
     private var hasMembers: [Bool] = []
     private var afterKey = false
 
+    /// Collects the JSON in memory (see `text`).
     init(capacity: Int = 4096) {
-        output = ByteOutput(capacity: capacity)
+        output = ByteOutput(capacity: capacity, sink: nil)
     }
 
+    /// Streams the JSON to `sink`; call `finish()` to write the rest and a final newline.
+    init(streamingTo sink: any TextSink) {
+        output = ByteOutput(capacity: ByteOutput.streamingPiece + 64 * 1024, sink: sink)
+    }
+
+    /// What was written so far, for a writer collecting in memory.
     var text: String { output.text }
 
-    /// The JSON and a final newline, written to `sink` without an intermediate String.
-    func write(to sink: any TextSink) {
+    /// Ends the document with a newline and writes out what is still buffered.
+    func finish() {
         output.byte(0x0A)
-        output.withBytes { sink.write(bytes: $0) }
+        output.flush()
     }
 
     // MARK: Containers
@@ -43,7 +52,7 @@ struct JSONWriter {
         separate()
         output.byte(UInt8(ascii: "\""))
         output.bytes(name.utf8Start, name.utf8CodeUnitCount)
-        output.text("\" : ")
+        output.text("\":")
         afterKey = true
     }
 
@@ -124,12 +133,12 @@ struct JSONWriter {
     }
 
     private mutating func close(_ bracket: UInt8) {
-        let hadMembers = hasMembers.removeLast()
-        if hadMembers { newline() }
+        hasMembers.removeLast()
         output.byte(bracket)
+        output.flushIfFull()
     }
 
-    /// What goes before a value or key: nothing after a key, else a comma when needed and a new line.
+    /// What goes before a value or key: nothing after a key, else a comma when it is not the first.
     private mutating func separate() {
         if afterKey {
             afterKey = false
@@ -138,23 +147,23 @@ struct JSONWriter {
         guard !hasMembers.isEmpty else { return }
         if hasMembers[hasMembers.count - 1] { output.byte(UInt8(ascii: ",")) }
         hasMembers[hasMembers.count - 1] = true
-        newline()
-    }
-
-    private mutating func newline() {
-        output.byte(0x0A)
-        output.spaces(2 * hasMembers.count)
     }
 }
 
-/// A growable byte buffer: one `memcpy` per piece instead of `Array.append`'s generic path.
+/// A growable byte buffer: one `memcpy` per piece instead of `Array.append`'s generic path. With a sink
+/// it is written out whenever a container closes past `streamingPiece` bytes, so it stays small and hot
+/// in the cache instead of growing to the whole report.
 private final class ByteOutput {
+    static let streamingPiece = 256 * 1024
+
     private var start: UnsafeMutablePointer<UInt8>
     private var count = 0
     private var capacity: Int
+    private let sink: (any TextSink)?
 
-    init(capacity: Int) {
+    init(capacity: Int, sink: (any TextSink)?) {
         self.capacity = max(capacity, 64)
+        self.sink = sink
         start = .allocate(capacity: self.capacity)
     }
 
@@ -164,8 +173,14 @@ private final class ByteOutput {
 
     var text: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
 
-    func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
-        body(UnsafeRawBufferPointer(start: start, count: count))
+    func flushIfFull() {
+        if sink != nil && count >= ByteOutput.streamingPiece { flush() }
+    }
+
+    func flush() {
+        guard let sink, count > 0 else { return }
+        sink.write(bytes: UnsafeRawBufferPointer(start: start, count: count))
+        count = 0
     }
 
     @inline(__always)
@@ -197,32 +212,24 @@ private final class ByteOutput {
         bytes(value.utf8Start, value.utf8CodeUnitCount)
     }
 
-    func spaces(_ length: Int) {
-        reserve(length)
-        (start + count).update(repeating: 0x20, count: length)
-        count += length
-    }
-
     func integer(_ value: Int) {
         reserve(20)
         var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch, written backwards
-        let written = withUnsafeMutableBytes(of: &digits) { scratch -> Int in
-            var index = scratch.count
-            repeat {
-                index -= 1
-                scratch[index] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 {
-                index -= 1
-                scratch[index] = UInt8(ascii: "-")
-            }
-            (start + count).update(
-                from: scratch.baseAddress!.assumingMemoryBound(to: UInt8.self) + index, count: scratch.count - index)
-            return scratch.count - index
+        var end = count + 20
+        let target = start
+        // Digits backwards into the reserved room, then moved into place.
+        repeat {
+            end -= 1
+            target[end] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
+            magnitude /= 10
+        } while magnitude > 0
+        if value < 0 {
+            end -= 1
+            target[end] = UInt8(ascii: "-")
         }
-        count += written
+        let length = count + 20 - end
+        (start + count).update(from: start + end, count: length)
+        count += length
     }
 
     func date(_ value: Date) {

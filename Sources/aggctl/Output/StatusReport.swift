@@ -7,8 +7,7 @@ import Snapshots
 /// Keys are written in sorted order, so the output is canonical.
 enum StatusReport {
     /// `status --json`: `{"accounts", "devices", "now", "problems"}`.
-    static func status(_ result: MergeResult) -> JSONWriter {
-        var json = JSONWriter(capacity: 1024 + result.accounts.count * 1024)
+    static func status(_ result: MergeResult, to json: inout JSONWriter) {
         json.object { json in
             json.key("accounts")
             json.array(result.accounts) { json, account in write(account, to: &json) }
@@ -19,12 +18,10 @@ enum StatusReport {
             json.key("problems")
             json.array(result.problems) { json, problem in write(problem, to: &json) }
         }
-        return json
     }
 
     /// `devices --json`: `{"devices", "now", "problems"}` with the device objects of `status --json`.
-    static func devices(_ result: MergeResult) -> JSONWriter {
-        var json = JSONWriter()
+    static func devices(_ result: MergeResult, to json: inout JSONWriter) {
         json.object { json in
             json.key("devices")
             json.array(result.devices) { json, device in write(device, to: &json) }
@@ -33,7 +30,6 @@ enum StatusReport {
             json.key("problems")
             json.array(result.problems) { json, problem in write(problem, to: &json) }
         }
-        return json
     }
 
     static func write(_ account: MergedAccount, to json: inout JSONWriter) {

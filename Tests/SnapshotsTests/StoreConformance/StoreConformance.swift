@@ -47,13 +47,17 @@ enum StoreConformance {
             #expect(try store.readRecord(named: laptop.recordName) == record(laptop, used: 90))
             #expect(try store.listRecords().map(\.name) == [laptop.recordName])
         },
-        ConformanceCheck(name: "listing names every record, sorted, with its size") { harness in
+        ConformanceCheck(name: "listing names every record with its size and version") { harness in
             let store = try harness.makeStore()
             try store.writeRecord(record(laptop), for: laptop)
             try store.writeRecord(record(desktop), for: desktop)
-            let listing = try store.listRecords()
+            let listing = try store.listRecords().sorted { $0.name < $1.name }
             #expect(listing.map(\.name) == [desktop.recordName, laptop.recordName])
             #expect(listing.last?.size == Int64(record(laptop).count))
+            #expect(listing.allSatisfy { $0.version != nil })
+            let before = listing.last?.version
+            try store.writeRecord(record(laptop, used: 41), for: laptop)
+            #expect(try store.listRecords().first { $0.name == laptop.recordName }?.version != before)
         },
         ConformanceCheck(name: "a missing store is reported as missing, and the first write creates it") { harness in
             let store = try harness.makeStore()

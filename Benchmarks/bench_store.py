@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Benchmark of `aggctl status --json` against the plain Python merge a user would script.
+
+    bench_store.py AGGCTL_BINARY [--sizes 100,1000,10000] [--runs 5] [--work DIR] [--shared DIR]
+
+For each size it generates a store with shared/tools/gen_store.py (kept in --work between runs), then
+measures side by side in one run: reading the files (`cat`), the reference (shared/tools/
+merge_reference.py), aggctl cold (a fresh state directory: no parse cache) and aggctl warm (the parse
+cache from an earlier run, nothing changed). Each figure is the median of --runs runs; peak RSS comes
+from wait4. It checks that aggctl and the reference merge the same accounts, and exits 1 if not.
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import compare_accounts  # noqa: E402
+
+NOW = "2026-11-30T12:00:00Z"
+
+
+def run(argv, env=None, stdout=subprocess.DEVNULL):
+    """Runs argv once; returns (seconds, peak RSS in KiB)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.DEVNULL, env=env)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"failed: {' '.join(argv)}")
+    return elapsed, usage.ru_maxrss
+
+
+def measure(argv, runs, env=None, before=None):
+    times, peaks = [], []
+    for _ in range(runs):
+        if before:
+            before()
+        seconds, peak = run(argv, env)
+        times.append(seconds)
+        peaks.append(peak)
+    return statistics.median(times), max(peaks)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("aggctl")
+    parser.add_argument("--sizes", default="100,1000,10000")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench"))
+    parser.add_argument("--shared", default=os.path.join(HERE, "..", "..", "shared"))
+    args = parser.parse_args()
+    tools = os.path.join(os.path.abspath(args.shared), "tools")
+    generator = os.path.join(tools, "gen_store.py")
+    reference = os.path.join(tools, "merge_reference.py")
+    for needed in (generator, reference):
+        if not os.path.exists(needed):
+            raise SystemExit(f"bench: '{needed}' is missing; pass --shared DIR (the workplace's shared folder)")
+    os.makedirs(args.work, exist_ok=True)
+
+    rows = []
+    for size in [int(s) for s in args.sizes.split(",")]:
+        store = os.path.join(args.work, f"store-{size}")
+        if not os.path.isdir(store) or len(os.listdir(store)) != size:
+            shutil.rmtree(store, ignore_errors=True)
+            subprocess.run([sys.executable, generator, store, "--devices", str(size)], check=True,
+                           stdout=subprocess.DEVNULL)
+        files = sorted(os.path.join(store, name) for name in os.listdir(store))
+        megabytes = sum(os.path.getsize(f) for f in files) / 1e6
+        runs = args.runs if size <= 1000 else max(3, args.runs // 2)
+
+        # Agreement first, on the same store and `now`.
+        state = os.path.join(args.work, f"state-{size}")
+        shutil.rmtree(state, ignore_errors=True)
+        env = dict(os.environ, XDG_STATE_HOME=state)
+        mine_path = os.path.join(args.work, f"aggctl-{size}.json")
+        reference_path = os.path.join(args.work, f"reference-{size}.json")
+        status = [args.aggctl, "status", "--store", store, "--json", "--now", NOW]
+        with open(mine_path, "w") as out:
+            subprocess.run(status, stdout=out, env=env, check=True)
+        with open(reference_path, "w") as out:
+            subprocess.run([sys.executable, reference, store, "--now", NOW], stdout=out, check=True)
+        sys.argv = ["compare", mine_path, reference_path]
+        if compare_accounts.main() != 0:
+            raise SystemExit(f"bench: aggctl and the reference disagree on {size} records")
+
+        cat = measure(["sh", "-c", 'cat "$@" > /dev/null', "cat"] + files, runs)
+        ref = measure([sys.executable, reference, store, "--now", NOW], runs)
+        cold = measure(status, runs, env, before=lambda: shutil.rmtree(state, ignore_errors=True))
+        subprocess.run(status, stdout=subprocess.DEVNULL, env=env, check=True)  # fill the cache
+        warm = measure(status, runs, env)
+        rows.append((size, megabytes, cat, ref, cold, warm))
+
+    print()
+    print(f"{'records':>8} {'MB':>7} {'cat ms':>8} {'ref ms':>9} {'cold ms':>8} {'MB/s':>7} {'warm ms':>8}"
+          f" {'cold/ref':>9} {'cold/cat':>9} {'warm/cold':>10} {'RSS cold':>9} {'RSS warm':>9} {'ref RSS':>8}")
+    for size, megabytes, cat, ref, cold, warm in rows:
+        print(f"{size:>8} {megabytes:>7.1f} {cat[0]*1e3:>8.1f} {ref[0]*1e3:>9.1f} {cold[0]*1e3:>8.1f}"
+              f" {megabytes / cold[0]:>7.0f} {warm[0]*1e3:>8.1f} {cold[0]/ref[0]:>9.3f} {cold[0]/cat[0]:>9.2f}"
+              f" {warm[0]/cold[0]:>10.2f} {cold[1]/1024:>7.0f}MB {warm[1]/1024:>7.0f}MB {ref[1]/1024:>6.0f}MB")
+    print()
+    print("per record (cold, warm, reference) in microseconds:")
+    for size, _, _, ref, cold, warm in rows:
+        print(f"  {size:>6}: {cold[0]/size*1e6:8.1f} {warm[0]/size*1e6:8.1f} {ref[0]/size*1e6:8.1f}")
+
+
+if __name__ == "__main__":
+    main()

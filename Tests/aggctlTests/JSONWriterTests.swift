@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@testable import aggctl
+
+struct JSONWriterTests {
+    @Test("a streaming writer sends the same bytes in pieces")
+    func streaming() {
+        let sink = BufferSink()
+        var streamed = JSONWriter(streamingTo: sink)
+        var whole = JSONWriter()
+        for json in [0, 1] {
+            var writer = json == 0 ? streamed : whole
+            writer.array(0..<50_000) { json, value in
+                json.object { json in
+                    json.key("n")
+                    json.int(value)
+                }
+            }
+            if json == 0 { streamed = writer } else { whole = writer }
+        }
+        streamed.finish()
+        #expect(sink.text == whole.text + "\n")
+        #expect(sink.text.count > 512 * 1024)
+    }
+
+    @Test("strings are escaped, non-finite numbers become null, whole numbers lose their .0")
+    func values() throws {
+        var json = JSONWriter()
+        json.object { json in
+            json.key("a")
+            json.string("quote \" backslash \\ newline \n tab \t bell \u{07} é 😀")
+            json.key("b")
+            json.double(.infinity)
+            json.key("c")
+            json.double(37.0)
+            json.key("d")
+            json.double(0.1)
+            json.key("e")
+            json.int(-42)
+            json.key("f")
+            json.array([Int]()) { _, _ in }
+            json.key("g")
+            json.date(Date(timeIntervalSince1970: 1_796_040_000.25))
+        }
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [String: Any])
+        #expect(object["a"] as? String == "quote \" backslash \\ newline \n tab \t bell \u{07} é 😀")
+        #expect(object["b"] is NSNull)
+        #expect(json.text.contains("\"c\":37,"))
+        #expect(object["d"] as? Double == 0.1)
+        #expect(object["e"] as? Int == -42)
+        #expect(json.text.contains("\"f\":[]"))
+        #expect(object["g"] as? String == "2026-11-30T12:00:00.250Z")
+    }
+}
