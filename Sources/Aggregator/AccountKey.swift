@@ -41,6 +41,13 @@ public struct AccountKey: Hashable, Sendable, Comparable, CustomStringConvertibl
         return email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     }
 
+    /// A key from its parts as `init(providerID:accountEmail:deviceID:)` made them (for stored merges).
+    init(providerID: String, normalizedEmail: String?, deviceID: DeviceID?) {
+        self.providerID = providerID
+        self.normalizedEmail = normalizedEmail
+        self.deviceID = deviceID
+    }
+
     public init(_ entry: ProviderUsage, on deviceID: DeviceID) {
         self.init(providerID: entry.providerID, accountEmail: entry.accountEmail, deviceID: deviceID)
     }

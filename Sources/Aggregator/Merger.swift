@@ -78,7 +78,9 @@ public enum Merger {
                 stale: options.now.timeIntervalSince(snapshot.generatedAt) > options.staleAfter)
         }.sorted { $0.deviceID < $1.deviceID }
 
-        return MergeResult(now: options.now, accounts: accounts, devices: devices, problems: contents.problems)
+        return MergeResult(
+            now: options.now, accounts: accounts, devices: devices, problems: contents.problems,
+            newestEntry: candidates.map(\.lastUpdated).max())
     }
 
     /// A provider entry competing to speak for its account: where it is, and what ranks it.
@@ -176,4 +178,40 @@ public struct MergeResult: Sendable, Equatable {
     /// Sorted by deviceID.
     public var devices: [DeviceSummary]
     public var problems: [RecordProblem]
+    /// The newest `lastUpdated` of any entry: tells whether clock skew could have decided a winner.
+    public var newestEntry: Date?
+
+    public init(
+        now: Date, accounts: [MergedAccount], devices: [DeviceSummary], problems: [RecordProblem],
+        newestEntry: Date?
+    ) {
+        self.now = now
+        self.accounts = accounts
+        self.devices = devices
+        self.problems = problems
+        self.newestEntry = newestEntry
+    }
+
+    /// The same merge judged at another moment: staleness and `now` follow `options`.
+    ///
+    /// - Returns: nil when clock skew may decide a winner at either moment (an entry dated past the
+    ///   tolerance), because then the winners themselves could differ and only a full merge is right.
+    public func reevaluated(_ options: MergeOptions, mergedWith original: MergeOptions) -> MergeResult? {
+        if let newest = newestEntry {
+            guard newest.timeIntervalSince(original.now) <= original.maxSkew,
+                newest.timeIntervalSince(options.now) <= options.maxSkew
+            else { return nil }
+        }
+        var result = self
+        result.now = options.now
+        for index in result.accounts.indices {
+            result.accounts[index].stale =
+                options.now.timeIntervalSince(result.accounts[index].lastUpdated) > options.staleAfter
+        }
+        for index in result.devices.indices {
+            result.devices[index].stale =
+                options.now.timeIntervalSince(result.devices[index].generatedAt) > options.staleAfter
+        }
+        return result
+    }
 }

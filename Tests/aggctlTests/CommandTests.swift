@@ -259,11 +259,52 @@ struct CommandTests {
         let arguments = ["status", "--store", harness.home.file("store"), "--json", "--now", "2026-11-30T12:00:00Z"]
         let first = harness.run(arguments)
         let cacheFiles = harness.home.entries("state/aggctl/cache")
-        #expect(cacheFiles.count == 1)
+        #expect(cacheFiles.map { ($0 as NSString).pathExtension } == ["cache", "merge"])
         #expect(harness.run(arguments).output == first.output)
-        try harness.home.write("state/aggctl/cache/" + cacheFiles[0], "damaged")
+        for file in cacheFiles { try harness.home.write("state/aggctl/cache/" + file, "damaged") }
         let afterDamage = harness.run(arguments)
         #expect(afterDamage.output == first.output)
         #expect(afterDamage.errors.isEmpty)
+    }
+
+    @Test("with caches, every run reports exactly what a run without them reports")
+    func cachesNeverChangeResults() throws {
+        let cached = Harness()
+        let store = cached.home.file("store")
+        func publish(_ id: String, at lastUpdated: String, used: Double, minutesAgo: Double = 60) throws {
+            let snapshot = Records.snapshot(
+                id, generatedAt: "2026-11-30T11:00:00Z",
+                [Records.entry(at: lastUpdated, sessionUsed: used, tokensToday: Int(used))])
+            let path = try cached.home.write("store/\(id).json", Records.json(snapshot))
+            // Old enough to be trusted by the caches (they leave out files changed in the last seconds).
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -minutesAgo * 60)], ofItemAtPath: path)
+        }
+        try publish("laptop", at: "2026-11-30T11:50:00Z", used: 30)
+        try publish("desktop", at: "2026-11-30T11:40:00Z", used: 60)
+        // A machine whose clock runs 20 minutes fast: skewed at 12:00, no longer at 12:30.
+        try publish("fast-clock", at: "2026-11-30T12:20:00Z", used: 99)
+
+        let steps: [(String, () throws -> Void)] = [
+            ("first run", {}),
+            ("nothing changed", {}),
+            ("a record changed", { try publish("laptop", at: "2026-11-30T11:55:00Z", used: 35, minutesAgo: 30) }),
+            ("nothing changed again", {}),
+            ("a record removed", { try FileManager.default.removeItem(atPath: store + "/desktop.json") }),
+            ("a broken record added", { try cached.home.write("store/broken.json", "{") }),
+        ]
+        for (name, change) in steps {
+            try change()
+            for now in ["2026-11-30T12:00:00Z", "2026-11-30T12:30:00Z", "2026-11-30T14:00:00Z"] {
+                for staleAfter in ["3600", "60"] {
+                    let arguments = ["status", "--store", store, "--json", "--now", now, "--stale-after", staleAfter]
+                    let fresh = Harness()
+                    let withCaches = cached.run(arguments)
+                    let withoutCaches = fresh.run(arguments)
+                    #expect(withCaches.status == .success)
+                    #expect(withCaches.output == withoutCaches.output, "\(name), now \(now), stale after \(staleAfter)")
+                }
+            }
+        }
     }
 }

@@ -79,19 +79,7 @@ public struct ParseCache: Sendable {
         let folder = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(
             atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temporary = "\(path).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let data = encode()
-        guard FileManager.default.createFile(atPath: temporary, contents: nil, attributes: [.posixPermissions: 0o600])
-        else { throw CocoaError(.fileWriteNoPermission) }
-        do {
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
-            try handle.write(contentsOf: data)
-            try handle.close()
-            guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
-        } catch {
-            unlink(temporary)
-            throw error
-        }
+        try AtomicFile.write(encode(), to: path)
     }
 
     /// The cache file for `store` inside `directory`: named by a stable hash of the store's name.

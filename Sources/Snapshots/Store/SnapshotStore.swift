@@ -93,6 +93,18 @@ public struct RecordInfo: Sendable, Equatable {
         self.version = version
     }
 
+    /// Identifies a listing: every record's name and version. Nil when a record has no version, since
+    /// then sameness cannot be told.
+    public static func fingerprint(of listing: [RecordInfo]) -> UInt64? {
+        var out = BinaryWriter(capacity: 64 + listing.count * 64)
+        for info in listing.sorted(by: { ByteOrder.precedes($0.name, $1.name) }) {
+            guard let version = info.version else { return nil }
+            out.string(info.name)
+            out.version(version)
+        }
+        return out.checksum
+    }
+
     /// Whether a name denotes a record: ends in `.json` and is not hidden (in-flight temporary files are).
     public static func isRecordName(_ name: String) -> Bool {
         name.hasSuffix(".json") && !name.hasPrefix(".") && name.utf8.count > 5

@@ -51,7 +51,12 @@ extension SnapshotStore {
     ///
     /// - Parameter now: the real time, for judging whether a record changed too recently to be cached.
     public func readContents(cache: inout ParseCache?, now: Date) throws -> StoreContents {
-        let listing = try listRecords().sorted { ByteOrder.precedes($0.name, $1.name) }
+        try readContents(listing: try listRecords(), cache: &cache, now: now)
+    }
+
+    /// Reads the records of `listing` (from `listRecords`), taking unchanged ones from `cache`.
+    public func readContents(listing: [RecordInfo], cache: inout ParseCache?, now: Date) throws -> StoreContents {
+        let listing = listing.sorted { ByteOrder.precedes($0.name, $1.name) }
         var outcomes: [Result<DecodedRecord, RecordProblem>?] = listing.map { cache?.outcome(for: $0) }
         let missing = outcomes.indices.filter { outcomes[$0] == nil }
         if !missing.isEmpty {

@@ -1,0 +1,177 @@
+import Foundation
+import Snapshots
+
+/// The memo's file: magic, format, reader version, store, fingerprint, options, the merge, checksum.
+extension MergeMemo {
+    static let magic: [UInt8] = Array("AGGMERGE".utf8)
+    static let format: UInt32 = 1
+
+    func encode() -> Data {
+        var out = BinaryWriter(capacity: 4096 + result.accounts.count * 512 + result.devices.count * 96)
+        out.raw(MergeMemo.magic)
+        out.u32(MergeMemo.format)
+        out.string(readerVersion)
+        out.string(store)
+        out.u64(fingerprint)
+        out.date(options.now)
+        out.double(options.staleAfter)
+        out.double(options.maxSkew)
+        out.optionalDate(result.newestEntry)
+        out.u32(UInt32(result.accounts.count))
+        for account in result.accounts { out.account(account) }
+        out.u32(UInt32(result.devices.count))
+        for device in result.devices {
+            out.string(device.deviceID.rawValue)
+            out.string(device.deviceName)
+            out.date(device.generatedAt)
+            out.optionalString(device.appVersion)
+            out.int(device.providerCount)
+            out.u8(device.stale ? 1 : 0)
+        }
+        out.u32(UInt32(result.problems.count))
+        for problem in result.problems {
+            out.string(problem.file)
+            out.string(problem.reason)
+        }
+        out.u64(out.checksum)
+        return out.data
+    }
+
+    static func decode(_ data: Data, store: String, readerVersion: String) throws -> MergeMemo {
+        try data.withUnsafeBytes { buffer in
+            guard buffer.count >= 16 else { throw BinaryReader.Corrupt() }
+            let body = UnsafeRawBufferPointer(rebasing: buffer[0..<(buffer.count - 8)])
+            var tail = BinaryReader(UnsafeRawBufferPointer(rebasing: buffer[(buffer.count - 8)...]))
+            guard try tail.u64() == BinaryWriter.checksum(body) else { throw BinaryReader.Corrupt() }
+            var input = BinaryReader(body)
+            guard try input.raw(magic.count) == magic, try input.u32() == format,
+                try input.string() == readerVersion, try input.string() == store
+            else { throw BinaryReader.Corrupt() }
+            let fingerprint = try input.u64()
+            let options = MergeOptions(
+                now: try input.date(), staleAfter: try input.double(), maxSkew: try input.double())
+            let newestEntry = try input.optionalDate()
+            let accounts = try (0..<Int(try input.u32())).map { _ in try input.account() }
+            let devices = try (0..<Int(try input.u32())).map { _ in
+                DeviceSummary(
+                    deviceID: try input.deviceID(), deviceName: try input.string(), generatedAt: try input.date(),
+                    appVersion: try input.optionalString(), providerCount: try input.int(),
+                    stale: try input.u8() == 1)
+            }
+            let problems = try (0..<Int(try input.u32())).map { _ in
+                RecordProblem(file: try input.string(), reason: try input.string())
+            }
+            guard input.isAtEnd else { throw BinaryReader.Corrupt() }
+            return MergeMemo(
+                store: store, readerVersion: readerVersion, fingerprint: fingerprint, options: options,
+                result: MergeResult(
+                    now: options.now, accounts: accounts, devices: devices, problems: problems, newestEntry: newestEntry
+                ))
+        }
+    }
+}
+
+extension BinaryWriter {
+    mutating func account(_ account: MergedAccount) {
+        string(account.key.providerID)
+        optionalString(account.key.normalizedEmail)
+        optional(account.key.deviceID) { $0.string($1.rawValue) }
+        string(account.providerID)
+        optionalString(account.accountEmail)
+        optionalString(account.plan)
+        optional(account.session) { $0.windowStatus($1) }
+        optional(account.weekly) { $0.windowStatus($1) }
+        optional(account.modelWeekly) { out, models in
+            out.u32(UInt32(models.count))
+            for model in models {
+                out.string(model.name)
+                out.windowStatus(model.window)
+            }
+        }
+        string(account.deviceID.rawValue)
+        string(account.deviceName)
+        date(account.lastUpdated)
+        u32(UInt32(account.seenOn.count))
+        for id in account.seenOn { string(id.rawValue) }
+        optional(account.tokens) { out, tokens in
+            out.optionalInt(tokens.today)
+            out.optionalInt(tokens.last30Days)
+        }
+        optional(account.costUSD) { out, cost in
+            out.optionalDouble(cost.today)
+            out.optionalDouble(cost.last30Days)
+        }
+        // Per-day ledgers are not kept: merges that feed a memo read no history.
+        u32(UInt32(account.perDevice.count))
+        for ledger in account.perDevice {
+            string(ledger.deviceID.rawValue)
+            optionalInt(ledger.tokensToday)
+            optionalInt(ledger.tokens30Days)
+            optionalDouble(ledger.costTodayUSD)
+            optionalDouble(ledger.cost30DaysUSD)
+        }
+        u8((account.stale ? 1 : 0) | (account.clockSkew ? 2 : 0))
+        optionalString(account.error)
+    }
+
+    mutating func windowStatus(_ window: WindowStatus) {
+        double(window.usedPercent)
+        optionalInt(window.windowMinutes)
+        optionalDate(window.resetsAt)
+    }
+}
+
+extension BinaryReader {
+    mutating func deviceID() throws -> DeviceID {
+        guard let id = DeviceID(rawValue: try string()) else { throw Corrupt() }
+        return id
+    }
+
+    mutating func windowStatus() throws -> WindowStatus {
+        WindowStatus(
+            UsageWindow(
+                usedPercent: try double(), windowMinutes: try optionalInt(),
+                resetsAt: try optionalDate()))
+    }
+
+    mutating func account() throws -> MergedAccount {
+        let providerKey = try string()
+        let email = try optionalString()
+        let keyDevice = try optional { try $0.deviceID() }
+        let key = AccountKey(
+            providerID: providerKey, normalizedEmail: email, deviceID: keyDevice)
+        let providerID = try string()
+        let accountEmail = try optionalString()
+        let plan = try optionalString()
+        let session = try optional { try $0.windowStatus() }
+        let weekly = try optional { try $0.windowStatus() }
+        let modelWeekly = try optional { reader in
+            try (0..<Int(try reader.u32())).map { _ in
+                NamedWindowStatus(name: try reader.string(), window: try reader.windowStatus())
+            }
+        }
+        let deviceID = try self.deviceID()
+        let deviceName = try string()
+        let lastUpdated = try date()
+        let seenOn = try (0..<Int(try u32())).map { _ in try self.deviceID() }
+        let tokens = try optional { reader in
+            TokenTotals(today: try reader.optionalInt(), last30Days: try reader.optionalInt())
+        }
+        let cost = try optional { reader in
+            CostTotals(today: try reader.optionalDouble(), last30Days: try reader.optionalDouble())
+        }
+        let perDevice = try (0..<Int(try u32())).map { _ in
+            DeviceLedger(
+                deviceID: try self.deviceID(), tokensToday: try optionalInt(),
+                tokens30Days: try optionalInt(), costTodayUSD: try optionalDouble(),
+                cost30DaysUSD: try optionalDouble(), daily: [])
+        }
+        let flags = try u8()
+        let error = try optionalString()
+        return MergedAccount(
+            key: key, providerID: providerID, accountEmail: accountEmail, plan: plan, session: session, weekly: weekly,
+            modelWeekly: modelWeekly, deviceID: deviceID, deviceName: deviceName, lastUpdated: lastUpdated,
+            seenOn: seenOn, tokens: tokens, costUSD: cost, perDevice: perDevice, stale: flags & 1 != 0,
+            clockSkew: flags & 2 != 0, error: error)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Snapshots
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A merge kept from an earlier run, reused while the store's records are exactly the same.
+///
+/// `check` and `watch` run every minute over stores that rarely change. When every record's name and
+/// version match the listing the memo was made from, the records are the same, so the merge is too:
+/// only what depends on the moment (staleness, `now`) is judged again (`MergeResult.reevaluated`), and
+/// nothing is read, parsed or merged. Kept beside the parse cache, in the same guarded binary form: a
+/// memo that is damaged, foreign or from another aggctl version is ignored.
+public struct MergeMemo: Sendable {
+    public let store: String
+    public let readerVersion: String
+    /// Identifies the listing the merge was made from (`RecordInfo.fingerprint(of:)`).
+    public let fingerprint: UInt64
+    /// The options the merge was made with.
+    public let options: MergeOptions
+    public let result: MergeResult
+
+    public init(store: String, readerVersion: String, fingerprint: UInt64, options: MergeOptions, result: MergeResult) {
+        self.store = store
+        self.readerVersion = readerVersion
+        self.fingerprint = fingerprint
+        self.options = options
+        self.result = result
+    }
+
+    /// The merge of the same records judged with `options`, or nil when this memo cannot stand for it
+    /// (another listing, or clock skew in play).
+    public func result(for fingerprint: UInt64, options: MergeOptions) -> MergeResult? {
+        guard fingerprint == self.fingerprint else { return nil }
+        return result.reevaluated(options, mergedWith: self.options)
+    }
+
+    /// The memo file for `store` inside `directory`.
+    public static func path(in directory: String, store: String) -> String {
+        let cache = ParseCache.path(in: directory, store: store)
+        return String(cache.dropLast(".cache".count)) + ".merge"
+    }
+
+    /// Reads the memo at `path`; nil when it is missing, damaged or foreign.
+    public static func load(from path: String, store: String, readerVersion: String) -> MergeMemo? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? decode(data, store: store, readerVersion: readerVersion)
+    }
+
+    /// Writes the memo atomically (temporary file, rename), creating its folder. Not flushed: a torn
+    /// memo fails its checksum and the next run merges afresh.
+    public func save(to path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try AtomicFile.write(encode(), to: path)
+    }
+}

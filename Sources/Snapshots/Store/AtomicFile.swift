@@ -1,0 +1,65 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Whole-file writes that readers see complete or not at all: a temporary file in the same folder,
+/// then a rename over the target.
+public enum AtomicFile {
+    /// Writes `data` to `path` atomically.
+    ///
+    /// - Parameters:
+    ///   - mode: permissions of the new file.
+    ///   - durable: also flush the file and its folder, so the new content survives a power cut; without
+    ///     it a crash can leave the old content or none, never a mixture.
+    public static func write(_ data: Data, to path: String, mode: mode_t = 0o600, durable: Bool = false) throws {
+        let temporary = "\(path).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw failure("create", temporary) }
+        var failed: Error?
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc_write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failed = failure("write", temporary)
+                    return
+                }
+                offset += written
+            }
+        }
+        if failed == nil && durable && fsync(descriptor) != 0 { failed = failure("flush", temporary) }
+        if close(descriptor) != 0 && failed == nil { failed = failure("close", temporary) }
+        if failed == nil && rename(temporary, path) != 0 { failed = failure("replace", path) }
+        if let failed {
+            unlink(temporary)
+            throw failed
+        }
+        if durable {
+            let folder = (path as NSString).deletingLastPathComponent
+            let directory = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if directory >= 0 {
+                fsync(directory)
+                close(directory)
+            }
+        }
+    }
+
+    private static func failure(_ operation: String, _ path: String) -> Error {
+        SnapshotStoreError.failed(
+            operation: operation, target: path, reason: String(cString: strerror(errno)).lowercased())
+    }
+}
+
+@inline(__always)
+private func Glibc_write(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        Glibc.write(descriptor, buffer, count)
+    #else
+        Darwin.write(descriptor, buffer, count)
+    #endif
+}

@@ -1,0 +1,72 @@
+import Aggregator
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+struct MergeMemoTests {
+    let noon = MergeOptions(now: Records.date("2026-11-30T12:00:00Z"))
+
+    func merged(_ entries: [ProviderUsage], options: MergeOptions) -> MergeResult {
+        let records = entries.enumerated().map { index, entry in
+            Records.stored(Records.snapshot("dev-\(index)", generatedAt: "2026-11-30T11:30:00Z", [entry]))
+        }
+        return Merger.merge(StoreContents(records: records), options: options)
+    }
+
+    @Test("the same listing later: the memo stands for the merge, with staleness judged anew")
+    func reusedWithFreshStaleness() {
+        let result = merged(
+            [Records.entry(at: "2026-11-30T11:50:00Z"), Records.entry("codex", at: "2026-11-30T11:20:00Z")],
+            options: noon)
+        let memo = MergeMemo(store: "/s", readerVersion: "v", fingerprint: 42, options: noon, result: result)
+        let later = MergeOptions(now: Records.date("2026-11-30T12:45:00Z"))
+        let reused = memo.result(for: 42, options: later)
+        #expect(
+            reused
+                == merged(
+                    [Records.entry(at: "2026-11-30T11:50:00Z"), Records.entry("codex", at: "2026-11-30T11:20:00Z")],
+                    options: later))
+        #expect(reused?.accounts.map(\.stale) == [false, true])
+        #expect(reused?.devices.map(\.stale) == [true, true])
+        #expect(reused?.now == later.now)
+    }
+
+    @Test("another listing, or clock skew at either moment, means a full merge")
+    func refusedWhenItCouldDiffer() {
+        let result = merged([Records.entry(at: "2026-11-30T12:20:00Z")], options: noon)
+        let memo = MergeMemo(store: "/s", readerVersion: "v", fingerprint: 42, options: noon, result: result)
+        #expect(memo.result(for: 43, options: noon) == nil)
+        // Skewed when merged (20 minutes ahead at noon): the winner may differ once it is not.
+        #expect(memo.result(for: 42, options: MergeOptions(now: Records.date("2026-11-30T12:30:00Z"))) == nil)
+        let plain = MergeMemo(
+            store: "/s", readerVersion: "v", fingerprint: 42, options: noon,
+            result: merged([Records.entry(at: "2026-11-30T11:50:00Z")], options: noon))
+        // Not skewed when merged, but would be at an earlier moment.
+        #expect(plain.result(for: 42, options: MergeOptions(now: Records.date("2026-11-30T11:40:00Z"))) == nil)
+        #expect(plain.result(for: 42, options: MergeOptions(now: noon.now, maxSkew: 60)) != nil)
+    }
+
+    @Test("a memo survives its file intact; a damaged or foreign file is ignored")
+    func fileRoundTrip() throws {
+        let root = TemporaryDirectory("aggctl-memo")
+        var entry = Records.entry(
+            email: " Mixed@Case.test ", at: "2026-11-30T11:50:00Z", weeklyUsed: 12.5, resetsAt: "2026-11-30T14:00:00Z",
+            tokensToday: 5, tokens30Days: 50, costToday: 1.25, error: "partial")
+        entry.modelWeekly = [NamedWindow(name: "opus", window: UsageWindow(usedPercent: 80, windowMinutes: 10080))]
+        let result = merged([entry, Records.entry(email: nil, at: "2026-11-30T11:00:00Z")], options: noon)
+        let memo = MergeMemo(store: "/s", readerVersion: "v", fingerprint: 7, options: noon, result: result)
+        let path = root.file("cache/s.merge")
+        try memo.save(to: path)
+        let loaded = MergeMemo.load(from: path, store: "/s", readerVersion: "v")
+        #expect(loaded?.result == result)
+        #expect(loaded?.fingerprint == 7)
+        #expect(loaded?.options == noon)
+        #expect(MergeMemo.load(from: path, store: "/other", readerVersion: "v") == nil)
+        #expect(MergeMemo.load(from: path, store: "/s", readerVersion: "w") == nil)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[bytes.count / 3] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(MergeMemo.load(from: path, store: "/s", readerVersion: "v") == nil)
+    }
+}
