@@ -23,7 +23,7 @@ public enum AtomicFile {
         data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc_write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = writeBytes(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     failed = failure("write", temporary)
@@ -56,7 +56,7 @@ public enum AtomicFile {
 }
 
 @inline(__always)
-private func Glibc_write(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+private func writeBytes(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
         Glibc.write(descriptor, buffer, count)
     #else
