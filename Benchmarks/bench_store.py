@@ -4,10 +4,10 @@
     bench_store.py AGGCTL_BINARY [--sizes 100,1000,10000] [--runs 5] [--work DIR] [--shared DIR]
 
 For each size it generates a store with shared/tools/gen_store.py (kept in --work between runs), then
-measures side by side in one run: reading the files (`cat`), the reference (shared/tools/
-merge_reference.py), aggctl cold (a fresh state directory: no parse cache) and aggctl warm (the parse
-cache from an earlier run, nothing changed). Each figure is the median of --runs runs; peak RSS comes
-from wait4. It checks that aggctl and the reference merge the same accounts, and exits 1 if not.
+measures side by side in one run, interleaved: reading the files (`cat`), the reference (shared/tools/
+merge_reference.py), aggctl cold (a fresh state directory: no parse cache, no merge memo) and aggctl
+warm (the caches of an earlier run, nothing changed). Each figure is the median of --runs runs; peak
+RSS (the largest seen) comes from wait4. It checks that aggctl and the reference merge the same accounts, and exits 1 if not.
 """
 import argparse
 import os
@@ -34,17 +34,6 @@ def run(argv, env=None, stdout=subprocess.DEVNULL):
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"failed: {' '.join(argv)}")
     return elapsed, usage.ru_maxrss
-
-
-def measure(argv, runs, env=None, before=None):
-    times, peaks = [], []
-    for _ in range(runs):
-        if before:
-            before()
-        seconds, peak = run(argv, env)
-        times.append(seconds)
-        peaks.append(peak)
-    return statistics.median(times), max(peaks)
 
 
 def main():
@@ -89,12 +78,24 @@ def main():
         if compare_accounts.main() != 0:
             raise SystemExit(f"bench: aggctl and the reference disagree on {size} records")
 
-        cat = measure(["sh", "-c", 'cat "$@" > /dev/null', "cat"] + files, runs)
-        ref = measure([sys.executable, reference, store, "--now", NOW], runs)
-        cold = measure(status, runs, env, before=lambda: shutil.rmtree(state, ignore_errors=True))
-        subprocess.run(status, stdout=subprocess.DEVNULL, env=env, check=True)  # fill the cache
-        warm = measure(status, runs, env)
-        rows.append((size, megabytes, cat, ref, cold, warm))
+        # Interleaved, one run of each in turn, so that drift in the machine's speed (a shared host)
+        # affects all four alike instead of whichever ran during a slow spell.
+        samples = {"cat": [], "ref": [], "cold": [], "warm": []}
+        warm_state = os.path.join(args.work, f"state-{size}-warm")
+        warm_env = dict(os.environ, XDG_STATE_HOME=warm_state)
+        shutil.rmtree(warm_state, ignore_errors=True)
+        subprocess.run(status, stdout=subprocess.DEVNULL, env=warm_env, check=True)  # fill the caches
+        for _ in range(runs):
+            samples["cat"].append(run(["sh", "-c", 'cat "$@" > /dev/null', "cat"] + files))
+            samples["ref"].append(run([sys.executable, reference, store, "--now", NOW]))
+            shutil.rmtree(state, ignore_errors=True)
+            samples["cold"].append(run(status, env))
+            samples["warm"].append(run(status, warm_env))
+
+        def summary(name):
+            return statistics.median(s[0] for s in samples[name]), max(s[1] for s in samples[name])
+
+        rows.append((size, megabytes, summary("cat"), summary("ref"), summary("cold"), summary("warm")))
 
     print()
     print(f"{'records':>8} {'MB':>7} {'cat ms':>8} {'ref ms':>9} {'cold ms':>8} {'MB/s':>7} {'warm ms':>8}"

@@ -14,12 +14,16 @@ import Foundation
 /// shared folder cannot make a reader open files elsewhere. The store folder itself may be a link.
 public struct DirectoryStore: SnapshotStore {
     public let path: String
+    /// The folder, opened once: records are opened and examined relative to it, by name, instead of
+    /// walking the whole path for each of thousands of files.
+    private let folder: FolderHandle
 
     public init(path: String) {
         // A trailing slash would double up in joined paths and messages.
         var path = path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         self.path = path
+        folder = FolderHandle(path: path)
     }
 
     public var displayName: String { path }
@@ -30,7 +34,7 @@ public struct DirectoryStore: SnapshotStore {
         let slices = Parallel.mapRanges(names.count, minimumPerWorker: 512) { range in
             names[range].map { name in
                 var info = stat()
-                guard lstat(join(name), &info) == 0 else { return RecordInfo(name: name) }
+                guard examine(name, &info) == 0 else { return RecordInfo(name: name) }
                 return RecordInfo(
                     name: name, size: Int64(info.st_size), modified: modificationDate(of: info),
                     version: version(of: info))
@@ -49,7 +53,7 @@ public struct DirectoryStore: SnapshotStore {
     public func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
         guard !name.contains("/") else { throw SnapshotStoreError.recordMissing(name: name) }
         // O_NOFOLLOW refuses links; O_NONBLOCK keeps a FIFO named like a record from hanging the read.
-        let descriptor = open(join(name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = openInStore(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
             if code == ELOOP || code == EMLINK { throw SnapshotStoreError.notARegularFile(name: name) }
@@ -74,13 +78,17 @@ public struct DirectoryStore: SnapshotStore {
                 }
                 buffer.grow(to: min(filled * 2, maximumSize + 1), keeping: filled)
             }
-            let count = read(descriptor, buffer.bytes.baseAddress! + filled, buffer.bytes.count - filled)
+            let wanted = buffer.bytes.count - filled
+            let count = read(descriptor, buffer.bytes.baseAddress! + filled, wanted)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw recordError(errno, name: name)
             }
             if count == 0 { break }
             filled += count
+            // A short read of a regular file that delivered exactly the size fstat reported is the end:
+            // no further read call just to see zero bytes.
+            if count < wanted && filled == Int(info.st_size) { break }
         }
         return filled
     }
@@ -160,6 +168,22 @@ public struct DirectoryStore: SnapshotStore {
         return names
     }
 
+    /// Opens `name` inside the store (relative to the folder when it is open).
+    private func openInStore(_ name: String, _ flags: Int32) -> Int32 {
+        let directory = folder.descriptor()
+        #if canImport(Glibc)
+            return directory >= 0 ? Glibc.openat(directory, name, flags) : Glibc.open(join(name), flags)
+        #else
+            return directory >= 0 ? Darwin.openat(directory, name, flags) : Darwin.open(join(name), flags)
+        #endif
+    }
+
+    /// `lstat` of `name` inside the store: links are examined, never followed.
+    private func examine(_ name: String, _ info: inout stat) -> Int32 {
+        let directory = folder.descriptor()
+        return directory >= 0 ? fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) : lstat(join(name), &info)
+    }
+
     private func createIfMissing() throws {
         if mkdir(path, 0o755) == 0 {
             syncParent()
@@ -236,5 +260,28 @@ public struct DirectoryStore: SnapshotStore {
 
     private func describe(_ code: Int32) -> String {
         String(cString: strerror(code)).lowercased()
+    }
+}
+
+/// A store folder's descriptor, opened on first use and kept until the store is released. Not opened
+/// while the folder is missing (a later call tries again, after `publish` created it).
+private final class FolderHandle: @unchecked Sendable {
+    let path: String
+    private let lock = NSLock()
+    private var opened: Int32 = -1
+
+    init(path: String) {
+        self.path = path
+    }
+
+    deinit {
+        if opened >= 0 { close(opened) }
+    }
+
+    func descriptor() -> Int32 {
+        lock.lock()
+        defer { lock.unlock() }
+        if opened < 0 { opened = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        return opened
     }
 }

@@ -99,7 +99,8 @@ extension BinaryWriter {
         optionalString(snapshot.appVersion)
         date(snapshot.generatedAt)
         u32(UInt32(snapshot.providers.count))
-        for provider in snapshot.providers {
+        for index in snapshot.providers.indices {
+            let provider = snapshot.providers[index]
             string(provider.providerID)
             optionalString(provider.accountEmail)
             optionalString(provider.plan)

@@ -97,7 +97,7 @@ public struct RecordInfo: Sendable, Equatable {
     /// then sameness cannot be told.
     public static func fingerprint(of listing: [RecordInfo]) -> UInt64? {
         var out = BinaryWriter(capacity: 64 + listing.count * 64)
-        for info in listing.sorted(by: { ByteOrder.precedes($0.name, $1.name) }) {
+        for info in listing.sortedByName() {
             guard let version = info.version else { return nil }
             out.string(info.name)
             out.version(version)
@@ -136,5 +136,14 @@ public struct StagedRecord: Sendable, Equatable {
         let random = UInt64.random(in: 0...UInt64.max)
         let hex = String(random, radix: 16)
         return ".\(deviceID.rawValue).json.\(ProcessInfo.processInfo.processIdentifier).\(hex).tmp"
+    }
+}
+
+extension Array where Element == RecordInfo {
+    /// Sorted by name in byte order; the array itself when it already is (checking is cheaper than
+    /// sorting again, which copies every entry).
+    public func sortedByName() -> [RecordInfo] {
+        let inOrder = indices.dropFirst().allSatisfy { ByteOrder.precedes(self[$0 - 1].name, self[$0].name) }
+        return inOrder ? self : sorted { ByteOrder.precedes($0.name, $1.name) }
     }
 }

@@ -51,12 +51,12 @@ extension SnapshotStore {
     ///
     /// - Parameter now: the real time, for judging whether a record changed too recently to be cached.
     public func readContents(cache: inout ParseCache?, now: Date) throws -> StoreContents {
-        try readContents(listing: try listRecords(), cache: &cache, now: now)
+        try readContents(listing: try listRecords().sortedByName(), cache: &cache, now: now)
     }
 
     /// Reads the records of `listing` (from `listRecords`), taking unchanged ones from `cache`.
     public func readContents(listing: [RecordInfo], cache: inout ParseCache?, now: Date) throws -> StoreContents {
-        let listing = listing.sorted { ByteOrder.precedes($0.name, $1.name) }
+        let listing = listing.sortedByName()
         var outcomes: [Result<DecodedRecord, RecordProblem>?] = listing.map { cache?.outcome(for: $0) }
         let missing = outcomes.indices.filter { outcomes[$0] == nil }
         if !missing.isEmpty {

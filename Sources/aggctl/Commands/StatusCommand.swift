@@ -53,7 +53,7 @@ enum StatusCommand {
         let realNow = Date()
         let listing: [RecordInfo]
         do {
-            listing = try store.listRecords()
+            listing = try store.listRecords().sortedByName()
         } catch let error as SnapshotStoreError {
             throw CommandFailure(error.description)
         }

@@ -47,6 +47,14 @@ struct JSONWriter {
         close(UInt8(ascii: "]"))
     }
 
+    /// An array of `count` elements written by index: for large arrays of large values, where iterating
+    /// the values would copy (and retain) each one.
+    mutating func array(count: Int, _ body: (inout JSONWriter, Int) -> Void) {
+        open(UInt8(ascii: "["))
+        for index in 0..<count { body(&self, index) }
+        close(UInt8(ascii: "]"))
+    }
+
     /// Starts the member `name`; the next value written is its value.
     mutating func key(_ name: StaticString) {
         separate()

@@ -10,9 +10,9 @@ enum StatusReport {
     static func status(_ result: MergeResult, to json: inout JSONWriter) {
         json.object { json in
             json.key("accounts")
-            json.array(result.accounts) { json, account in write(account, to: &json) }
+            json.array(count: result.accounts.count) { json, index in write(result.accounts[index], to: &json) }
             json.key("devices")
-            json.array(result.devices) { json, device in write(device, to: &json) }
+            json.array(count: result.devices.count) { json, index in write(result.devices[index], to: &json) }
             json.key("now")
             json.date(result.now)
             json.key("problems")
@@ -24,7 +24,7 @@ enum StatusReport {
     static func devices(_ result: MergeResult, to json: inout JSONWriter) {
         json.object { json in
             json.key("devices")
-            json.array(result.devices) { json, device in write(device, to: &json) }
+            json.array(count: result.devices.count) { json, index in write(result.devices[index], to: &json) }
             json.key("now")
             json.date(result.now)
             json.key("problems")
