@@ -1,10 +1,14 @@
 import Foundation
 import Snapshots
 
-/// The memo's file: magic, format, reader version, store, fingerprint, options, the merge, checksum.
+/// The memo's file: magic, format, reader version, store, fingerprint, options, devices, accounts (in
+/// chunks, referring to devices by position), problems, checksum. Device ids are most of an account's
+/// text and repeat across accounts: by position, loading shares one string per device.
 extension MergeMemo {
     static let magic: [UInt8] = Array("AGGMERGE".utf8)
-    static let format: UInt32 = 1
+    static let format: UInt32 = 3
+    /// Accounts are stored in this many independent chunks, so loading decodes them on every core.
+    static let accountChunks = 8
 
     func encode() -> Data {
         var out = BinaryWriter(capacity: 4096 + result.accounts.count * 512 + result.devices.count * 96)
@@ -17,8 +21,6 @@ extension MergeMemo {
         out.double(options.staleAfter)
         out.double(options.maxSkew)
         out.optionalDate(result.newestEntry)
-        out.u32(UInt32(result.accounts.count))
-        for account in result.accounts { out.account(account) }
         out.u32(UInt32(result.devices.count))
         for device in result.devices {
             out.string(device.deviceID.rawValue)
@@ -27,6 +29,22 @@ extension MergeMemo {
             out.optionalString(device.appVersion)
             out.int(device.providerCount)
             out.u8(device.stale ? 1 : 0)
+        }
+        var positions: [DeviceID: UInt32] = [:]
+        positions.reserveCapacity(result.devices.count)
+        for (index, device) in result.devices.enumerated() { positions[device.deviceID] = UInt32(index) }
+        // Each chunk: its byte length, its account count, its accounts.
+        let accounts = result.accounts
+        out.u32(UInt32(MergeMemo.accountChunks))
+        for chunk in 0..<MergeMemo.accountChunks {
+            let range =
+                (accounts.count * chunk / MergeMemo.accountChunks)
+                ..<(accounts.count * (chunk + 1) / MergeMemo.accountChunks)
+            var part = BinaryWriter(capacity: 64 + range.count * 512)
+            for index in range { part.account(accounts[index], devices: positions) }
+            out.u64(UInt64(part.bytes.count))
+            out.u32(UInt32(range.count))
+            out.raw(part.bytes)
         }
         out.u32(UInt32(result.problems.count))
         for problem in result.problems {
@@ -51,12 +69,28 @@ extension MergeMemo {
             let options = MergeOptions(
                 now: try input.date(), staleAfter: try input.double(), maxSkew: try input.double())
             let newestEntry = try input.optionalDate()
-            let accounts = try (0..<Int(try input.u32())).map { _ in try input.account() }
             let devices = try (0..<Int(try input.u32())).map { _ in
                 DeviceSummary(
                     deviceID: try input.deviceID(), deviceName: try input.string(), generatedAt: try input.date(),
                     appVersion: try input.optionalString(), providerCount: try input.int(),
                     stale: try input.u8() == 1)
+            }
+            let deviceIDs = devices.map(\.deviceID)
+            var chunks: [(bytes: UnsafeRawBufferPointer, count: Int)] = []
+            for _ in 0..<Int(try input.u32()) {
+                let length = Int(try input.u64())
+                let count = Int(try input.u32())
+                chunks.append((try input.take(length), count))
+            }
+            nonisolated(unsafe) let shared = chunks
+            var pieces: [Range<Int>] = []
+            for chunk in chunks {
+                pieces.append((pieces.last?.upperBound ?? 0)..<((pieces.last?.upperBound ?? 0) + chunk.count))
+            }
+            let accounts = try Parallel.makeArray(count: pieces.last?.upperBound ?? 0, pieces: pieces) { piece, emit in
+                var reader = BinaryReader(shared[piece].bytes)
+                for _ in 0..<shared[piece].count { emit(try reader.account(devices: deviceIDs)) }
+                guard reader.isAtEnd else { throw BinaryReader.Corrupt() }
             }
             let problems = try (0..<Int(try input.u32())).map { _ in
                 RecordProblem(file: try input.string(), reason: try input.string())
@@ -72,12 +106,18 @@ extension MergeMemo {
 }
 
 extension BinaryWriter {
-    mutating func account(_ account: MergedAccount) {
+    mutating func account(_ account: MergedAccount, devices: [DeviceID: UInt32]) {
+        func device(_ id: DeviceID) { u32(devices[id] ?? UInt32.max) }
         string(account.key.providerID)
         optionalString(account.key.normalizedEmail)
-        optional(account.key.deviceID) { $0.string($1.rawValue) }
+        optional(account.key.deviceID) { out, id in out.u32(devices[id] ?? UInt32.max) }
         string(account.providerID)
-        optionalString(account.accountEmail)
+        // Usually the key's own text: then only a marker, and loading shares the key's string.
+        if account.accountEmail != nil && account.accountEmail == account.key.normalizedEmail {
+            u8(2)
+        } else {
+            optionalString(account.accountEmail)
+        }
         optionalString(account.plan)
         optional(account.session) { $0.windowStatus($1) }
         optional(account.weekly) { $0.windowStatus($1) }
@@ -88,11 +128,11 @@ extension BinaryWriter {
                 out.windowStatus(model.window)
             }
         }
-        string(account.deviceID.rawValue)
+        device(account.deviceID)
         string(account.deviceName)
         date(account.lastUpdated)
         u32(UInt32(account.seenOn.count))
-        for id in account.seenOn { string(id.rawValue) }
+        for id in account.seenOn { device(id) }
         optional(account.tokens) { out, tokens in
             out.optionalInt(tokens.today)
             out.optionalInt(tokens.last30Days)
@@ -104,7 +144,7 @@ extension BinaryWriter {
         // Per-day ledgers are not kept: merges that feed a memo read no history.
         u32(UInt32(account.perDevice.count))
         for ledger in account.perDevice {
-            string(ledger.deviceID.rawValue)
+            device(ledger.deviceID)
             optionalInt(ledger.tokensToday)
             optionalInt(ledger.tokens30Days)
             optionalDouble(ledger.costTodayUSD)
@@ -122,9 +162,9 @@ extension BinaryWriter {
 }
 
 extension BinaryReader {
+    /// Ids were valid when written, and the file's checksum vouches for its bytes.
     mutating func deviceID() throws -> DeviceID {
-        guard let id = DeviceID(rawValue: try string()) else { throw Corrupt() }
-        return id
+        DeviceID(alreadyValidated: try string())
     }
 
     mutating func windowStatus() throws -> WindowStatus {
@@ -134,14 +174,26 @@ extension BinaryReader {
                 resetsAt: try optionalDate()))
     }
 
-    mutating func account() throws -> MergedAccount {
+    mutating func device(_ devices: [DeviceID]) throws -> DeviceID {
+        let position = Int(try u32())
+        guard position < devices.count else { throw Corrupt() }
+        return devices[position]
+    }
+
+    mutating func account(devices: [DeviceID]) throws -> MergedAccount {
         let providerKey = try string()
         let email = try optionalString()
-        let keyDevice = try optional { try $0.deviceID() }
+        let keyDevice = try optional { try $0.device(devices) }
         let key = AccountKey(
             providerID: providerKey, normalizedEmail: email, deviceID: keyDevice)
         let providerID = try string()
-        let accountEmail = try optionalString()
+        let accountEmail: String?
+        switch try u8() {
+        case 0: accountEmail = nil
+        case 1: accountEmail = try string()
+        case 2: accountEmail = email
+        default: throw Corrupt()
+        }
         let plan = try optionalString()
         let session = try optional { try $0.windowStatus() }
         let weekly = try optional { try $0.windowStatus() }
@@ -150,10 +202,10 @@ extension BinaryReader {
                 NamedWindowStatus(name: try reader.string(), window: try reader.windowStatus())
             }
         }
-        let deviceID = try self.deviceID()
+        let deviceID = try device(devices)
         let deviceName = try string()
         let lastUpdated = try date()
-        let seenOn = try (0..<Int(try u32())).map { _ in try self.deviceID() }
+        let seenOn = try (0..<Int(try u32())).map { _ in try device(devices) }
         let tokens = try optional { reader in
             TokenTotals(today: try reader.optionalInt(), last30Days: try reader.optionalInt())
         }
@@ -162,7 +214,7 @@ extension BinaryReader {
         }
         let perDevice = try (0..<Int(try u32())).map { _ in
             DeviceLedger(
-                deviceID: try self.deviceID(), tokensToday: try optionalInt(),
+                deviceID: try device(devices), tokensToday: try optionalInt(),
                 tokens30Days: try optionalInt(), costTodayUSD: try optionalDouble(),
                 cost30DaysUSD: try optionalDouble(), daily: [])
         }

@@ -47,12 +47,11 @@ public enum Merger {
         }
         let keys = groups.sorted { $0.key.compare($1.key) < 0 }
 
-        // Accounts are independent of each other: built in slices on every core, joined in key order.
-        let slices = Parallel.mapRanges(keys.count, minimumPerWorker: 256) { [candidates, members] range in
-            var accounts: [MergedAccount] = []
-            accounts.reserveCapacity(range.count)
+        // Accounts are independent of each other: built in pieces on every core, placed in key order.
+        let pieces = Parallel.evenPieces(keys.count, minimumPerWorker: 256)
+        let accounts = try! Parallel.makeArray(count: keys.count, pieces: pieces) { [candidates, members] piece, emit in
             var deviceBests: [Candidate] = []
-            for (key, group) in keys[range] {
+            for (key, group) in keys[pieces[piece]] {
                 // A device that lists the account twice contributes its best entry once: one device, one ledger.
                 deviceBests.removeAll(keepingCapacity: true)
                 for index in members[group] {
@@ -64,11 +63,9 @@ public enum Merger {
                     }
                 }
                 if deviceBests.count > 1 { deviceBests.sort { $0.deviceID < $1.deviceID } }
-                accounts.append(account(key, deviceBests, records, options))
+                emit(account(key, deviceBests, records, options))
             }
-            return accounts
         }
-        let accounts = slices.count == 1 ? slices[0] : Array(slices.joined())
 
         let devices = records.map { record in
             let snapshot = record.snapshot

@@ -70,6 +70,10 @@ package struct BinaryWriter {
         storage.count += count
     }
 
+    package mutating func raw(_ values: UnsafeRawBufferPointer) {
+        if let base = values.baseAddress { append(base, values.count) }
+    }
+
     package mutating func raw(_ values: [UInt8]) { values.withUnsafeBytes { append($0.baseAddress!, $0.count) } }
     package mutating func u8(_ value: UInt8) { withUnsafeBytes(of: value) { append($0.baseAddress!, 1) } }
     package mutating func u32(_ value: UInt32) {
@@ -137,7 +141,8 @@ package struct BinaryReader {
 
     package var isAtEnd: Bool { offset == buffer.count }
 
-    private mutating func take(_ count: Int) throws -> UnsafeRawBufferPointer {
+    /// The next `count` bytes, for a nested reader.
+    package mutating func take(_ count: Int) throws -> UnsafeRawBufferPointer {
         guard count >= 0, count <= buffer.count - offset else { throw Corrupt() }
         defer { offset += count }
         return UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + count)])

@@ -29,7 +29,12 @@ public struct DirectoryStore: SnapshotStore {
     public var displayName: String { path }
 
     public func listRecords() throws -> [RecordInfo] {
-        let names = try entryNames().filter(RecordInfo.isRecordName)
+        let unordered = try entryNames(recordsOnly: true)
+        // Sorted here, by index (moving integers, not strings), so the listing arrives in the order
+        // every reader wants and their checks find nothing to do.
+        let names = unordered.withUnsafeBufferPointer { names in
+            names.indices.sorted { ByteOrder.precedes(names[$0], names[$1]) }.map { names[$0] }
+        }
         // One lstat per record, on every core: on a large store the listing is mostly these calls.
         let slices = Parallel.mapRanges(names.count, minimumPerWorker: 512) { range in
             names[range].map { name in
@@ -153,17 +158,30 @@ public struct DirectoryStore: SnapshotStore {
     }
 
     /// The names in the store folder, `.` and `..` excluded.
-    private func entryNames() throws -> [String] {
+    /// The names in the store folder, `.` and `..` excluded; with `recordsOnly`, only record names,
+    /// judged on the raw bytes before any String is made (hidden files are most of what is skipped).
+    private func entryNames(recordsOnly: Bool = false) throws -> [String] {
         guard let directory = opendir(path) else {
             throw storeError(errno, operation: "list")
         }
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            let name: String? = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) { bytes in
+                    let length = strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))
+                    guard length > 0, bytes[0] != UInt8(ascii: ".") || !recordsOnly else { return nil }
+                    if recordsOnly {
+                        guard length > 5, memcmp(bytes + length - 5, ".json", 5) == 0 else { return nil }
+                    } else if (length == 1 && bytes[0] == UInt8(ascii: "."))
+                        || (length == 2 && bytes[0] == UInt8(ascii: ".") && bytes[1] == UInt8(ascii: "."))
+                    {
+                        return nil
+                    }
+                    return String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)
+                }
             }
-            if name != "." && name != ".." { names.append(name) }
+            if let name { names.append(name) }
         }
         return names
     }

@@ -11,6 +11,11 @@ public struct DeviceID: RawRepresentable, Hashable, Comparable, Sendable, Custom
         self.rawValue = rawValue
     }
 
+    /// An id known to be valid already (read back from this program's own checksummed files).
+    package init(alreadyValidated rawValue: String) {
+        self.rawValue = rawValue
+    }
+
     public var description: String { rawValue }
 
     /// The file name of this device's record in a store.

@@ -28,4 +28,67 @@ public enum Parallel {
         }
         return results.map { $0! }
     }
+
+    /// An array made on every core, piece by piece, without joining: `make(p, emit)` produces the
+    /// elements of `pieces[p]` in order and passes each to `emit`, which puts it straight into its slot
+    /// of the result (joining arrays of large values copies each one and retains all it holds).
+    ///
+    /// `pieces` must cover `0..<count` in order. When a piece throws or emits the wrong number of
+    /// elements, everything made is released and the first error is thrown.
+    public static func makeArray<Element>(
+        count: Int, pieces: [Range<Int>], _ make: @Sendable (Int, (Element) -> Void) throws -> Void
+    ) throws -> [Element] {
+        precondition(
+            pieces.first?.lowerBound ?? 0 == 0 && pieces.last?.upperBound ?? 0 == count
+                && zip(pieces, pieces.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound },
+            "pieces must cover 0..<count in order")
+        let made = UnsafeMutableBufferPointer<Int>.allocate(capacity: max(1, pieces.count))
+        made.initialize(repeating: 0)
+        let failures = UnsafeMutableBufferPointer<(any Error)?>.allocate(capacity: max(1, pieces.count))
+        failures.initialize(repeating: nil)
+        defer {
+            made.deallocate()
+            failures.deinitialize()
+            failures.deallocate()
+        }
+        return try [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+            // Each piece writes only its own slots and its own bookkeeping.
+            nonisolated(unsafe) let slots = buffer
+            nonisolated(unsafe) let sharedMade = made
+            nonisolated(unsafe) let sharedFailures = failures
+            DispatchQueue.concurrentPerform(iterations: pieces.count) { piece in
+                let range = pieces[piece]
+                var next = range.lowerBound
+                do {
+                    try make(piece) { element in
+                        if next < range.upperBound { (slots.baseAddress! + next).initialize(to: element) }
+                        next += 1
+                    }
+                    if next != range.upperBound { throw ParallelError.wrongCount }
+                } catch {
+                    sharedFailures[piece] = error
+                }
+                sharedMade[piece] = min(next, range.upperBound) - range.lowerBound
+            }
+            if let failure = failures.lazy.compactMap({ $0 }).first {
+                for (piece, range) in pieces.enumerated() {
+                    (slots.baseAddress! + range.lowerBound).deinitialize(count: made[piece])
+                }
+                initialized = 0
+                throw failure
+            }
+            initialized = count
+        }
+    }
+
+    /// `count` split evenly into one piece per worker.
+    public static func evenPieces(_ count: Int, minimumPerWorker: Int = 64) -> [Range<Int>] {
+        let workers = workers(for: count, minimumPerWorker: minimumPerWorker)
+        return (0..<workers).map { (count * $0 / workers)..<(count * ($0 + 1) / workers) }
+    }
+}
+
+/// A piece of `Parallel.makeArray` emitted more or fewer elements than its range holds.
+public enum ParallelError: Error {
+    case wrongCount
 }

@@ -107,7 +107,9 @@ public struct RecordInfo: Sendable, Equatable {
 
     /// Whether a name denotes a record: ends in `.json` and is not hidden (in-flight temporary files are).
     public static func isRecordName(_ name: String) -> Bool {
-        name.hasSuffix(".json") && !name.hasPrefix(".") && name.utf8.count > 5
+        // Bytes, not characters: String's hasSuffix compares grapheme clusters, slow over a big folder.
+        let utf8 = name.utf8
+        return utf8.count > 5 && utf8.first != UInt8(ascii: ".") && utf8.suffix(5).elementsEqual(".json".utf8)
     }
 }
 

@@ -104,32 +104,39 @@ struct JSONWriter {
     }
 
     mutating func string(_ value: String?) {
-        guard var value else { return null() }
+        guard let value else { return null() }
         separate()
         output.byte(UInt8(ascii: "\""))
-        value.withUTF8 { utf8 in
-            var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                output.bytes(utf8.baseAddress! + runStart, index - runStart)
-                runStart = index + 1
-                switch byte {
-                case UInt8(ascii: "\""): output.text("\\\"")
-                case UInt8(ascii: "\\"): output.text("\\\\")
-                case 0x0A: output.text("\\n")
-                case 0x0D: output.text("\\r")
-                case 0x09: output.text("\\t")
-                default:
-                    let hex: StaticString = "0123456789abcdef"
-                    output.text("\\u00")
-                    output.byte(hex.utf8Start[Int(byte >> 4)])
-                    output.byte(hex.utf8Start[Int(byte & 0xF)])
-                }
-            }
-            if utf8.count > runStart { output.bytes(utf8.baseAddress! + runStart, utf8.count - runStart) }
+        // In place when the text is contiguous (native strings are); copying to call withUTF8 retained
+        // every string written.
+        if value.utf8.withContiguousStorageIfAvailable({ escape($0) }) == nil {
+            var copy = value
+            copy.withUTF8 { escape($0) }
         }
         output.byte(UInt8(ascii: "\""))
+    }
+
+    private func escape(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        for index in 0..<utf8.count {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            output.bytes(utf8.baseAddress! + runStart, index - runStart)
+            runStart = index + 1
+            switch byte {
+            case UInt8(ascii: "\""): output.text("\\\"")
+            case UInt8(ascii: "\\"): output.text("\\\\")
+            case 0x0A: output.text("\\n")
+            case 0x0D: output.text("\\r")
+            case 0x09: output.text("\\t")
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                output.text("\\u00")
+                output.byte(hex.utf8Start[Int(byte >> 4)])
+                output.byte(hex.utf8Start[Int(byte & 0xF)])
+            }
+        }
+        if utf8.count > runStart { output.bytes(utf8.baseAddress! + runStart, utf8.count - runStart) }
     }
 
     // MARK: Layout

@@ -1,0 +1,65 @@
+import Foundation
+import Snapshots
+import Testing
+
+/// Counts live instances, so a test can see that nothing made is leaked or freed twice.
+final class Tracked: @unchecked Sendable {
+    nonisolated(unsafe) static var live = 0
+    static let lock = NSLock()
+    let value: Int
+
+    init(_ value: Int) {
+        self.value = value
+        Tracked.lock.lock()
+        Tracked.live += 1
+        Tracked.lock.unlock()
+    }
+
+    deinit {
+        Tracked.lock.lock()
+        Tracked.live -= 1
+        Tracked.lock.unlock()
+    }
+}
+
+@Suite(.serialized)
+struct ParallelTests {
+    struct Stop: Error {}
+
+    @Test("pieces made on several cores land in order")
+    func order() throws {
+        for count in [0, 1, 7, 1000] {
+            let pieces = Parallel.evenPieces(count, minimumPerWorker: 1)
+            let made = try Parallel.makeArray(count: count, pieces: pieces.isEmpty ? [0..<0] : pieces) { piece, emit in
+                for index in (pieces.isEmpty ? 0..<0 : pieces[piece]) { emit(index * 2) }
+            }
+            #expect(made == (0..<count).map { $0 * 2 })
+        }
+    }
+
+    @Test("a piece that fails releases everything made, and the error comes out")
+    func failureReleases() {
+        let before = Tracked.live
+        let pieces = [0..<50, 50..<100, 100..<150]
+        #expect(throws: Stop.self) {
+            _ = try Parallel.makeArray(count: 150, pieces: pieces) { piece, emit in
+                for index in pieces[piece] {
+                    if piece == 1 && index == 70 { throw Stop() }
+                    emit(Tracked(index))
+                }
+            }
+        }
+        #expect(Tracked.live == before)
+    }
+
+    @Test("a piece that emits too few elements is an error, not a hole")
+    func wrongCount() {
+        let before = Tracked.live
+        #expect(throws: ParallelError.self) {
+            _ = try Parallel.makeArray(count: 10, pieces: [0..<5, 5..<10]) { piece, emit in
+                for index in 0..<(piece == 0 ? 5 : 4) { emit(Tracked(index)) }
+            }
+        }
+        #expect(Tracked.live == before)
+    }
+}
