@@ -37,9 +37,9 @@ extension MergeMemo {
         let accounts = result.accounts
         out.u32(UInt32(MergeMemo.accountChunks))
         for chunk in 0..<MergeMemo.accountChunks {
-            let range =
-                (accounts.count * chunk / MergeMemo.accountChunks)
-                ..<(accounts.count * (chunk + 1) / MergeMemo.accountChunks)
+            let lower = accounts.count * chunk / MergeMemo.accountChunks
+            let upper = accounts.count * (chunk + 1) / MergeMemo.accountChunks
+            let range = lower..<upper
             var part = BinaryWriter(capacity: 64 + range.count * 512)
             for index in range { part.account(accounts[index], devices: positions) }
             out.u64(UInt64(part.bytes.count))
