@@ -81,6 +81,15 @@ enum StatusCommand {
         } catch let error as SnapshotStoreError {
             throw CommandFailure(error.description)
         }
+        // The parse cache is final now: saved on another core while this one merges.
+        let updated = cache
+        let savingCache = DispatchGroup()
+        if let updated, updated.hasChanged {
+            DispatchQueue.global().async(group: savingCache) {
+                try? updated.save(to: cachePath)
+                context.keepUntilExit(updated)
+            }
+        }
         let result = Merger.merge(contents, options: options)
         context.keepUntilExit(contents)
         context.keepUntilExit(result)
@@ -94,13 +103,11 @@ enum StatusCommand {
                     store: location.displayName, readerVersion: readerVersion, fingerprint: fingerprint,
                     options: options, result: result) : nil
         }
-        let updated = cache
         return (
             result,
             {
-                if let updated, updated.hasChanged { try? updated.save(to: cachePath) }
                 if let memo { try? memo.save(to: memoPath) }
-                context.keepUntilExit(updated)
+                savingCache.wait()
             }
         )
     }
