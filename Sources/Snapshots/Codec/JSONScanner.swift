@@ -175,6 +175,7 @@ struct JSONScanner {
         while true {
             // Plain ASCII runs are the common case: eight bytes per step, stopping at the first byte that
             // needs a look (quote, backslash, control character, or the start of a multi-byte character).
+            // That byte is classified at once; only the last few bytes of a buffer go one at a time.
             while index + 8 <= count {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
                 let mask = JSONScanner.specialBytes(word)
@@ -183,11 +184,6 @@ struct JSONScanner {
                     break
                 }
                 index += 8
-            }
-            while index < count {
-                let byte = base[index]
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
-                index += 1
             }
             guard index < count else { throw error }
             let byte = base[index]
@@ -200,8 +196,10 @@ struct JSONScanner {
                 try skipEscape()
             } else if byte < 0x20 {
                 throw error
-            } else {
+            } else if byte >= 0x80 {
                 try skipUTF8Sequence()
+            } else {
+                index += 1  // a plain byte in the tail, where fewer than eight remain
             }
         }
     }
