@@ -52,4 +52,22 @@ struct JSONWriterTests {
         #expect(json.text.contains("\"f\":[]"))
         #expect(object["g"] as? String == "2026-11-30T12:00:00.250Z")
     }
+
+    @Test("an array written in pieces is byte for byte the array written in one go")
+    func pieces() {
+        for count in [0, 1, 2, 7, 100] {
+            var whole = JSONWriter()
+            whole.array(0..<count) { json, value in json.int(value) }
+            for pieceCount in [1, 2, 3, 8] {
+                let pieces = (0..<pieceCount).map { piece in
+                    var writer = JSONWriter.arrayPiece(capacity: 64)
+                    for value in (count * piece / pieceCount)..<(count * (piece + 1) / pieceCount) { writer.int(value) }
+                    return writer
+                }
+                var joined = JSONWriter()
+                joined.array(pieces: pieces)
+                #expect(joined.text == whole.text, "\(count) values in \(pieceCount) pieces")
+            }
+        }
+    }
 }

@@ -24,6 +24,25 @@ struct JSONWriter {
         output = ByteOutput(capacity: ByteOutput.streamingPiece + 64 * 1024, sink: sink)
     }
 
+    /// A writer for a run of array elements, comma-separated and without brackets, to be placed into an
+    /// array by `array(pieces:)`: so that pieces of a long array can be written on several cores.
+    static func arrayPiece(capacity: Int) -> JSONWriter {
+        var writer = JSONWriter(capacity: capacity)
+        writer.hasMembers = [false]
+        return writer
+    }
+
+    /// An array made of pieces from `arrayPiece(capacity:)`, in order; empty pieces are skipped.
+    mutating func array(pieces: [JSONWriter]) {
+        open(UInt8(ascii: "["))
+        for piece in pieces where piece.hasMembers.first == true {
+            if hasMembers[hasMembers.count - 1] { output.byte(UInt8(ascii: ",")) }
+            hasMembers[hasMembers.count - 1] = true
+            piece.output.withBytes { output.pass($0) }
+        }
+        close(UInt8(ascii: "]"))
+    }
+
     /// What was written so far, for a writer collecting in memory.
     var text: String { output.text }
 
@@ -187,6 +206,21 @@ private final class ByteOutput {
     }
 
     var text: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
+
+    func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
+        body(UnsafeRawBufferPointer(start: start, count: count))
+    }
+
+    /// Appends `bytes`; a streaming output sends a large block straight on instead of copying it.
+    func pass(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        if let sink, bytes.count >= ByteOutput.streamingPiece {
+            flush()
+            sink.write(bytes: bytes)
+        } else {
+            self.bytes(base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        }
+    }
 
     func flushIfFull() {
         if sink != nil && count >= ByteOutput.streamingPiece { flush() }

@@ -10,7 +10,14 @@ enum StatusReport {
     static func status(_ result: MergeResult, to json: inout JSONWriter) {
         json.object { json in
             json.key("accounts")
-            json.array(count: result.accounts.count) { json, index in write(result.accounts[index], to: &json) }
+            // Accounts are most of the report: written in pieces on every core, placed in order.
+            let accounts = result.accounts
+            let pieces = Parallel.mapRanges(accounts.count, minimumPerWorker: 512) { range in
+                var piece = JSONWriter.arrayPiece(capacity: 64 + range.count * 1280)
+                for index in range { write(accounts[index], to: &piece) }
+                return piece
+            }
+            json.array(pieces: pieces)
             json.key("devices")
             json.array(count: result.devices.count) { json, index in write(result.devices[index], to: &json) }
             json.key("now")
