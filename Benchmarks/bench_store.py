@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Benchmark of `aggctl status --json` against the plain Python merge a user would script.
 
-    bench_store.py AGGCTL_BINARY [--sizes 100,1000,10000] [--runs 5] [--work DIR] [--shared DIR]
+    bench_store.py AGGCTL_BINARY [--sizes 100,1000,10000,1000x10] [--runs 5] [--work DIR] [--shared DIR]
+
+A size `NxK` is N records with K times the generator's history (weekly samples): memory must not grow
+with history a merge does not need.
 
 For each size it generates a store with shared/tools/gen_store.py (kept in --work between runs), then
 measures side by side in one run, interleaved: reading the files (`cat`), the reference (shared/tools/
@@ -39,7 +42,7 @@ def run(argv, env=None, stdout=subprocess.DEVNULL):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("aggctl")
-    parser.add_argument("--sizes", default="100,1000,10000")
+    parser.add_argument("--sizes", default="100,1000,10000,1000x10")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench"))
     parser.add_argument("--shared", default=os.path.join(HERE, "..", "..", "shared"))
@@ -53,22 +56,24 @@ def main():
     os.makedirs(args.work, exist_ok=True)
 
     rows = []
-    for size in [int(s) for s in args.sizes.split(",")]:
-        store = os.path.join(args.work, f"store-{size}")
+    for label in args.sizes.split(","):
+        size, _, factor = label.partition("x")
+        size, factor = int(size), int(factor or 1)
+        store = os.path.join(args.work, f"store-{label}" if factor > 1 else f"store-{size}")
         if not os.path.isdir(store) or len(os.listdir(store)) != size:
             shutil.rmtree(store, ignore_errors=True)
-            subprocess.run([sys.executable, generator, store, "--devices", str(size)], check=True,
-                           stdout=subprocess.DEVNULL)
+            subprocess.run([sys.executable, generator, store, "--devices", str(size), "--samples", str(48 * factor)],
+                           check=True, stdout=subprocess.DEVNULL)
         files = sorted(os.path.join(store, name) for name in os.listdir(store))
         megabytes = sum(os.path.getsize(f) for f in files) / 1e6
         runs = args.runs if size <= 1000 else max(3, args.runs // 2)
 
         # Agreement first, on the same store and `now`.
-        state = os.path.join(args.work, f"state-{size}")
+        state = os.path.join(args.work, f"state-{label}")
         shutil.rmtree(state, ignore_errors=True)
         env = dict(os.environ, XDG_STATE_HOME=state)
-        mine_path = os.path.join(args.work, f"aggctl-{size}.json")
-        reference_path = os.path.join(args.work, f"reference-{size}.json")
+        mine_path = os.path.join(args.work, f"aggctl-{label}.json")
+        reference_path = os.path.join(args.work, f"reference-{label}.json")
         status = [args.aggctl, "status", "--store", store, "--json", "--now", NOW]
         with open(mine_path, "w") as out:
             subprocess.run(status, stdout=out, env=env, check=True)
@@ -76,12 +81,12 @@ def main():
             subprocess.run([sys.executable, reference, store, "--now", NOW], stdout=out, check=True)
         sys.argv = ["compare", mine_path, reference_path]
         if compare_accounts.main() != 0:
-            raise SystemExit(f"bench: aggctl and the reference disagree on {size} records")
+            raise SystemExit(f"bench: aggctl and the reference disagree on store {label}")
 
         # Interleaved, one run of each in turn, so that drift in the machine's speed (a shared host)
         # affects all four alike instead of whichever ran during a slow spell.
         samples = {"cat": [], "ref": [], "cold": [], "warm": []}
-        warm_state = os.path.join(args.work, f"state-{size}-warm")
+        warm_state = os.path.join(args.work, f"state-{label}-warm")
         warm_env = dict(os.environ, XDG_STATE_HOME=warm_state)
         shutil.rmtree(warm_state, ignore_errors=True)
         subprocess.run(status, stdout=subprocess.DEVNULL, env=warm_env, check=True)  # fill the caches
@@ -95,19 +100,19 @@ def main():
         def summary(name):
             return statistics.median(s[0] for s in samples[name]), max(s[1] for s in samples[name])
 
-        rows.append((size, megabytes, summary("cat"), summary("ref"), summary("cold"), summary("warm")))
+        rows.append((label, size, megabytes, summary("cat"), summary("ref"), summary("cold"), summary("warm")))
 
     print()
     print(f"{'records':>8} {'MB':>7} {'cat ms':>8} {'ref ms':>9} {'cold ms':>8} {'MB/s':>7} {'warm ms':>8}"
           f" {'cold/ref':>9} {'cold/cat':>9} {'warm/cold':>10} {'RSS cold':>9} {'RSS warm':>9} {'ref RSS':>8}")
-    for size, megabytes, cat, ref, cold, warm in rows:
-        print(f"{size:>8} {megabytes:>7.1f} {cat[0]*1e3:>8.1f} {ref[0]*1e3:>9.1f} {cold[0]*1e3:>8.1f}"
+    for label, size, megabytes, cat, ref, cold, warm in rows:
+        print(f"{label:>8} {megabytes:>7.1f} {cat[0]*1e3:>8.1f} {ref[0]*1e3:>9.1f} {cold[0]*1e3:>8.1f}"
               f" {megabytes / cold[0]:>7.0f} {warm[0]*1e3:>8.1f} {cold[0]/ref[0]:>9.3f} {cold[0]/cat[0]:>9.2f}"
               f" {warm[0]/cold[0]:>10.2f} {cold[1]/1024:>7.0f}MB {warm[1]/1024:>7.0f}MB {ref[1]/1024:>6.0f}MB")
     print()
     print("per record (cold, warm, reference) in microseconds:")
-    for size, _, _, ref, cold, warm in rows:
-        print(f"  {size:>6}: {cold[0]/size*1e6:8.1f} {warm[0]/size*1e6:8.1f} {ref[0]/size*1e6:8.1f}")
+    for label, size, _, _, ref, cold, warm in rows:
+        print(f"  {label:>7}: {cold[0]/size*1e6:8.1f} {warm[0]/size*1e6:8.1f} {ref[0]/size*1e6:8.1f}")
 
 
 if __name__ == "__main__":

@@ -89,4 +89,51 @@ struct DirectoryStoreTests {
         #expect(contents.problems.map(\.file) == ["copy-of-laptop.json"])
         #expect(contents.problems.first?.reason.contains("claims deviceID 'laptop-1'") == true)
     }
+
+    @Test("a record rewritten in place while it is read gives a record or a problem, never a crash")
+    func recordChangingWhileRead() throws {
+        let harness = DirectoryHarness()
+        let laptop = StoreConformance.laptop
+        let small = StoreConformance.record(laptop, used: 10)
+        var large = Records.snapshot(
+            laptop.rawValue, generatedAt: "2026-11-30T12:00:00Z",
+            (0..<200).map { Records.entry(email: "user\($0)@example.com", at: "2026-11-30T11:59:00Z") })
+        large.deviceName = String(repeating: "x", count: 5000)
+        let big = Records.json(large)
+        try harness.plant(laptop.recordName, small)
+        let path = harness.storePath + "/" + laptop.recordName
+
+        // A careless writer: truncates and rewrites the file in place, in two halves, over and over.
+        nonisolated(unsafe) var stop = false
+        let writer = Thread {
+            var flip = false
+            while !stop {
+                let data = flip ? big : small
+                flip.toggle()
+                guard let handle = FileHandle(forWritingAtPath: path) else { continue }
+                try? handle.truncate(atOffset: 0)
+                try? handle.write(contentsOf: data.prefix(data.count / 2))
+                try? handle.write(contentsOf: data.suffix(from: data.count / 2))
+                try? handle.close()
+            }
+        }
+        writer.start()
+        defer { stop = true }
+
+        let store = DirectoryStore(path: harness.storePath)
+        var records = 0
+        var problems = 0
+        for _ in 0..<2000 {
+            let contents = try store.readContents()
+            records += contents.records.count
+            problems += contents.problems.count
+            for record in contents.records {
+                // Whatever was read whole is one of the two versions, not a mixture.
+                #expect([1, 200].contains(record.snapshot.providers.count))
+            }
+        }
+        stop = true
+        #expect(records + problems >= 2000)
+        #expect(records > 0)
+    }
 }
