@@ -10,7 +10,7 @@ For each size it generates a store with shared/tools/gen_store.py (kept in --wor
 measures side by side in one run, interleaved: reading the files (`cat`), the reference (shared/tools/
 merge_reference.py), aggctl cold (a fresh state directory: no parse cache, no merge memo) and aggctl
 warm (the caches of an earlier run, nothing changed). Each figure is the median of --runs runs; peak
-RSS (the largest seen) comes from wait4. It checks that aggctl and the reference merge the same accounts, and exits 1 if not.
+RSS comes from /usr/bin/time in a separate run of each. It checks that aggctl and the reference merge the same accounts, and exits 1 if not.
 """
 import argparse
 import os
@@ -29,14 +29,26 @@ NOW = "2026-11-30T12:00:00Z"
 
 
 def run(argv, env=None, stdout=subprocess.DEVNULL):
-    """Runs argv once; returns (seconds, peak RSS in KiB)."""
+    """Runs argv once; returns its wall-clock seconds."""
     start = time.perf_counter()
     process = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.DEVNULL, env=env)
-    _, status, usage = os.wait4(process.pid, 0)
+    _, status = os.waitpid(process.pid, 0)
     elapsed = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"failed: {' '.join(argv)}")
-    return elapsed, usage.ru_maxrss
+    return elapsed
+
+
+def peak_rss(argv, env=None):
+    """Peak resident memory of argv in KiB, measured by /usr/bin/time in a run of its own.
+
+    Not from this process's wait4: Linux records the forking parent's high-water mark into the child's
+    ru_maxrss at exec, so a child of a large Python process reports at least that Python's size.
+    """
+    with tempfile.NamedTemporaryFile("r") as report:
+        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report.name] + argv, env=env, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return int(report.read().strip().splitlines()[-1])
 
 
 def main():
@@ -97,8 +109,12 @@ def main():
             samples["cold"].append(run(status, env))
             samples["warm"].append(run(status, warm_env))
 
+        shutil.rmtree(state, ignore_errors=True)
+        memory = {"ref": peak_rss([sys.executable, reference, store, "--now", NOW]),
+                  "cold": peak_rss(status, env), "warm": peak_rss(status, warm_env), "cat": 0}
+
         def summary(name):
-            return statistics.median(s[0] for s in samples[name]), max(s[1] for s in samples[name])
+            return statistics.median(samples[name]), memory[name]
 
         rows.append((label, size, megabytes, summary("cat"), summary("ref"), summary("cold"), summary("warm")))
 
