@@ -119,13 +119,13 @@ extension BinaryWriter {
             optionalString(account.accountEmail)
         }
         optionalString(account.plan)
-        optional(account.session) { $0.windowStatus($1) }
-        optional(account.weekly) { $0.windowStatus($1) }
+        optional(account.session) { $0.window($1.window) }
+        optional(account.weekly) { $0.window($1.window) }
         optional(account.modelWeekly) { out, models in
             out.u32(UInt32(models.count))
             for model in models {
                 out.string(model.name)
-                out.windowStatus(model.window)
+                out.window(model.window.window)
             }
         }
         device(account.deviceID)
@@ -153,25 +153,12 @@ extension BinaryWriter {
         u8((account.stale ? 1 : 0) | (account.clockSkew ? 2 : 0))
         optionalString(account.error)
     }
-
-    mutating func windowStatus(_ window: WindowStatus) {
-        double(window.usedPercent)
-        optionalInt(window.windowMinutes)
-        optionalDate(window.resetsAt)
-    }
 }
 
 extension BinaryReader {
     /// Ids were valid when written, and the file's checksum vouches for its bytes.
     mutating func deviceID() throws -> DeviceID {
         DeviceID(alreadyValidated: try string())
-    }
-
-    mutating func windowStatus() throws -> WindowStatus {
-        WindowStatus(
-            UsageWindow(
-                usedPercent: try double(), windowMinutes: try optionalInt(),
-                resetsAt: try optionalDate()))
     }
 
     mutating func device(_ devices: [DeviceID]) throws -> DeviceID {
@@ -195,11 +182,11 @@ extension BinaryReader {
         default: throw Corrupt()
         }
         let plan = try optionalString()
-        let session = try optional { try $0.windowStatus() }
-        let weekly = try optional { try $0.windowStatus() }
+        let session = try optional { WindowStatus(try $0.window()) }
+        let weekly = try optional { WindowStatus(try $0.window()) }
         let modelWeekly = try optional { reader in
             try (0..<Int(try reader.u32())).map { _ in
-                NamedWindowStatus(name: try reader.string(), window: try reader.windowStatus())
+                NamedWindowStatus(name: try reader.string(), window: WindowStatus(try reader.window()))
             }
         }
         let deviceID = try device(devices)

@@ -54,6 +54,11 @@ public struct WindowStatus: Sendable, Equatable {
     public var windowMinutes: Int?
     public var resetsAt: Date?
 
+    /// The provider's figures this status was derived from.
+    public var window: UsageWindow {
+        UsageWindow(usedPercent: usedPercent, windowMinutes: windowMinutes, resetsAt: resetsAt)
+    }
+
     public init(_ window: UsageWindow) {
         usedPercent = window.usedPercent
         remainingPercent = window.remainingPercent

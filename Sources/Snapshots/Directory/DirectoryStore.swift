@@ -103,19 +103,7 @@ public struct DirectoryStore: SnapshotStore {
         let staged = StagedRecord(deviceID: deviceID, temporaryName: StagedRecord.temporaryName(for: deviceID))
         let descriptor = open(join(staged.temporaryName), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw storeError(errno, operation: "write to") }
-        var failure: Int32 = 0
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
+        var failure = data.withUnsafeBytes { Descriptor.writeAll(descriptor, $0) }
         if failure == 0 && fsync(descriptor) != 0 { failure = errno }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
         if failure != 0 {

@@ -20,17 +20,10 @@ public enum AtomicFile {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw failure("create", temporary) }
         var failed: Error?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = writeBytes(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failed = failure("write", temporary)
-                    return
-                }
-                offset += written
-            }
+        let code = data.withUnsafeBytes { Descriptor.writeAll(descriptor, $0) }
+        if code != 0 {
+            errno = code
+            failed = failure("write", temporary)
         }
         if failed == nil && durable && fsync(descriptor) != 0 { failed = failure("flush", temporary) }
         if close(descriptor) != 0 && failed == nil { failed = failure("close", temporary) }
@@ -53,13 +46,4 @@ public enum AtomicFile {
         SnapshotStoreError.failed(
             operation: operation, target: path, reason: String(cString: strerror(errno)).lowercased())
     }
-}
-
-@inline(__always)
-private func writeBytes(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-        Glibc.write(descriptor, buffer, count)
-    #else
-        Darwin.write(descriptor, buffer, count)
-    #endif
 }

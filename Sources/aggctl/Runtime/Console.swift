@@ -1,4 +1,5 @@
 import Foundation
+import Snapshots
 
 #if canImport(Glibc)
     import Glibc
@@ -61,21 +62,9 @@ final class FileDescriptorSink: TextSink, @unchecked Sendable {
     func write(bytes buffer: UnsafeRawBufferPointer) {
         lock.lock()
         defer { lock.unlock() }
-        guard !closed, let base = buffer.baseAddress else { return }
-        var offset = 0
-        while offset < buffer.count {
-            #if canImport(Glibc)
-                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
-            #else
-                let written = Darwin.write(descriptor, base + offset, buffer.count - offset)
-            #endif
-            if written < 0 {
-                if errno == EINTR { continue }
-                closed = true
-                return
-            }
-            offset += written
-        }
+        guard !closed else { return }
+        // A failed write (the reader went away) ends this stream quietly.
+        if Descriptor.writeAll(descriptor, buffer) != 0 { closed = true }
     }
 }
 
