@@ -51,7 +51,7 @@ struct FastRecordDecoderTests {
             #expect(fast == .accepted(DecodedRecord(snapshot: snapshot, notes: [])))
             #expect(Self.agree(fast, Self.foundation(data)))
             // Compact output (no whitespace) reads the same.
-            let compact = try SnapshotCodec.encode(value: snapshot, pretty: false)
+            let compact = try SnapshotCodec.encode(snapshot, pretty: false)
             #expect(Self.fast(compact) == fast)
         }
     }

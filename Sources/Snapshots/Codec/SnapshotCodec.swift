@@ -11,16 +11,11 @@ public enum SnapshotCodec {
     /// The largest record a reader accepts; larger files are refused before they are read.
     public static let maximumRecordSize = 32 * 1024 * 1024
 
-    /// Canonical JSON of `snapshot`.
-    public static func encode(_ snapshot: DeviceSnapshot) throws -> Data {
-        var data = try makeEncoder().encode(snapshot)
+    /// Canonical JSON of `snapshot`: indented for people looking into a shared folder, or compact.
+    public static func encode(_ snapshot: DeviceSnapshot, pretty: Bool = true) throws -> Data {
+        var data = try makeEncoder(pretty: pretty).encode(snapshot)
         data.append(0x0A)
         return data
-    }
-
-    /// Canonical JSON of any value made of the model's types (dates as RFC 3339 UTC).
-    public static func encode<Value: Encodable>(value: Value, pretty: Bool = true) throws -> Data {
-        try makeEncoder(pretty: pretty).encode(value)
     }
 
     /// Reads a stored record with the fast byte-level reader (`FastRecordDecoder`).
