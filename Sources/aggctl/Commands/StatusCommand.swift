@@ -47,69 +47,18 @@ enum StatusCommand {
             now: try context.now(flags),
             staleAfter: try context.seconds("stale-after", flags: flags, default: MergeOptions.defaultStaleAfter),
             maxSkew: try context.seconds("max-skew", flags: flags, default: MergeOptions.defaultMaxSkew))
-        let store = try context.openStore(location)
-        let readerVersion = "aggctl \(Aggctl.version)"
-        let cacheFolder = context.stateDirectory + "/cache"
-        let realNow = Date()
-        let listing: [RecordInfo]
+        let merging = CachedMerge(
+            store: try context.openStore(location), cacheFolder: context.stateDirectory + "/cache",
+            readerVersion: "aggctl \(Aggctl.version)")
         do {
-            listing = try store.listRecords().sortedByName()
+            let outcome = try merging.merge(options: options, realNow: Date())
+            // Freeing a large merge just before the process ends is wasted time.
+            context.keepUntilExit(outcome.result)
+            context.keepUntilExit(outcome.scratch)
+            return (outcome.result, outcome.finish)
         } catch let error as SnapshotStoreError {
             throw CommandFailure(error.description)
         }
-
-        // Nothing changed since the last run: the memo stands for the merge, and no record is read.
-        let fingerprint = RecordInfo.fingerprint(of: listing)
-        let memoPath = MergeMemo.path(in: cacheFolder, store: location.displayName)
-        if let fingerprint,
-            let memo = MergeMemo.load(from: memoPath, store: location.displayName, readerVersion: readerVersion),
-            let result = memo.result(for: fingerprint, options: options)
-        {
-            context.keepUntilExit(memo)
-            context.keepUntilExit(result)
-            return (result, {})
-        }
-
-        // The parse cache is only a speed-up: one that cannot be read is rebuilt, one that cannot be
-        // written is skipped, and neither changes what the command reports.
-        let cachePath = ParseCache.path(in: cacheFolder, store: location.displayName)
-        var cache: ParseCache? = ParseCache.load(
-            from: cachePath, store: location.displayName, readerVersion: readerVersion)
-        let contents: StoreContents
-        do {
-            contents = try store.readContents(listing: listing, cache: &cache, now: realNow)
-        } catch let error as SnapshotStoreError {
-            throw CommandFailure(error.description)
-        }
-        // The parse cache is final now: saved on another core while this one merges.
-        let updated = cache
-        let savingCache = DispatchGroup()
-        if let updated, updated.hasChanged {
-            DispatchQueue.global().async(group: savingCache) {
-                try? updated.save(to: cachePath)
-                context.keepUntilExit(updated)
-            }
-        }
-        let result = Merger.merge(contents, options: options)
-        context.keepUntilExit(contents)
-        context.keepUntilExit(result)
-        // A record changed moments ago may change again within its time stamp's tick: no memo then.
-        let settled = listing.allSatisfy { info in
-            info.modified.map { realNow.timeIntervalSince($0) >= ParseCache.settleTime } ?? false
-        }
-        let memo = fingerprint.flatMap { fingerprint in
-            settled
-                ? MergeMemo(
-                    store: location.displayName, readerVersion: readerVersion, fingerprint: fingerprint,
-                    options: options, result: result) : nil
-        }
-        return (
-            result,
-            {
-                if let memo { try? memo.save(to: memoPath) }
-                savingCache.wait()
-            }
-        )
     }
 
     static func report(_ problems: [RecordProblem], on console: Console) {

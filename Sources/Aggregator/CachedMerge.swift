@@ -1,0 +1,79 @@
+import Dispatch
+import Foundation
+import Snapshots
+
+/// Reads and merges a store through the two caches kept in a cache folder: the merge memo (nothing
+/// changed: nothing is read or merged) and the parse cache (unchanged records are not read again).
+///
+/// What it reports never depends on the caches: a cache that is missing, damaged or unwritable only
+/// costs time. Saving is left to the caller's chosen moment (`Outcome.finish`), so that a command can
+/// write its output first.
+public struct CachedMerge: Sendable {
+    public let store: any SnapshotStore
+    /// Where the caches live; nil to read and merge afresh every time.
+    public let cacheFolder: String?
+    /// Caches written by another version are ignored: it may read records differently.
+    public let readerVersion: String
+
+    public init(store: any SnapshotStore, cacheFolder: String?, readerVersion: String) {
+        self.store = store
+        self.cacheFolder = cacheFolder
+        self.readerVersion = readerVersion
+    }
+
+    /// A merge, and what is left to do once it has been used.
+    public struct Outcome: Sendable {
+        public var result: MergeResult
+        /// Everything this run read and built that a short-lived process need not free.
+        public var scratch: [any Sendable]
+        /// Saves the caches (one is already being saved on another core); call once, when convenient.
+        public var finish: @Sendable () -> Void
+    }
+
+    /// Merges the store as it is now.
+    ///
+    /// - Parameters:
+    ///   - options: the merge's options (`now` may be a chosen moment).
+    ///   - realNow: the real time, for judging whether a record changed too recently to be cached.
+    /// - Throws: `SnapshotStoreError` when the store cannot be listed.
+    public func merge(options: MergeOptions, realNow: Date) throws -> Outcome {
+        let listing = try store.listRecords().sortedByName()
+        let name = store.displayName
+        let fingerprint = RecordInfo.fingerprint(of: listing)
+        let memoPath = cacheFolder.map { MergeMemo.path(in: $0, store: name) }
+        if let fingerprint, let memoPath,
+            let memo = MergeMemo.load(from: memoPath, store: name, readerVersion: readerVersion),
+            let result = memo.result(for: fingerprint, options: options)
+        {
+            return Outcome(result: result, scratch: [memo], finish: {})
+        }
+
+        let cachePath = cacheFolder.map { ParseCache.path(in: $0, store: name) }
+        var cache = cachePath.map { ParseCache.load(from: $0, store: name, readerVersion: readerVersion) }
+        let contents = try store.readContents(listing: listing, cache: &cache, now: realNow)
+        // The parse cache is final now: saved on another core while this one merges.
+        let savingCache = DispatchGroup()
+        if let cache, let cachePath, cache.hasChanged {
+            DispatchQueue.global().async(group: savingCache) { try? cache.save(to: cachePath) }
+        }
+        let result = Merger.merge(contents, options: options)
+        // A record changed moments ago may change again within its time stamp's tick: no memo then.
+        let settled = listing.allSatisfy { info in
+            info.modified.map { realNow.timeIntervalSince($0) >= ParseCache.settleTime } ?? false
+        }
+        let memo: MergeMemo? =
+            if let fingerprint, settled {
+                MergeMemo(
+                    store: name, readerVersion: readerVersion, fingerprint: fingerprint, options: options,
+                    result: result)
+            } else {
+                nil
+            }
+        return Outcome(
+            result: result, scratch: [contents, cache],
+            finish: {
+                if let memo, let memoPath { try? memo.save(to: memoPath) }
+                savingCache.wait()
+            })
+    }
+}
