@@ -78,7 +78,7 @@ enum StatusCommand {
             var from = "\(account.deviceName), \(HumanFormat.ago(account.lastUpdated, now: result.now))"
             if account.seenOn.count > 1 { from += " (seen on \(account.seenOn.count))" }
             table.rows.append([
-                TextTable.Cell(displayName(ofProvider: account.providerID)),
+                TextTable.Cell(ProviderNames.displayName(of: account.providerID)),
                 TextTable.Cell(account.accountEmail ?? "-"),
                 TextTable.Cell(account.plan ?? "-"),
                 windowCell(account.session),
@@ -96,14 +96,5 @@ enum StatusCommand {
         var text = HumanFormat.percent(window.remainingPercent) + " left"
         if window.level == .depleted { text = "depleted" }
         return TextTable.Cell(text, color: HumanFormat.color(for: window.level))
-    }
-
-    /// The provider's display name: Claude, Codex, ...; an unknown id capitalised.
-    static func displayName(ofProvider id: String) -> String {
-        let known = [
-            "claude": "Claude", "codex": "Codex", "cursor": "Cursor", "gemini": "Gemini", "copilot": "Copilot",
-            "windsurf": "Windsurf", "amp": "Amp", "factory": "Factory", "zai": "z.ai", "kimi": "Kimi",
-        ]
-        return known[id] ?? (id.prefix(1).uppercased() + id.dropFirst())
     }
 }

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Edge-triggered detection of session windows running out and coming back (SPEC section 5).
+///
+/// Pure: the previous state and the merged accounts give the events and the next state; persisting the
+/// state and delivering the events are separate steps. Only the session window is watched.
+public enum TransitionDetector {
+    /// The events the merged accounts cause, and the state to remember.
+    ///
+    /// - Parameters:
+    ///   - warnAt: remaining-percent thresholds for low-quota warnings (`--warn-at 25,10`).
+    ///   - baselineOnly: remember the accounts as they are without firing anything, after the state was
+    ///     lost (a corrupt file): a lost state must never re-fire old events.
+    public static func evaluate(
+        previous: AlertState, accounts: [MergedAccount], warnAt: [Int] = [], baselineOnly: Bool = false
+    ) -> (events: [TransitionEvent], next: AlertState) {
+        var next = previous
+        var events: [TransitionEvent] = []
+        let thresholds = Array(Set(warnAt)).sorted()
+        for account in accounts {
+            // Skewed figures never move the state: a wrong clock must not fire or swallow an event.
+            guard let session = account.session, !account.clockSkew else { continue }
+            let key = account.key.description
+            let remaining = session.remainingPercent
+            let isDepleted = remaining <= WindowLevel.depletedThreshold
+            func event(_ kind: TransitionEvent.Kind, threshold: Int? = nil) -> TransitionEvent {
+                TransitionEvent(
+                    kind: kind, key: account.key, providerID: account.providerID, accountEmail: account.accountEmail,
+                    remainingPercent: remaining, resetsAt: session.resetsAt, at: account.lastUpdated,
+                    threshold: threshold)
+            }
+
+            guard var state = previous.accounts[key] else {
+                // First sight sets the state. A machine that starts watching during an outage is told
+                // once (depleted); never "restored", and no warning: nothing was crossed while watched.
+                next.accounts[key] = AccountAlertState(
+                    remainingPercent: remaining, lastUpdated: account.lastUpdated, resetsAt: session.resetsAt,
+                    armedWarnings: thresholds.filter { remaining > Double($0) })
+                if isDepleted && !baselineOnly { events.append(event(.depleted)) }
+                continue
+            }
+            // Only figures newer than those behind the state move it: when the newest device's record
+            // disappears and an older one wins again, that is not a transition.
+            guard account.lastUpdated > state.lastUpdated else { continue }
+            let wasDepleted = state.remainingPercent <= WindowLevel.depletedThreshold
+            var fired: TransitionEvent?
+
+            if state.heldRestore != nil {
+                // A held restore is confirmed by a newer entry that is not depleted, cancelled by one that is.
+                state.heldRestore = nil
+                if !isDepleted { fired = event(.restored) }
+            } else if wasDepleted && !isDepleted {
+                if let resetsAt = state.resetsAt, account.lastUpdated < resetsAt {
+                    // Reported before the window's reset: providers briefly show 0% used while a window is
+                    // still exhausted. Held until a newer entry confirms it.
+                    state.heldRestore = HeldRestore(
+                        remainingPercent: remaining, lastUpdated: account.lastUpdated, resetsAt: session.resetsAt)
+                    state.lastUpdated = account.lastUpdated
+                    next.accounts[key] = state
+                    continue
+                }
+                fired = event(.restored)
+            } else if !wasDepleted && isDepleted {
+                fired = event(.depleted)
+            }
+
+            // Warnings: fired once when the remaining percent crosses an armed threshold downward (the
+            // smallest one when several are crossed at once), armed again when it rises above it. A
+            // depleted window gets its depleted event instead.
+            let armed = state.armedWarnings.filter(thresholds.contains)
+            let crossed = armed.filter { remaining <= Double($0) }
+            if let smallest = crossed.min(), fired == nil, !isDepleted, !baselineOnly {
+                fired = event(.warning, threshold: smallest)
+            }
+            state.armedWarnings = thresholds.filter { remaining > Double($0) }
+
+            state.remainingPercent = remaining
+            state.lastUpdated = account.lastUpdated
+            state.resetsAt = session.resetsAt
+            next.accounts[key] = state
+            if let fired, !baselineOnly { events.append(fired) }
+        }
+        return (events, next)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Snapshots
+
+/// Something a person should be told about a session window: it ran out, came back, or is running low.
+public struct TransitionEvent: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable {
+        case depleted, restored, warning
+    }
+
+    /// Stable for the life of the event: derived from the account, the kind, the threshold (warnings)
+    /// and the `lastUpdated` of the entry that caused it, so a retried delivery is the same event.
+    public var id: String
+    public var kind: Kind
+    public var providerID: String
+    public var accountEmail: String?
+    public var remainingPercent: Double
+    public var resetsAt: Date?
+    public var title: String
+    public var body: String
+    /// When the provider's figures showed the change: the causing entry's `lastUpdated`.
+    public var at: Date
+    /// The crossed threshold of a warning.
+    public var threshold: Int?
+
+    public init(
+        kind: Kind, key: AccountKey, providerID: String, accountEmail: String?, remainingPercent: Double,
+        resetsAt: Date?, at: Date, threshold: Int? = nil
+    ) {
+        self.kind = kind
+        self.providerID = providerID
+        self.accountEmail = accountEmail
+        self.remainingPercent = remainingPercent
+        self.resetsAt = resetsAt
+        self.at = at
+        self.threshold = threshold
+        id = TransitionEvent.id(key: key, kind: kind, threshold: threshold, at: at)
+        let provider = ProviderNames.displayName(of: providerID)
+        let account = accountEmail.map { " Account: \($0)." } ?? ""
+        switch kind {
+        case .depleted:
+            title = "\(provider) session depleted"
+            let reset = resetsAt.map { " Resets at \(RFC3339.format($0))." } ?? ""
+            body = "0% left. Will notify when it's available again.\(account)\(reset)"
+        case .restored:
+            title = "\(provider) session restored"
+            body = "Session quota is available again.\(account)"
+        case .warning:
+            title = "\(provider) session quota low"
+            let reset = resetsAt.map { " Resets at \(RFC3339.format($0))." } ?? ""
+            body = "\(Int(remainingPercent.rounded(.down)))% left.\(account)\(reset)"
+        }
+    }
+
+    /// `evt-` and 16 hex digits of an FNV-1a hash: the same inputs give the same id on every machine.
+    static func id(key: AccountKey, kind: Kind, threshold: Int?, at: Date) -> String {
+        let text = "\(key)|\(kind.rawValue)|\(threshold.map(String.init) ?? "")|\(RFC3339.format(at))"
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        return "evt-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
