@@ -2,16 +2,75 @@ import Foundation
 
 /// A message for a person about their quota, as every notification backend receives it.
 ///
-/// Deliberately free of store and record types: a backend only needs the words and an identity.
-public struct Notification: Sendable, Equatable, Codable {
+/// Free of store and record types: a backend needs the words, an identity and a few facts to pass on.
+public struct Notification: Sendable, Equatable {
+    public enum Urgency: String, Sendable {
+        case normal, critical
+    }
+
     /// Stable across retries: a backend that sees the same id twice is seeing one event delivered again.
     public var id: String
+    /// `depleted`, `restored` or `warning`.
+    public var kind: String
+    public var providerID: String
+    public var accountEmail: String?
+    public var remainingPercent: Double
+    public var resetsAt: Date?
     public var title: String
     public var body: String
+    /// When the change was observed.
+    public var at: Date
+    public var urgency: Urgency
 
-    public init(id: String, title: String, body: String) {
+    public init(
+        id: String, kind: String, providerID: String, accountEmail: String?, remainingPercent: Double,
+        resetsAt: Date?, title: String, body: String, at: Date, urgency: Urgency
+    ) {
         self.id = id
+        self.kind = kind
+        self.providerID = providerID
+        self.accountEmail = accountEmail
+        self.remainingPercent = remainingPercent
+        self.resetsAt = resetsAt
         self.title = title
         self.body = body
+        self.at = at
+        self.urgency = urgency
+    }
+
+    /// The event as one line of JSON: `{"id", "kind", "providerID", "accountEmail", "remainingPercent",
+    /// "resetsAt", "title", "body", "at"}` (SPEC section 6), keys sorted, `null` for absent values.
+    public var jsonLine: String {
+        let fields: [(String, Any)] = [
+            ("accountEmail", accountEmail ?? NSNull()), ("at", Notification.format(at)), ("body", body),
+            ("id", id), ("kind", kind), ("providerID", providerID), ("remainingPercent", remainingPercent),
+            ("resetsAt", resetsAt.map(Notification.format) ?? NSNull()), ("title", title),
+        ]
+        let parts = fields.map { key, value -> String in
+            let encoded =
+                (try? JSONSerialization.data(withJSONObject: [value], options: [.withoutEscapingSlashes]))
+                .map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) } ?? "null"
+            return "\"\(key)\":\(encoded)"
+        }
+        return "{" + parts.joined(separator: ",") + "}"
+    }
+
+    /// `AGGCTL_EVENT_*` variables for hooks, text as it is (never interpreted by a shell).
+    public var environment: [String: String] {
+        var variables = [
+            "AGGCTL_EVENT_ID": id, "AGGCTL_EVENT_KIND": kind, "AGGCTL_EVENT_PROVIDER": providerID,
+            "AGGCTL_EVENT_REMAINING_PERCENT": String(remainingPercent), "AGGCTL_EVENT_TITLE": title,
+            "AGGCTL_EVENT_BODY": body, "AGGCTL_EVENT_AT": Notification.format(at),
+        ]
+        if let accountEmail { variables["AGGCTL_EVENT_ACCOUNT"] = accountEmail }
+        if let resetsAt { variables["AGGCTL_EVENT_RESETS_AT"] = Notification.format(resetsAt) }
+        return variables
+    }
+
+    static func format(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
     }
 }

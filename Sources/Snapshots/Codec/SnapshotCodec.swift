@@ -59,7 +59,7 @@ public enum SnapshotCodec {
         return try fields.validated(fileName: fileName)
     }
 
-    static func makeEncoder(pretty: Bool = true) -> JSONEncoder {
+    package static func makeEncoder(pretty: Bool = true) -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting =
             pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
@@ -70,7 +70,7 @@ public enum SnapshotCodec {
         return encoder
     }
 
-    static func makeDecoder() -> JSONDecoder {
+    package static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()

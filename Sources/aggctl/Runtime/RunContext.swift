@@ -1,4 +1,5 @@
 import Foundation
+import Notify
 import Snapshots
 
 /// Everything a command may touch outside its arguments, handed in so tests can fix each of them.
@@ -18,6 +19,10 @@ struct RunContext: Sendable {
     /// ends: freeing a merge of ten thousand records took a third of a warm `status`, and exit returns
     /// the memory anyway. In-process tests pass a hook that lets the value go.
     var keepUntilExit: @Sendable (any Sendable) -> Void = { _ in }
+    /// Runs hooks and helper programs.
+    var processRunner: any ProcessRunner = FoundationProcessRunner()
+    /// How deliveries are retried within a run; in-process tests keep the attempts and drop the waits.
+    var retryPolicy: RetryPolicy = .standard
 
     static func standard(environment: [String: String]) -> RunContext {
         RunContext(
@@ -28,8 +33,12 @@ struct RunContext: Sendable {
             hostName: localHostName, keepUntilExit: { ProcessLifetime.keep($0) })
     }
 
-    /// The state directory: `$XDG_STATE_HOME/aggctl`, else `~/.local/state/aggctl`.
+    /// `--state-dir`, when given.
+    var stateDirectoryOverride: String?
+
+    /// The state directory: `--state-dir`, else `$XDG_STATE_HOME/aggctl`, else `~/.local/state/aggctl`.
     var stateDirectory: String {
+        if let stateDirectoryOverride { return stateDirectoryOverride }
         if let base = environment["XDG_STATE_HOME"], base.hasPrefix("/") {
             return base + "/aggctl"
         }

@@ -1,0 +1,161 @@
+import Aggregator
+import Foundation
+import Notify
+import Snapshots
+
+/// `aggctl check`: merge, detect session windows running out or coming back, deliver each event once.
+enum CheckCommand {
+    static let name: String = "check"
+    static let summary =
+        "Merge the store, detect depleted and restored session windows, and notify, exactly once per event."
+    static let flags = [
+        CommonFlags.store,
+        FlagSpec.option("state-dir", "D", "where state, outbox and caches live (default: $XDG_STATE_HOME/aggctl)"),
+        FlagSpec.option(
+            "notify", "SPEC", repeatable: true, "stdout, command:/path/to/hook (default: stdout; see below)"),
+        FlagSpec.option("warn-at", "P,...", "also warn when the session's remaining percent drops below each P"),
+        CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew,
+    ]
+    static let details = """
+        Each event is written to an outbox in the state directory before any backend is tried, and marked
+        delivered per backend only after that backend succeeded; failures are retried within the run
+        (4 attempts) and on later runs. Exit 1 when an event is still undelivered (it stays queued).
+        Two runs at once take turns on a lock, so each event is delivered once.
+        command:PATH runs PATH without a shell, the event as JSON on stdin and in AGGCTL_EVENT_* variables.
+        """
+    static let command = Command(name: name, summary: summary, flags: flags, details: details) { flags, context in
+        try run(flags, context: context)
+    }
+
+    /// Events that keep failing are dropped after this long, with a warning, so a dead hook does not
+    /// grow the outbox forever.
+    static let outboxLifetime: TimeInterval = 86_400
+
+    static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
+        let notifiers = try notifiers(flags.all("notify"), context: context)
+        let warnAt = try flags.value("warn-at").map(parseThresholds) ?? []
+        var context = context
+        if let directory = flags.value("state-dir") {
+            guard directory.hasPrefix("/") || !directory.isEmpty else {
+                throw UsageError("--state-dir: '\(directory)' is not a folder path", command: name)
+            }
+            context.environment["XDG_STATE_HOME"] = nil
+            context.stateDirectoryOverride = directory
+        }
+        let stateFile = StateFile(directory: context.stateDirectory)
+        let realNow = Date()
+        do {
+            return try stateFile.withLock {
+                try cycle(
+                    flags, context: context, stateFile: stateFile, notifiers: notifiers, warnAt: warnAt,
+                    realNow: realNow)
+            }
+        } catch let error as StateFileError {
+            throw CommandFailure(error.message)
+        }
+    }
+
+    /// One read, decide, deliver, write cycle; runs under the state lock.
+    static func cycle(
+        _ flags: ParsedFlags, context: RunContext, stateFile: StateFile, notifiers: [any Notifier], warnAt: [Int],
+        realNow: Date
+    ) throws -> ExitStatus {
+        var state = AlertState()
+        var baselineOnly = false
+        switch stateFile.load() {
+        case .fresh:
+            break
+        case .loaded(let loaded):
+            state = loaded
+        case .corrupt(let aside, let reason):
+            // Starting over must not re-fire old events: this run only remembers where accounts stand.
+            context.console.warn(
+                "state '\(stateFile.path)' could not be read (\(reason)); set aside as '\(aside)'; "
+                    + "remembering accounts afresh without alerts this run")
+            baselineOnly = true
+        }
+
+        let (result, finish) = try StatusCommand.merge(flags, context: context, command: name)
+        defer { finish() }
+        StatusCommand.report(result.problems, on: context.console)
+        let detection = TransitionDetector.evaluate(
+            previous: state, accounts: result.accounts, warnAt: warnAt, baselineOnly: baselineOnly)
+        state = detection.next
+        state.outbox += detection.events.map { PendingEvent(event: $0, createdAt: realNow) }
+        // Persisted before any backend is tried: a crash from here on loses no event.
+        try stateFile.save(state)
+
+        var failures: [String] = []
+        var index = 0
+        while index < state.outbox.count {
+            let pending = state.outbox[index]
+            let notification = Self.notification(pending.event)
+            for notifier in notifiers where !state.outbox[index].deliveredTo.contains(notifier.name) {
+                if let failure = context.retryPolicy.deliver(notification, with: notifier) {
+                    failures.append("event \(pending.event.id) to '\(notifier.name)': \(failure.reason)")
+                } else {
+                    state.outbox[index].deliveredTo.append(notifier.name)
+                    try stateFile.save(state)
+                }
+            }
+            let done = notifiers.allSatisfy { state.outbox[index].deliveredTo.contains($0.name) }
+            if done {
+                state.outbox.remove(at: index)
+            } else if realNow.timeIntervalSince(pending.createdAt) > outboxLifetime {
+                context.console.warn("dropping event \(pending.event.id) undelivered for over a day")
+                state.outbox.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
+        try stateFile.save(state)
+
+        guard failures.isEmpty else {
+            for failure in failures.dropLast() { context.console.warn("could not deliver \(failure)") }
+            throw CommandFailure(
+                "could not deliver \(failures.last!); \(state.outbox.count) event(s) stay queued for the next run")
+        }
+        return .success
+    }
+
+    static func notification(_ event: TransitionEvent) -> Notify.Notification {
+        Notify.Notification(
+            id: event.id, kind: event.kind.rawValue, providerID: event.providerID, accountEmail: event.accountEmail,
+            remainingPercent: event.remainingPercent, resetsAt: event.resetsAt, title: event.title, body: event.body,
+            at: event.at, urgency: event.kind == .depleted ? .critical : .normal)
+    }
+
+    /// Backends from `--notify` values; stdout when none is given.
+    static func notifiers(_ specs: [String], context: RunContext) throws -> [any Notifier] {
+        let output = context.console.output
+        guard !specs.isEmpty else { return [StdoutNotifier { output.write($0) }] }
+        return try specs.map { spec -> any Notifier in
+            if spec == "stdout" { return StdoutNotifier { output.write($0) } }
+            if spec.hasPrefix("command:") {
+                let program = String(spec.dropFirst("command:".count))
+                guard program.hasPrefix("/"), FileManager.default.isExecutableFile(atPath: program) else {
+                    throw UsageError(
+                        "--notify: '\(program)' is not an executable file given by its full path; "
+                            + "expected command:/path/to/hook", command: name)
+                }
+                return CommandNotifier(
+                    program: program, runner: context.processRunner, environment: context.environment)
+            }
+            throw UsageError(
+                "--notify: '\(spec)' is not a notification backend; expected stdout or command:/path/to/hook",
+                command: name)
+        }
+    }
+
+    /// `25,10` into thresholds; each a whole percent from 1 to 99.
+    static func parseThresholds(_ text: String) throws -> [Int] {
+        try text.split(separator: ",", omittingEmptySubsequences: false).map { part in
+            guard let value = Int(part.trimmingCharacters(in: .whitespaces)), (1...99).contains(value) else {
+                throw UsageError(
+                    "--warn-at: '\(text)' is not a list of percentages; expected whole numbers 1-99 such as 25,10",
+                    command: name)
+            }
+            return value
+        }
+    }
+}

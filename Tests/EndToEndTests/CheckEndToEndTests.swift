@@ -1,0 +1,176 @@
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+/// `aggctl check` as cron runs it: real binary, real store, real hook scripts.
+struct CheckEndToEndTests {
+    let root = TemporaryDirectory("aggctl-check")
+    var store: String { root.file("store") }
+
+    var environment: [String: String] {
+        ["HOME": root.file("home"), "XDG_STATE_HOME": root.file("state"), "PATH": "/usr/bin:/bin"]
+    }
+
+    /// This machine publishes a Claude account at `lastUpdated` with `used` percent of its session used.
+    func publish(_ lastUpdated: String, used: Double, email: String = "you@example.com") throws {
+        let entry = Records.entry(email: email, at: lastUpdated, sessionUsed: used, resetsAt: "2026-11-30T15:00:00Z")
+        let record = Records.snapshot("laptop", generatedAt: lastUpdated, [entry])
+        try root.write("store/laptop.json", Records.json(record))
+    }
+
+    func check(_ now: String, _ extra: [String] = []) throws -> BinaryRun {
+        try BinaryRun.run(["check", "--store", store, "--now", now] + extra, environment: environment)
+    }
+
+    /// A hook script: appends the event's id and kind (from its JSON on stdin) to `log`, then `then`.
+    func hook(_ name: String, log: String, then extra: String = "") throws -> String {
+        let path = try root.write(
+            name,
+            """
+            #!/bin/sh
+            read -r line
+            id=$(printf '%s' "$line" | sed 's/.*"id":"\\([^"]*\\)".*/\\1/')
+            echo "$id $AGGCTL_EVENT_KIND" >> '\(log)'
+            \(extra)
+            """)
+        chmod(path, 0o755)
+        return path
+    }
+
+    func lines(_ path: String) -> [String] {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    @Test("a depleted then restored sequence prints exactly those two events")
+    func depletedThenRestored() throws {
+        try publish("2026-11-30T12:00:00Z", used: 40)
+        #expect(try check("2026-11-30T12:00:30Z").output == "")
+        try publish("2026-11-30T12:10:00Z", used: 100)
+        let depleted = try check("2026-11-30T12:10:30Z")
+        #expect(try check("2026-11-30T12:11:00Z").output == "")
+        try publish("2026-11-30T15:01:00Z", used: 2)
+        let restored = try check("2026-11-30T15:01:30Z")
+        #expect(depleted.status == 0 && restored.status == 0)
+        let events = (depleted.output + restored.output).split(separator: "\n").map { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+        }
+        #expect(events.map { $0["kind"] as? String } == ["depleted", "restored"])
+        #expect(events.map { $0["title"] as? String } == ["Claude session depleted", "Claude session restored"])
+        #expect(
+            Set(events[0].keys) == [
+                "id", "kind", "providerID", "accountEmail", "remainingPercent", "resetsAt", "title", "body", "at",
+            ])
+        #expect(events[0]["remainingPercent"] as? Double == 0)
+    }
+
+    @Test("four checks started at once deliver a new event once")
+    func concurrentChecks() throws {
+        try publish("2026-11-30T12:00:00Z", used: 40)
+        _ = try check("2026-11-30T12:00:30Z")
+        try publish("2026-11-30T12:10:00Z", used: 100)
+        let log = root.file("delivered.log")
+        let hookPath = try hook("hook.sh", log: log, then: "sleep 0.2")
+        let runs = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 4)
+        defer { runs.deallocate() }
+        nonisolated(unsafe) let statuses = runs
+        let environment = self.environment
+        let store = self.store
+        DispatchQueue.concurrentPerform(iterations: 4) { index in
+            let run = try? BinaryRun.run(
+                ["check", "--store", store, "--now", "2026-11-30T12:10:30Z", "--notify", "command:" + hookPath],
+                environment: environment)
+            statuses[index] = run?.status ?? -1
+        }
+        #expect(Array(runs) == [0, 0, 0, 0])
+        #expect(lines(log).count == 1)
+        #expect(lines(log).first?.hasSuffix(" depleted") == true)
+    }
+
+    @Test("a hook that fails makes the run exit 1, and the event is delivered on the next run, once")
+    func failingHookRetriedNextRun() throws {
+        try publish("2026-11-30T12:00:00Z", used: 40)
+        _ = try check("2026-11-30T12:00:30Z")
+        try publish("2026-11-30T12:10:00Z", used: 100)
+        let log = root.file("delivered.log")
+        let gate = root.file("hook-may-succeed")
+        let hookPath = try hook("hook.sh", log: log, then: "[ -e '\(gate)' ] || { echo 'service away' >&2; exit 3; }")
+        let failed = try check("2026-11-30T12:10:30Z", ["--notify", "command:" + hookPath])
+        #expect(failed.status == 1)
+        #expect(failed.errors.contains("exited with status 3: service away"))
+        #expect(failed.errors.contains("stay queued"))
+        let attempts = lines(log)
+        #expect(attempts.count == 4)
+        #expect(Set(attempts).count == 1)
+        try root.write("hook-may-succeed", "")
+        let next = try check("2026-11-30T12:11:00Z", ["--notify", "command:" + hookPath])
+        #expect(next.status == 0)
+        #expect(lines(log).count == 5)
+        #expect(lines(log).last == attempts.first)
+        #expect(try check("2026-11-30T12:12:00Z", ["--notify", "command:" + hookPath]).status == 0)
+        #expect(lines(log).count == 5)
+    }
+
+    @Test("kill -9 between delivery and the state write loses nothing, and a repeat has the same id")
+    func killedAfterDelivery() throws {
+        try publish("2026-11-30T12:00:00Z", used: 40)
+        _ = try check("2026-11-30T12:00:30Z")
+        try publish("2026-11-30T12:10:00Z", used: 100)
+        let log = root.file("delivered.log")
+        let marker = root.file("killed-once")
+        // Delivers, then kills the check that runs it before it can record the delivery.
+        let hookPath = try hook(
+            "hook.sh", log: log, then: "[ -e '\(marker)' ] || { touch '\(marker)'; kill -9 $PPID; sleep 5; }")
+        let killed = try check("2026-11-30T12:10:30Z", ["--notify", "command:" + hookPath])
+        #expect(killed.status != 0)
+        let again = try check("2026-11-30T12:11:00Z", ["--notify", "command:" + hookPath])
+        #expect(again.status == 0)
+        let delivered = lines(log)
+        #expect(delivered.count == 2)
+        #expect(Set(delivered).count == 1)
+        #expect(try check("2026-11-30T12:12:00Z", ["--notify", "command:" + hookPath]).status == 0)
+        #expect(lines(log).count == 2)
+    }
+
+    @Test("an account whose text is shell syntax reaches the hook as text, never a shell")
+    func shellSyntaxStaysText() throws {
+        let pwned = root.file("pwned")
+        let email = "$(touch \(pwned))`touch \(pwned)`;touch \(pwned)@example.com"
+        try publish("2026-11-30T12:00:00Z", used: 100, email: email)
+        let received = root.file("received")
+        let hookPath = try root.write(
+            "hook.sh", "#!/bin/sh\nprintf '%s\\n' \"$AGGCTL_EVENT_ACCOUNT\" > '\(received)'\ncat >> '\(received)'\n")
+        chmod(hookPath, 0o755)
+        let run = try check("2026-11-30T12:00:30Z", ["--notify", "command:" + hookPath, "--notify", "stdout"])
+        #expect(run.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: pwned))
+        let text = try String(contentsOfFile: received, encoding: .utf8)
+        #expect(text.hasPrefix(email + "\n"))
+        #expect(run.output.contains("$(touch"))
+    }
+
+    @Test("a corrupt state file is set aside and reported, and old events do not fire again")
+    func corruptState() throws {
+        try publish("2026-11-30T12:00:00Z", used: 100)
+        #expect(try check("2026-11-30T12:00:30Z").output.contains("\"depleted\""))
+        try root.write("state/aggctl/alerts.json", "{ not json")
+        let run = try check("2026-11-30T12:01:00Z")
+        #expect(run.status == 0)
+        #expect(run.output == "")
+        #expect(run.errors.contains("could not be read"))
+        #expect(root.entries("state/aggctl").contains { $0.hasPrefix("alerts.json.corrupt-") })
+        #expect(try check("2026-11-30T12:02:00Z").output == "")
+    }
+
+    @Test("bad --notify and --warn-at values are usage errors naming the flag")
+    func usageErrors() throws {
+        let bogus = try check("2026-11-30T12:00:00Z", ["--notify", "pigeon"])
+        #expect(bogus.status == 2)
+        #expect(bogus.errors.contains("--notify: 'pigeon' is not a notification backend"))
+        let relative = try check("2026-11-30T12:00:00Z", ["--notify", "command:hook.sh"])
+        #expect(relative.status == 2)
+        let warn = try check("2026-11-30T12:00:00Z", ["--warn-at", "25,abc"])
+        #expect(warn.status == 2)
+        #expect(warn.errors.contains("--warn-at: '25,abc'"))
+    }
+}
