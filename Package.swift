@@ -21,6 +21,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Snapshots"], path: "Tests/TestSupport"),
         .testTarget(name: "SnapshotsTests", dependencies: ["Snapshots", "TestSupport"]),
         .testTarget(name: "AggregatorTests", dependencies: ["Aggregator", "Snapshots", "TestSupport"]),
+        .testTarget(name: "NotifyTests", dependencies: ["Notify", "TestSupport"]),
         .testTarget(name: "aggctlTests", dependencies: ["aggctl", "Snapshots", "Aggregator", "TestSupport"]),
         // Runs the built binary as a user would; depends on it so `swift test` builds it first.
         .testTarget(name: "EndToEndTests", dependencies: ["aggctl", "Snapshots", "TestSupport"]),

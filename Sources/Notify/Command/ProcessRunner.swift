@@ -26,51 +26,140 @@ public struct ProcessOutcome: Sendable, Equatable {
     }
 }
 
-/// Runs programs with Foundation's `Process`.
-public struct FoundationProcessRunner: ProcessRunner {
-    public init() {}
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs programs with `posix_spawn`, each in a process group of its own, so that a time limit stops the
+/// whole program: `sh` defers SIGTERM until its foreground command ends, and children would keep its
+/// pipes open.
+///
+/// Ignores SIGPIPE in the calling process (the child gets the default back): a program that exits
+/// without reading its stdin must turn the event's write into an EPIPE error, not kill the caller.
+public struct SpawnProcessRunner: ProcessRunner {
+    public init() {
+        signal(SIGPIPE, SIG_IGN)
+    }
 
     public func run(
         _ executable: String, arguments: [String], environment: [String: String], input: Data,
         timeout: TimeInterval
     ) throws -> ProcessOutcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        do {
-            try process.run()
-        } catch {
-            throw NotifierError("cannot run '\(executable)': \(error.localizedDescription.lowercased())")
+        var input = input
+        var inputPipe: [Int32] = [0, 0]
+        var errorPipe: [Int32] = [0, 0]
+        guard pipe(&inputPipe) == 0 else { throw NotifierError("cannot run '\(executable)': no pipe") }
+        guard pipe(&errorPipe) == 0 else {
+            close(inputPipe[0])
+            close(inputPipe[1])
+            throw NotifierError("cannot run '\(executable)': no pipe")
         }
-        // Output is drained on other threads so a chatty program never blocks on a full pipe.
-        let drained = DispatchGroup()
-        nonisolated(unsafe) var errorText = Data()
-        DispatchQueue.global().async(group: drained) { _ = stdout.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: drained) { errorText = stderr.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async {
-            try? stdin.fileHandleForWriting.write(contentsOf: input)
-            try? stdin.fileHandleForWriting.close()
+        // The read end of stderr belongs to the collector thread from here on: it closes it at the end
+        // of input, so a descriptor number is never closed under a read still in progress.
+        var collectorOwnsErrors = false
+        defer {
+            if inputPipe[1] >= 0 { close(inputPipe[1]) }
+            if !collectorOwnsErrors { close(errorPipe[0]) }
         }
+
+        #if canImport(Glibc)
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
+        #else
+            var actions: posix_spawn_file_actions_t?
+            var attributes: posix_spawnattr_t?
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
+        for descriptor in inputPipe + errorPipe { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv + envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        close(inputPipe[0])
+        close(errorPipe[1])
+        guard spawned == 0 else {
+            throw NotifierError("cannot run '\(executable)': \(String(cString: strerror(spawned)).lowercased())")
+        }
+
+        // The event is small (far below a pipe's buffer): written whole, then the child sees end of input.
+        _ = input.withUnsafeMutableBytes { write(inputPipe[1], $0.baseAddress!, $0.count) }
+        close(inputPipe[1])
+        inputPipe[1] = -1
+
+        // stderr is read on another thread; what came by the end is enough for a one-line message.
+        let errors = ErrorCollector(descriptor: errorPipe[0])
+        collectorOwnsErrors = true
+        Thread { errors.collect() }.start()
+
+        var status: Int32 = 0
         var timedOut = false
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
-            timedOut = true
-            process.terminate()
-            if finished.wait(timeout: .now() + 1) == .timedOut {
-                kill(process.processIdentifier, SIGKILL)
-                finished.wait()
+        let deadline = Date().addingTimeInterval(timeout)
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if Date() >= deadline {
+                timedOut = true
+                kill(-pid, SIGTERM)
+                let grace = Date().addingTimeInterval(1)
+                while waitpid(pid, &status, WNOHANG) == 0 && Date() < grace { usleep(10_000) }
+                kill(-pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                break
             }
+            usleep(5_000)
         }
-        _ = drained.wait(timeout: .now() + 2)
-        let firstLine = String(decoding: errorText, as: UTF8.self).split(separator: "\n").first.map(String.init)
-        return ProcessOutcome(status: process.terminationStatus, timedOut: timedOut, firstErrorLine: firstLine)
+        let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return ProcessOutcome(status: exitStatus, timedOut: timedOut, firstErrorLine: errors.firstLine(wait: 0.5))
+    }
+}
+
+/// Reads a program's stderr until it closes; hands out the first line.
+private final class ErrorCollector: @unchecked Sendable {
+    private let descriptor: Int32
+    private let lock = NSLock()
+    private var bytes: [UInt8] = []
+    private let done = DispatchSemaphore(value: 0)
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    func collect() {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            lock.lock()
+            if bytes.count < 65_536 { bytes += chunk[0..<count] }
+            lock.unlock()
+        }
+        close(descriptor)
+        done.signal()
+    }
+
+    func firstLine(wait: TimeInterval) -> String? {
+        _ = done.wait(timeout: .now() + wait)
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init)
     }
 }

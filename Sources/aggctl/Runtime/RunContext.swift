@@ -20,7 +20,7 @@ struct RunContext: Sendable {
     /// the memory anyway. In-process tests pass a hook that lets the value go.
     var keepUntilExit: @Sendable (any Sendable) -> Void = { _ in }
     /// Runs hooks and helper programs.
-    var processRunner: any ProcessRunner = FoundationProcessRunner()
+    var processRunner: any ProcessRunner = SpawnProcessRunner()
     /// How deliveries are retried within a run; in-process tests keep the attempts and drop the waits.
     var retryPolicy: RetryPolicy = .standard
 

@@ -1,0 +1,125 @@
+import Foundation
+import Notify
+import TestSupport
+import Testing
+
+struct NotificationTests {
+    let notification = Notify.Notification(
+        id: "evt-0123456789abcdef", kind: "depleted", providerID: "claude", accountEmail: "a\"b@example.com",
+        remainingPercent: 0, resetsAt: Date(timeIntervalSince1970: 1_796_050_800), title: "Claude session depleted",
+        body: "0% left.", at: Date(timeIntervalSince1970: 1_796_040_000), urgency: .critical)
+
+    @Test("the JSON line has exactly SPEC's keys, escaped text, UTC dates")
+    func jsonLine() throws {
+        let line = notification.jsonLine
+        #expect(!line.contains("\n"))
+        let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(
+            Set(object.keys) == [
+                "id", "kind", "providerID", "accountEmail", "remainingPercent", "resetsAt", "title", "body", "at",
+            ])
+        #expect(object["accountEmail"] as? String == "a\"b@example.com")
+        #expect(object["at"] as? String == "2026-11-30T12:00:00Z")
+        #expect(object["resetsAt"] as? String == "2026-11-30T15:00:00Z")
+        var withoutAccount = notification
+        withoutAccount.accountEmail = nil
+        withoutAccount.resetsAt = nil
+        #expect(withoutAccount.jsonLine.contains("\"accountEmail\":null"))
+        #expect(withoutAccount.jsonLine.contains("\"resetsAt\":null"))
+    }
+
+    @Test("hooks get AGGCTL_EVENT_* variables with the text as it is")
+    func environment() {
+        let variables = notification.environment
+        #expect(variables["AGGCTL_EVENT_ID"] == "evt-0123456789abcdef")
+        #expect(variables["AGGCTL_EVENT_ACCOUNT"] == "a\"b@example.com")
+        #expect(variables["AGGCTL_EVENT_KIND"] == "depleted")
+    }
+}
+
+struct RetryPolicyTests {
+    @Test("waits double from 0.25 s, at most 2 s, each within 20% jitter")
+    func delays() {
+        let policy = RetryPolicy.standard
+        for _ in 0..<200 {
+            let waits = (1...5).map(policy.delay(after:))
+            for (wait, base) in zip(waits, [0.25, 0.5, 1, 2, 2]) {
+                #expect(wait >= base * 0.8 && wait <= base * 1.2)
+            }
+        }
+    }
+
+    /// Fails the first `failures` deliveries.
+    final class Flaky: Notifier, @unchecked Sendable {
+        let name = "flaky"
+        var failures: Int
+        var calls = 0
+
+        init(failures: Int) {
+            self.failures = failures
+        }
+
+        func deliver(_ notification: Notify.Notification) throws {
+            calls += 1
+            if calls <= failures { throw NotifierError("not yet \(calls)") }
+        }
+    }
+
+    @Test("a backend is tried four times within a run, and the last failure is reported")
+    func attempts() {
+        let waits = TestLog()
+        let policy = RetryPolicy(attempts: 4, initialDelay: 0.25, maximumDelay: 2, jitter: 0) { waits.append("\($0)") }
+        let notification = NotificationTests().notification
+        let recovers = Flaky(failures: 3)
+        #expect(policy.deliver(notification, with: recovers) == nil)
+        #expect(recovers.calls == 4)
+        #expect(waits.entries == ["0.25", "0.5", "1.0"])
+        let dead = Flaky(failures: 10)
+        #expect(policy.deliver(notification, with: dead) == NotifierError("not yet 4"))
+        #expect(dead.calls == 4)
+    }
+}
+
+struct CommandNotifierTests {
+    let root = TemporaryDirectory("aggctl-hook")
+
+    func script(_ body: String) throws -> String {
+        let path = try root.write("hook.sh", "#!/bin/sh\n" + body)
+        chmod(path, 0o755)
+        return path
+    }
+
+    @Test("the hook gets the caller's environment without AGGCTL_WEBDAV_* secrets")
+    func secretsStripped() throws {
+        let out = root.file("env")
+        let hook = try script("env > '\(out)'\n")
+        let notifier = CommandNotifier(
+            program: hook, runner: SpawnProcessRunner(),
+            environment: [
+                "PATH": "/usr/bin:/bin", "AGGCTL_WEBDAV_PASSWORD": "hunter2", "AGGCTL_WEBDAV_USER": "me", "KEEP": "yes",
+            ])
+        try notifier.deliver(NotificationTests().notification)
+        let env = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(!env.contains("hunter2") && !env.contains("AGGCTL_WEBDAV"))
+        #expect(env.contains("KEEP=yes"))
+        #expect(env.contains("AGGCTL_EVENT_KIND=depleted"))
+    }
+
+    @Test("a hook past its time limit is stopped and counts as failed")
+    func timeout() throws {
+        let hook = try script("sleep 30\n")
+        let notifier = CommandNotifier(
+            program: hook, runner: SpawnProcessRunner(), environment: ["PATH": "/usr/bin:/bin"], timeout: 0.3)
+        let started = Date()
+        #expect(throws: NotifierError("hook '\(hook)' ran past 0 s and was stopped")) {
+            try notifier.deliver(NotificationTests().notification)
+        }
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test("a missing program is a clear error, not a crash")
+    func missing() {
+        let notifier = CommandNotifier(program: root.file("nope"), runner: SpawnProcessRunner(), environment: [:])
+        #expect(throws: NotifierError.self) { try notifier.deliver(NotificationTests().notification) }
+    }
+}
