@@ -19,12 +19,15 @@ struct BinaryRun {
     }()
 
     /// Runs the binary with `arguments`, an environment of exactly `environment`, and `input` on stdin.
-    /// With `shell`, runs `/bin/bash` with `arguments` instead (for pipelines); the binary is passed as `$0`.
+    /// With `shell`, runs `/bin/bash` with `arguments` instead (for pipelines); with `executable`, that
+    /// program instead. Past `timeout` the process is killed and the run fails, so a test never hangs
+    /// (output still held open by a stray grandchild is abandoned, not waited for).
     static func run(
-        _ arguments: [String], environment: [String: String], input: Data? = nil, shell: Bool = false
+        _ arguments: [String], environment: [String: String], input: Data? = nil, shell: Bool = false,
+        executable: String? = nil, timeout: TimeInterval = 120
     ) throws -> BinaryRun {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: shell ? "/bin/bash" : binary)
+        process.executableURL = URL(fileURLWithPath: executable ?? (shell ? "/bin/bash" : binary))
         process.arguments = arguments
         process.environment = environment
         let stdout = Pipe()
@@ -36,15 +39,44 @@ struct BinaryRun {
         try process.run()
         if let input { stdin.fileHandleForWriting.write(input) }
         try stdin.fileHandleForWriting.close()
-        // Drain both pipes concurrently so a chatty child never blocks on a full pipe.
-        nonisolated(unsafe) var errorData = Data()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { errorData = stderr.fileHandleForReading.readDataToEndOfFile() }
-        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
+        // Both pipes drained on other threads, so a chatty child never blocks on a full pipe.
+        let output = Collected()
+        let errors = Collected()
+        let drained = DispatchGroup()
+        DispatchQueue.global().async(group: drained) { output.data = stdout.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: drained) { errors.data = stderr.fileHandleForReading.readDataToEndOfFile() }
+        if drained.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
+            throw TimedOut(command: ([process.executableURL?.path ?? ""] + arguments).joined(separator: " "))
+        }
         process.waitUntilExit()
         return BinaryRun(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            errors: String(decoding: errorData, as: UTF8.self))
+            status: process.terminationStatus, output: String(decoding: output.data, as: UTF8.self),
+            errors: String(decoding: errors.data, as: UTF8.self))
+    }
+
+    struct TimedOut: Error, CustomStringConvertible {
+        var command: String
+        var description: String { "timed out: \(command)" }
+    }
+}
+
+/// Bytes handed from a reading thread to the test.
+private final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bytes = Data()
+
+    var data: Data {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return bytes
+        }
+        set {
+            lock.lock()
+            bytes = newValue
+            lock.unlock()
+        }
     }
 }

@@ -12,7 +12,8 @@ enum CheckCommand {
         CommonFlags.store,
         FlagSpec.option("state-dir", "D", "where state, outbox and caches live (default: $XDG_STATE_HOME/aggctl)"),
         FlagSpec.option(
-            "notify", "SPEC", repeatable: true, "stdout, command:/path/to/hook (default: stdout; see below)"),
+            "notify", "SPEC", repeatable: true,
+            "desktop, stdout or command:/path/to/hook (default: desktop where reachable, else stdout)"),
         FlagSpec.option("warn-at", "P,...", "also warn when the session's remaining percent drops below each P"),
         CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew,
     ]
@@ -125,12 +126,28 @@ enum CheckCommand {
             at: event.at, urgency: event.kind == .depleted ? .critical : .normal)
     }
 
-    /// Backends from `--notify` values; stdout when none is given.
+    /// Backends from `--notify` values; without any, the desktop where one is reachable, else stdout.
     static func notifiers(_ specs: [String], context: RunContext) throws -> [any Notifier] {
         let output = context.console.output
-        guard !specs.isEmpty else { return [StdoutNotifier { output.write($0) }] }
+        let helper = DesktopNotifier.helperPath(in: context.environment)
+        guard !specs.isEmpty else {
+            if let helper {
+                return [
+                    DesktopNotifier(helper: helper, runner: context.processRunner, environment: context.environment)
+                ]
+            }
+            return [StdoutNotifier { output.write($0) }]
+        }
         return try specs.map { spec -> any Notifier in
             if spec == "stdout" { return StdoutNotifier { output.write($0) } }
+            if spec == "desktop" {
+                guard let helper else {
+                    throw UsageError(
+                        "--notify desktop: no desktop notification service is reachable (needs notify-send and a "
+                            + "session bus); use stdout or command:/path/to/hook", command: name)
+                }
+                return DesktopNotifier(helper: helper, runner: context.processRunner, environment: context.environment)
+            }
             if spec.hasPrefix("command:") {
                 let program = String(spec.dropFirst("command:".count))
                 guard program.hasPrefix("/"), FileManager.default.isExecutableFile(atPath: program) else {
@@ -142,7 +159,7 @@ enum CheckCommand {
                     program: program, runner: context.processRunner, environment: context.environment)
             }
             throw UsageError(
-                "--notify: '\(spec)' is not a notification backend; expected stdout or command:/path/to/hook",
+                "--notify: '\(spec)' is not a notification backend; expected desktop, stdout or command:/path/to/hook",
                 command: name)
         }
     }
