@@ -5,7 +5,10 @@ import Foundation
 enum Aggctl {
     static let version = "0.1.0"
 
-    static let commands = [PublishCommand.command, StatusCommand.command, DevicesCommand.command, CheckCommand.command]
+    static let commands = [
+        PublishCommand.command, StatusCommand.command, DevicesCommand.command, CheckCommand.command,
+        WatchCommand.command,
+    ]
 
     static var help: String {
         var text = """

@@ -33,26 +33,43 @@ enum CheckCommand {
     static let outboxLifetime: TimeInterval = 86_400
 
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
-        let notifiers = try notifiers(flags.all("notify"), context: context)
-        let warnAt = try flags.value("warn-at").map(parseThresholds) ?? []
-        var context = context
-        if let directory = flags.value("state-dir") {
-            guard directory.hasPrefix("/") || !directory.isEmpty else {
-                throw UsageError("--state-dir: '\(directory)' is not a folder path", command: name)
+        try Setup(flags, context: context, command: name).runCycle()
+    }
+
+    /// What `check` and `watch` settle once from their flags: backends, thresholds, the state file.
+    struct Setup {
+        var flags: ParsedFlags
+        var context: RunContext
+        var notifiers: [any Notifier]
+        var warnAt: [Int]
+        var stateFile: StateFile
+
+        init(_ flags: ParsedFlags, context: RunContext, command: String) throws {
+            self.flags = flags
+            var context = context
+            if let directory = flags.value("state-dir") {
+                guard !directory.isEmpty else {
+                    throw UsageError("--state-dir: '' is not a folder path", command: command)
+                }
+                context.stateDirectoryOverride = directory
             }
-            context.environment["XDG_STATE_HOME"] = nil
-            context.stateDirectoryOverride = directory
+            self.context = context
+            notifiers = try CheckCommand.notifiers(flags.all("notify"), context: context)
+            warnAt = try flags.value("warn-at").map(CheckCommand.parseThresholds) ?? []
+            stateFile = StateFile(directory: context.stateDirectory)
         }
-        let stateFile = StateFile(directory: context.stateDirectory)
-        let realNow = Date()
-        do {
-            return try stateFile.withLock {
-                try cycle(
-                    flags, context: context, stateFile: stateFile, notifiers: notifiers, warnAt: warnAt,
-                    realNow: realNow)
+
+        /// One read, decide, deliver and write cycle under the state lock.
+        func runCycle() throws -> ExitStatus {
+            do {
+                return try stateFile.withLock {
+                    try cycle(
+                        flags, context: context, stateFile: stateFile, notifiers: notifiers, warnAt: warnAt,
+                        realNow: Date())
+                }
+            } catch let error as StateFileError {
+                throw CommandFailure(error.message)
             }
-        } catch let error as StateFileError {
-            throw CommandFailure(error.message)
         }
     }
 

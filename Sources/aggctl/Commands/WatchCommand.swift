@@ -1,0 +1,40 @@
+import Foundation
+
+/// `aggctl watch`: `check` every `--interval` seconds until SIGINT or SIGTERM.
+enum WatchCommand {
+    static let name: String = "watch"
+    static let summary = "Run check every --interval seconds until interrupted (for a user service)."
+    static let flags =
+        [FlagSpec.option("interval", "SECONDS", "seconds between checks (default 60)")] + CheckCommand.flags
+    static let details = """
+        On SIGINT or SIGTERM the check in progress finishes (deliveries and the state write), then watch
+        exits 0. A store that cannot be read in one round is reported on stderr and tried again next round.
+        """
+    static let command = Command(name: name, summary: summary, flags: flags, details: details) { flags, context in
+        try run(flags, context: context)
+    }
+
+    static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
+        let interval =
+            try flags.value("interval").map { text -> TimeInterval in
+                let seconds = try ValueParsers.seconds(text, flag: "interval")
+                guard seconds >= 0.1 else {
+                    throw UsageError("--interval: '\(text)' is too short; expected at least 0.1 seconds", command: name)
+                }
+                return seconds
+            } ?? 60
+        let setup = try CheckCommand.Setup(flags, context: context, command: name)
+        let stop = StopSignal()
+        defer { stop.cancel() }
+        while !stop.isRequested {
+            do {
+                _ = try setup.runCycle()
+            } catch let error as CommandFailure {
+                // One bad round (a store away, a hook failing) is not the end: the next round tries again.
+                context.console.fail(error.message)
+            }
+            stop.wait(interval)
+        }
+        return .success
+    }
+}
