@@ -173,4 +173,51 @@ struct CheckEndToEndTests {
         #expect(warn.status == 2)
         #expect(warn.errors.contains("--warn-at: '25,abc'"))
     }
+
+    @Test("an event still failing after a day is dropped with a warning, and the run no longer fails for it")
+    func oldEventsDropped() throws {
+        try publish("2026-11-30T12:00:00Z", used: 40)
+        _ = try check("2026-11-30T12:00:30Z")
+        let statePath = root.file("state/aggctl/alerts.json")
+        var state =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: statePath))) as! [String: Any]
+        let stale = RFC3339.format(Date().addingTimeInterval(-2 * 86_400))
+        state["outbox"] = [
+            [
+                "createdAt": stale, "deliveredTo": [] as [String],
+                "event": [
+                    "id": "evt-00000000000000aa", "kind": "depleted", "providerID": "claude", "remainingPercent": 0,
+                    "title": "Claude session depleted", "body": "0% left.", "at": "2026-11-28T12:00:00Z",
+                ] as [String: Any],
+            ]
+        ]
+        try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: statePath))
+        let hookPath = try root.write("fail.sh", "#!/bin/sh\necho down >&2\nexit 1\n")
+        chmod(hookPath, 0o755)
+        let run = try check("2026-11-30T12:01:00Z", ["--notify", "command:" + hookPath])
+        #expect(run.status == 0)
+        #expect(run.errors.contains("dropping event evt-00000000000000aa"))
+        #expect(run.errors.contains("undelivered for over a day"))
+        let after =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: statePath))) as! [String: Any]
+        #expect((after["outbox"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test("the example hook that logs events receives each event's JSON")
+    func exampleLogHook() throws {
+        try publish("2026-11-30T12:00:00Z", used: 100)
+        let log = root.file("events.log")
+        var environment = self.environment
+        environment["AGGCTL_EVENT_LOG"] = log
+        let run = try BinaryRun.run(
+            [
+                "check", "--store", store, "--now", "2026-11-30T12:00:30Z", "--notify",
+                "command:" + Repository.path("Examples/hooks/log.sh"),
+            ],
+            environment: environment)
+        #expect(run.status == 0, "\(run.errors)")
+        let line = try String(contentsOfFile: log, encoding: .utf8)
+        let event = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        #expect(event?["kind"] as? String == "depleted")
+    }
 }

@@ -108,21 +108,23 @@ enum CheckCommand {
         while index < state.outbox.count {
             let pending = state.outbox[index]
             let notification = Self.notification(pending.event)
+            var failed: [String] = []
             for notifier in notifiers where !state.outbox[index].deliveredTo.contains(notifier.name) {
                 if let failure = context.retryPolicy.deliver(notification, with: notifier) {
-                    failures.append("event \(pending.event.id) to '\(notifier.name)': \(failure.reason)")
+                    failed.append("event \(pending.event.id) to '\(notifier.name)': \(failure.reason)")
                 } else {
                     state.outbox[index].deliveredTo.append(notifier.name)
                     try stateFile.save(state)
                 }
             }
-            let done = notifiers.allSatisfy { state.outbox[index].deliveredTo.contains($0.name) }
-            if done {
+            if failed.isEmpty {
                 state.outbox.remove(at: index)
             } else if realNow.timeIntervalSince(pending.createdAt) > outboxLifetime {
-                context.console.warn("dropping event \(pending.event.id) undelivered for over a day")
+                // Given up on: no longer queued, so no longer a reason for this run to fail.
+                context.console.warn("dropping \(failed.joined(separator: "; ")): undelivered for over a day")
                 state.outbox.remove(at: index)
             } else {
+                failures += failed
                 index += 1
             }
         }
