@@ -19,6 +19,13 @@ struct CheckEndToEndTests {
         try root.write("store/laptop.json", Records.json(record))
     }
 
+    /// The account seen at 40% by a first check, then depleted: the next check has one event to deliver.
+    func prepareDepletedEvent() throws {
+        try publish("2026-11-30T12:00:00Z", used: 40)
+        _ = try check("2026-11-30T12:00:30Z")
+        try publish("2026-11-30T12:10:00Z", used: 100)
+    }
+
     func check(_ now: String, _ extra: [String] = []) throws -> BinaryRun {
         try BinaryRun.run(["check", "--store", store, "--now", now] + extra, environment: environment)
     }
@@ -66,9 +73,7 @@ struct CheckEndToEndTests {
 
     @Test("four checks started at once deliver a new event once")
     func concurrentChecks() throws {
-        try publish("2026-11-30T12:00:00Z", used: 40)
-        _ = try check("2026-11-30T12:00:30Z")
-        try publish("2026-11-30T12:10:00Z", used: 100)
+        try prepareDepletedEvent()
         let log = root.file("delivered.log")
         let hookPath = try hook("hook.sh", log: log, then: "sleep 0.2")
         let runs = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 4)
@@ -89,9 +94,7 @@ struct CheckEndToEndTests {
 
     @Test("a hook that fails makes the run exit 1, and the event is delivered on the next run, once")
     func failingHookRetriedNextRun() throws {
-        try publish("2026-11-30T12:00:00Z", used: 40)
-        _ = try check("2026-11-30T12:00:30Z")
-        try publish("2026-11-30T12:10:00Z", used: 100)
+        try prepareDepletedEvent()
         let log = root.file("delivered.log")
         let gate = root.file("hook-may-succeed")
         let hookPath = try hook("hook.sh", log: log, then: "[ -e '\(gate)' ] || { echo 'service away' >&2; exit 3; }")
@@ -113,9 +116,7 @@ struct CheckEndToEndTests {
 
     @Test("kill -9 between delivery and the state write loses nothing, and a repeat has the same id")
     func killedAfterDelivery() throws {
-        try publish("2026-11-30T12:00:00Z", used: 40)
-        _ = try check("2026-11-30T12:00:30Z")
-        try publish("2026-11-30T12:10:00Z", used: 100)
+        try prepareDepletedEvent()
         let log = root.file("delivered.log")
         let marker = root.file("killed-once")
         // Delivers, then kills the check that runs it before it can record the delivery.
