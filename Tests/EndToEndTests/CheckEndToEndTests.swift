@@ -221,4 +221,23 @@ struct CheckEndToEndTests {
         let event = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         #expect(event?["kind"] as? String == "depleted")
     }
+
+    @Test("a backend that is down is tried once per run, not once per queued event")
+    func downBackendTriedOncePerRun() throws {
+        try publish("2026-11-30T12:00:00Z", used: 40, email: "a@example.com")
+        _ = try check("2026-11-30T12:00:30Z")
+        // Three accounts run out at once: three events for one dead hook.
+        let entries = ["a@example.com", "b@example.com", "c@example.com"].map {
+            Records.entry(email: $0, at: "2026-11-30T12:10:00Z", sessionUsed: 100, resetsAt: "2026-11-30T15:00:00Z")
+        }
+        try root.write(
+            "store/laptop.json", Records.json(Records.snapshot("laptop", generatedAt: "2026-11-30T12:10:00Z", entries)))
+        let log = root.file("attempts.log")
+        let hookPath = try hook("hook.sh", log: log, then: "exit 1")
+        let run = try check("2026-11-30T12:10:30Z", ["--notify", "command:" + hookPath, "--notify", "stdout"])
+        #expect(run.status == 1)
+        #expect(lines(log).count == 4)
+        #expect(run.output.components(separatedBy: "\"depleted\"").count == 4)
+        #expect(run.errors.contains("3 event(s) stay queued"))
+    }
 }

@@ -104,13 +104,19 @@ enum CheckCommand {
         try stateFile.save(state)
 
         var failures: [String] = []
+        // A backend that failed all its attempts is not tried again for later events in this run: ten
+        // queued events must not cost ten rounds of waiting on a service that is down.
+        var down: [String: String] = [:]
         var index = 0
         while index < state.outbox.count {
             let pending = state.outbox[index]
             let notification = Self.notification(pending.event)
             var failed: [String] = []
             for notifier in notifiers where !state.outbox[index].deliveredTo.contains(notifier.name) {
-                if let failure = context.retryPolicy.deliver(notification, with: notifier) {
+                if let reason = down[notifier.name] {
+                    failed.append("event \(pending.event.id) to '\(notifier.name)': \(reason)")
+                } else if let failure = context.retryPolicy.deliver(notification, with: notifier) {
+                    down[notifier.name] = failure.reason
                     failed.append("event \(pending.event.id) to '\(notifier.name)': \(failure.reason)")
                 } else {
                     state.outbox[index].deliveredTo.append(notifier.name)
