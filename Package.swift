@@ -14,14 +14,21 @@ let package = Package(
         .target(name: "Aggregator", dependencies: ["Snapshots"]),
         // Notification values and backends; knows nothing of stores or records.
         .target(name: "Notify"),
+        // C functions the toolchain's Glibc module does not declare (memmem).
+        .target(name: "CShims"),
+        // Reading this machine's agent logs into provider entries (`publish --source`).
+        .target(name: "Collectors", dependencies: ["Snapshots", "CShims"]),
         // The command-line interface: argument parsing, commands, console, exit codes.
-        .executableTarget(name: "aggctl", dependencies: ["Snapshots", "Aggregator", "Notify"]),
+        .executableTarget(name: "aggctl", dependencies: ["Snapshots", "Aggregator", "Notify", "Collectors"]),
 
         // Helpers the test targets share: temporary folders, record builders, the repository's paths.
         .target(name: "TestSupport", dependencies: ["Snapshots"], path: "Tests/TestSupport"),
         .testTarget(name: "SnapshotsTests", dependencies: ["Snapshots", "TestSupport"]),
         .testTarget(name: "AggregatorTests", dependencies: ["Aggregator", "Snapshots", "TestSupport"]),
         .testTarget(name: "NotifyTests", dependencies: ["Notify", "TestSupport"]),
+        .testTarget(
+            name: "CollectorsTests", dependencies: ["Collectors", "Snapshots", "TestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "aggctlTests", dependencies: ["aggctl", "Snapshots", "Aggregator", "TestSupport"]),
         // Runs the built binary as a user would; depends on it so `swift test` builds it first.
         .testTarget(name: "EndToEndTests", dependencies: ["aggctl", "Snapshots", "TestSupport"]),

@@ -32,7 +32,7 @@ struct CheckEndToEndTests {
 
     /// A hook script: appends the event's id and kind (from its JSON on stdin) to `log`, then `then`.
     func hook(_ name: String, log: String, then extra: String = "") throws -> String {
-        let path = try root.write(
+        let path = try root.writeExecutable(
             name,
             """
             #!/bin/sh
@@ -41,7 +41,6 @@ struct CheckEndToEndTests {
             echo "$id $AGGCTL_EVENT_KIND" >> '\(log)'
             \(extra)
             """)
-        chmod(path, 0o755)
         return path
     }
 
@@ -139,9 +138,8 @@ struct CheckEndToEndTests {
         let email = "$(touch \(pwned))`touch \(pwned)`;touch \(pwned)@example.com"
         try publish("2026-11-30T12:00:00Z", used: 100, email: email)
         let received = root.file("received")
-        let hookPath = try root.write(
+        let hookPath = try root.writeExecutable(
             "hook.sh", "#!/bin/sh\nprintf '%s\\n' \"$AGGCTL_EVENT_ACCOUNT\" > '\(received)'\ncat >> '\(received)'\n")
-        chmod(hookPath, 0o755)
         let run = try check("2026-11-30T12:00:30Z", ["--notify", "command:" + hookPath, "--notify", "stdout"])
         #expect(run.status == 0)
         #expect(!FileManager.default.fileExists(atPath: pwned))
@@ -193,8 +191,7 @@ struct CheckEndToEndTests {
             ]
         ]
         try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: statePath))
-        let hookPath = try root.write("fail.sh", "#!/bin/sh\necho down >&2\nexit 1\n")
-        chmod(hookPath, 0o755)
+        let hookPath = try root.writeExecutable("fail.sh", "#!/bin/sh\necho down >&2\nexit 1\n")
         let run = try check("2026-11-30T12:01:00Z", ["--notify", "command:" + hookPath])
         #expect(run.status == 0)
         #expect(run.errors.contains("dropping event evt-00000000000000aa"))

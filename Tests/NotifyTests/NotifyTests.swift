@@ -84,8 +84,7 @@ struct CommandNotifierTests {
     let root = TemporaryDirectory("aggctl-hook")
 
     func script(_ body: String) throws -> String {
-        let path = try root.write("hook.sh", "#!/bin/sh\n" + body)
-        chmod(path, 0o755)
+        let path = try root.writeExecutable("hook.sh", "#!/bin/sh\n" + body)
         return path
     }
 

@@ -39,6 +39,20 @@ public final class TemporaryDirectory: @unchecked Sendable {
         return target
     }
 
+    /// Writes an executable script at `name`. Its descriptor is close-on-exec, so that a process another
+    /// test starts at the same moment cannot inherit it and make running the script fail ("text file busy").
+    @discardableResult
+    public func writeExecutable(_ name: String, _ text: String) throws -> String {
+        let target = file(name)
+        let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        defer { close(descriptor) }
+        var text = text
+        let written = text.withUTF8 { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+        guard written == text.utf8.count else { throw CocoaError(.fileWriteUnknown) }
+        return target
+    }
+
     /// Names of the entries in `subfolder` (or the folder itself), sorted, hidden ones included.
     public func entries(_ subfolder: String? = nil) -> [String] {
         let target = subfolder.map(file) ?? path

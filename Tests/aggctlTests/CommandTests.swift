@@ -130,7 +130,11 @@ struct CommandTests {
             (["status", "--store", "/x", "--stale-after", "-5"], "--stale-after: '-5' is not a number of seconds"),
             (["status"], "missing --store S"),
             (["status", "--store", "ftp://host/x"], "--store: 'ftp://host/x' is not a store"),
-            (["publish", "--store", "/x"], "publish needs at least one --from FILE"),
+            (["publish", "--store", "/x"], "publish needs --from FILE ('-' for stdin) or --source NAME[:PATH]"),
+            (
+                ["publish", "--store", "/x", "--source", "cursor"],
+                "--source: 'cursor' is not a collector; available: codex"
+            ),
             (
                 ["publish", "--store", "/x", "--from", "a", "--device-id", "../up"],
                 "--device-id: '../up' is not a valid device id"
@@ -306,5 +310,25 @@ struct CommandTests {
                 }
             }
         }
+    }
+
+    @Test("publish --source codex:PATH publishes what this machine's Codex logs say")
+    func publishFromCodexLogs() throws {
+        var harness = Harness()
+        let home = Repository.path("Tests/CollectorsTests/Fixtures/codex-home")
+        harness.now = Records.date("2026-11-30T12:00:00Z")
+        let outcome = harness.run(
+            "publish", "--store", harness.home.file("store"), "--device-id", "box", "--dry-run", "--source",
+            "codex:" + home)
+        #expect(outcome.status == .success, "\(outcome.errors)")
+        let record = try SnapshotCodec.decode(Data(outcome.output.utf8), fileName: "box.json")
+        let codex = try #require(record.snapshot.providers.first)
+        #expect(codex.providerID == "codex")
+        #expect(codex.accountEmail == "dev243@example.com")
+        #expect(codex.session?.usedPercent == 52.1)
+        harness.environment["CODEX_HOME"] = harness.home.file("nothing-here")
+        let missing = harness.run("publish", "--store", harness.home.file("store"), "--source", "codex")
+        #expect(missing.status == .failure)
+        #expect(missing.errors.contains("--source codex: no Codex logs in"))
     }
 }

@@ -99,7 +99,15 @@ public struct SpawnProcessRunner: ProcessRunner {
             for pointer in argv + envp { free(pointer) }
         }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        var spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        // "Text file busy": a program written a moment ago whose descriptor another thread's child still
+        // holds (descriptors opened without close-on-exec survive a concurrent fork). It passes; retry.
+        var retries = 0
+        while spawned == ETXTBSY && retries < 40 {
+            usleep(25_000)
+            retries += 1
+            spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        }
         close(inputPipe[0])
         close(errorPipe[1])
         guard spawned == 0 else {

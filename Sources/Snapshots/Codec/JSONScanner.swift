@@ -5,8 +5,8 @@
 #endif
 
 /// A malformed JSON document: the byte where reading stopped.
-struct JSONSyntaxError: Error, Equatable {
-    var offset: Int
+package struct JSONSyntaxError: Error, Equatable {
+    package var offset: Int
 }
 
 /// A forward-only cursor over the bytes of one JSON document, for readers that know their schema.
@@ -16,27 +16,27 @@ struct JSONSyntaxError: Error, Equatable {
 /// `maximumDepth` nested containers (Foundation's limit, so both readers refuse the same nesting). No
 /// value is materialised unless asked for: keys are compared as bytes, numbers and dates are read from
 /// the bytes in place.
-struct JSONScanner {
+package struct JSONScanner {
     /// Containers open at once, the top-level one included.
-    static let maximumDepth = 512
+    package static let maximumDepth = 512
 
-    let base: UnsafePointer<UInt8>
-    let count: Int
-    var index = 0
-    var depth = 0
+    package let base: UnsafePointer<UInt8>
+    package let count: Int
+    package var index = 0
+    package var depth = 0
 
     /// A raw string token: where its content starts and ends, and whether it needs unescaping.
-    struct RawString {
-        var start: Int
-        var end: Int
-        var hasEscapes: Bool
+    package struct RawString {
+        package var start: Int
+        package var end: Int
+        package var hasEscapes: Bool
     }
 
-    enum Kind {
+    package enum Kind {
         case object, array, string, number, bool, null
     }
 
-    init(_ buffer: UnsafeRawBufferPointer) {
+    package init(_ buffer: UnsafeRawBufferPointer) {
         if let address = buffer.baseAddress, buffer.count > 0 {
             base = address.assumingMemoryBound(to: UInt8.self)
             count = buffer.count
@@ -55,10 +55,10 @@ struct JSONScanner {
         return UnsafePointer(pointer)
     }()
 
-    var error: JSONSyntaxError { JSONSyntaxError(offset: index) }
+    package var error: JSONSyntaxError { JSONSyntaxError(offset: index) }
 
     @inline(__always)
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while index < count {
             let byte = base[index]
             // Every structural byte and value start is above the space: one comparison in the common case.
@@ -70,14 +70,14 @@ struct JSONScanner {
 
     /// The byte at the cursor after whitespace, or 0 at the end.
     @inline(__always)
-    mutating func peek() -> UInt8 {
+    package mutating func peek() -> UInt8 {
         skipWhitespace()
         return index < count ? base[index] : 0
     }
 
     /// What the next value is, without consuming it.
     @inline(__always)
-    mutating func kind() throws(JSONSyntaxError) -> Kind {
+    package mutating func kind() throws(JSONSyntaxError) -> Kind {
         switch peek() {
         case UInt8(ascii: "{"): return .object
         case UInt8(ascii: "["): return .array
@@ -90,7 +90,7 @@ struct JSONScanner {
     }
 
     /// Ends the document: only whitespace may follow the top-level value.
-    mutating func finish() throws(JSONSyntaxError) {
+    package mutating func finish() throws(JSONSyntaxError) {
         skipWhitespace()
         guard index == count else { throw error }
     }
@@ -98,7 +98,7 @@ struct JSONScanner {
     // MARK: Containers
 
     /// Consumes `{`.
-    mutating func enterObject() throws(JSONSyntaxError) {
+    package mutating func enterObject() throws(JSONSyntaxError) {
         guard peek() == UInt8(ascii: "{") else { throw error }
         index += 1
         depth += 1
@@ -106,7 +106,7 @@ struct JSONScanner {
     }
 
     /// Consumes `[`.
-    mutating func enterArray() throws(JSONSyntaxError) {
+    package mutating func enterArray() throws(JSONSyntaxError) {
         guard peek() == UInt8(ascii: "[") else { throw error }
         index += 1
         depth += 1
@@ -115,7 +115,7 @@ struct JSONScanner {
 
     /// Moves to the next member of an object and returns its key, or nil after consuming the closing `}`.
     /// The caller must consume the member's value before asking for the next one.
-    mutating func nextKey(_ first: inout Bool) throws(JSONSyntaxError) -> RawString? {
+    package mutating func nextKey(_ first: inout Bool) throws(JSONSyntaxError) -> RawString? {
         var byte = peek()
         if byte == UInt8(ascii: "}") {
             index += 1
@@ -137,7 +137,7 @@ struct JSONScanner {
     }
 
     /// Moves to the next element of an array; false after consuming the closing `]`.
-    mutating func nextElement(_ first: inout Bool) throws(JSONSyntaxError) -> Bool {
+    package mutating func nextElement(_ first: inout Bool) throws(JSONSyntaxError) -> Bool {
         let byte = peek()
         if byte == UInt8(ascii: "]") {
             index += 1
@@ -156,7 +156,7 @@ struct JSONScanner {
     // MARK: Scalars
 
     /// Whether `key` is exactly `name` (keys are compared as bytes, escapes decoded when present).
-    func key(_ key: RawString, is name: StaticString) -> Bool {
+    package func key(_ key: RawString, is name: StaticString) -> Bool {
         let length = name.utf8CodeUnitCount
         if !key.hasEscapes {
             return key.end - key.start == length && memcmp(base + key.start, name.utf8Start, length) == 0
@@ -167,7 +167,7 @@ struct JSONScanner {
     }
 
     /// Reads a string token (the cursor on its opening quote), validating escapes and UTF-8.
-    mutating func readRawString() throws(JSONSyntaxError) -> RawString {
+    package mutating func readRawString() throws(JSONSyntaxError) -> RawString {
         guard peek() == UInt8(ascii: "\"") else { throw error }
         index += 1
         let start = index
@@ -288,7 +288,7 @@ struct JSONScanner {
     }
 
     /// The content of a validated string token.
-    func string(_ raw: RawString) -> String {
+    package func string(_ raw: RawString) -> String {
         if !raw.hasEscapes {
             return String(
                 decoding: UnsafeBufferPointer(start: base + raw.start, count: raw.end - raw.start), as: UTF8.self)
@@ -297,7 +297,7 @@ struct JSONScanner {
     }
 
     /// The bytes of a validated string token with escapes decoded.
-    func unescaped(_ raw: RawString) -> [UInt8] {
+    package func unescaped(_ raw: RawString) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(raw.end - raw.start)
         var i = raw.start
@@ -343,20 +343,20 @@ struct JSONScanner {
     }
 
     /// A number token: its extent, and its digits as an exact decimal when they fit.
-    struct RawNumber {
-        var start: Int
-        var end: Int
-        var negative: Bool
+    package struct RawNumber {
+        package var start: Int
+        package var end: Int
+        package var negative: Bool
         /// The significant digits, when there are at most 19 of them.
-        var mantissa: UInt64
-        var digitCount: Int
+        package var mantissa: UInt64
+        package var digitCount: Int
         /// The value is `mantissa * 10^exponent`.
-        var exponent: Int
-        var isInteger: Bool
+        package var exponent: Int
+        package var isInteger: Bool
     }
 
     /// Reads a number token with strict JSON grammar.
-    mutating func readRawNumber() throws(JSONSyntaxError) -> RawNumber {
+    package mutating func readRawNumber() throws(JSONSyntaxError) -> RawNumber {
         skipWhitespace()
         let start = index
         var negative = false
@@ -422,7 +422,7 @@ struct JSONScanner {
     }
 
     /// Validates a number token without computing its value: for numbers a reader skips.
-    mutating func skipNumber() throws(JSONSyntaxError) {
+    package mutating func skipNumber() throws(JSONSyntaxError) {
         @inline(__always) func isDigit(_ at: Int) -> Bool {
             at < count && base[at] &- UInt8(ascii: "0") < 10
         }
@@ -451,7 +451,7 @@ struct JSONScanner {
 
     /// The number's value as a correctly rounded `Double`, or nil when it is out of range (too large, or
     /// non-zero but too small to represent).
-    func double(_ number: RawNumber) -> Double? {
+    package func double(_ number: RawNumber) -> Double? {
         // Clinger's fast path: an exact mantissa times an exact power of ten rounds correctly.
         if number.digitCount <= 15, number.exponent >= -22, number.exponent <= 22 {
             var value = Double(number.mantissa)
@@ -474,7 +474,7 @@ struct JSONScanner {
     }
 
     /// The number's value as an `Int`: integers, and other forms whose value is integral (`1e2`, `12.0`).
-    func int(_ number: RawNumber) -> Int? {
+    package func int(_ number: RawNumber) -> Int? {
         if number.isInteger && number.digitCount <= 18 {
             let magnitude = Int(number.mantissa)
             return number.negative ? -magnitude : magnitude
@@ -501,14 +501,14 @@ struct JSONScanner {
     }
 
     /// Reads `true` or `false`.
-    mutating func readBool() throws(JSONSyntaxError) -> Bool {
+    package mutating func readBool() throws(JSONSyntaxError) -> Bool {
         if try literal("true") { return true }
         if try literal("false") { return false }
         throw error
     }
 
     /// Consumes `null` if it is next, and says whether it was.
-    mutating func readNull() throws(JSONSyntaxError) -> Bool {
+    package mutating func readNull() throws(JSONSyntaxError) -> Bool {
         guard peek() == UInt8(ascii: "n") else { return false }
         guard try literal("null") else { throw error }
         return true
@@ -526,7 +526,7 @@ struct JSONScanner {
     ///
     /// One loop with a bit stack of open containers rather than a recursive call per value: skipping
     /// history is most of reading a record, and the calls cost more than the bytes.
-    mutating func skipValue() throws(JSONSyntaxError) {
+    package mutating func skipValue() throws(JSONSyntaxError) {
         // Bit d of the stack is set when the container open at relative depth d is an object.
         try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: JSONScanner.maximumDepth / 64 + 1) {
             (kinds) throws(JSONSyntaxError) in

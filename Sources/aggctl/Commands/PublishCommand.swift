@@ -1,3 +1,4 @@
+import Collectors
 import Foundation
 import Snapshots
 
@@ -27,13 +28,9 @@ enum PublishCommand {
 
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
         let inputs = flags.all("from")
-        if let source = flags.all("source").first {
-            throw UsageError(
-                "--source '\(source)': no built-in collectors are available in this build yet; use --from FILE",
-                command: name)
-        }
-        guard !inputs.isEmpty else {
-            throw UsageError("publish needs at least one --from FILE (or '-' for stdin)", command: name)
+        let sources = try flags.all("source").map { try parseSource($0, environment: context.environment) }
+        guard !inputs.isEmpty || !sources.isEmpty else {
+            throw UsageError("publish needs --from FILE ('-' for stdin) or --source NAME[:PATH]", command: name)
         }
         // Every flag is checked before any file is read, so a typo never costs a half-done run.
         let location = try context.storeLocation(flags, command: name)
@@ -46,6 +43,13 @@ enum PublishCommand {
         var providers: [ProviderUsage] = []
         for input in inputs {
             providers += try readProviders(from: input, context: context, now: now)
+        }
+        for source in sources {
+            do {
+                providers.append(try source.collect(now: now))
+            } catch let error as CollectorError {
+                throw CommandFailure("--source \(source.name): \(error.message)")
+            }
         }
         guard !providers.isEmpty else {
             throw CommandFailure(
@@ -82,6 +86,30 @@ enum PublishCommand {
                     + "to '\(location.displayName)'")
         }
         return .success
+    }
+
+    /// A built-in collector named by `--source NAME[:PATH]`.
+    struct Source {
+        var name: String
+        var collect: (Date) throws -> ProviderUsage
+
+        func collect(now: Date) throws -> ProviderUsage { try collect(now) }
+    }
+
+    static let sourceNames = ["codex"]
+
+    static func parseSource(_ text: String, environment: [String: String]) throws -> Source {
+        let collector = text.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+        let path = text.contains(":") ? String(text[text.index(after: text.firstIndex(of: ":")!)...]) : nil
+        switch collector {
+        case "codex":
+            let home = path ?? CodexCollector.defaultHome(environment: environment)
+            return Source(name: "codex") { now in try CodexCollector(home: home).collect(now: now) }
+        default:
+            throw UsageError(
+                "--source: '\(text)' is not a collector; available: \(sourceNames.joined(separator: ", ")) "
+                    + "(as NAME or NAME:PATH)", command: name)
+        }
     }
 
     private static func readProviders(from input: String, context: RunContext, now: Date) throws -> [ProviderUsage] {

@@ -1,0 +1,179 @@
+import CShims
+import Foundation
+import Snapshots
+
+/// What this machine's Codex CLI logs say: the newest rate limits (session and weekly windows), tokens
+/// per UTC day, and the account from `auth.json` (`publish --source codex[:CODEX_HOME]`).
+///
+/// Reads `sessions/**/rollout-*.jsonl` and `archived_sessions/**/rollout-*.jsonl`; only lines holding a
+/// `"token_count"` event are parsed (found with `memmem`). Tolerates the older `rate_limits` shapes
+/// (`resets_in_seconds`; flat `primary_used_percent`) and `null` info or limits, as real logs have them.
+public struct CodexCollector: Sendable {
+    public let home: String
+
+    public init(home: String) {
+        self.home = home
+    }
+
+    /// `$CODEX_HOME`, else `~/.codex`.
+    public static func defaultHome(environment: [String: String]) -> String {
+        if let home = environment["CODEX_HOME"], !home.isEmpty { return home }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.codex"
+    }
+
+    /// The rate limits of one event, as the provider reported them.
+    struct RateLimits: Equatable {
+        var at: Date
+        var primary: UsageWindow?
+        var secondary: UsageWindow?
+        var plan: String?
+    }
+
+    /// Everything read from the logs: the newest rate limits and the tokens per UTC day.
+    struct Scan {
+        var latest: RateLimits?
+        var tokensByDay: [String: Int] = [:]
+        var newestEvent: Date?
+
+        mutating func add(_ other: Scan) {
+            if let limits = other.latest, latest.map({ limits.at > $0.at }) ?? true { latest = limits }
+            for (day, tokens) in other.tokensByDay { tokensByDay[day, default: 0] += tokens }
+            if let newest = other.newestEvent, newestEvent.map({ newest > $0 }) ?? true { newestEvent = newest }
+        }
+    }
+
+    /// Reads the logs and `auth.json` into one provider entry.
+    ///
+    /// - Throws: `CollectorError` when `home` has no `sessions` folder at all (Codex not used here).
+    public func collect(now: Date) throws -> ProviderUsage {
+        let files = try logFiles()
+        var scan = Scan()
+        for file in files {
+            scan.add(try Self.scan(file: file))
+        }
+        let account = accountFromAuth()
+        let today = RFC3339.utcDay(now)
+        let firstDay = RFC3339.utcDay(now.addingTimeInterval(-29 * 86_400))
+        let recent = scan.tokensByDay.filter { $0.key >= firstDay && $0.key <= today }
+        var entry = ProviderUsage(
+            providerID: "codex", accountEmail: account.email, plan: account.plan ?? scan.latest?.plan,
+            lastUpdated: scan.latest?.at ?? scan.newestEvent ?? now, session: scan.latest?.primary,
+            weekly: scan.latest?.secondary,
+            tokens: TokenUsage(
+                today: scan.tokensByDay[today] ?? 0, last30Days: recent.values.reduce(0, +),
+                daily: recent.keys.sorted().map { DailyTokens(date: $0, tokens: recent[$0]!) }))
+        if scan.latest == nil { entry.error = "no rate limits in the Codex logs yet" }
+        return entry
+    }
+
+    func logFiles() throws -> [String] {
+        let sessions = home + "/sessions"
+        guard FileManager.default.fileExists(atPath: sessions) else {
+            throw CollectorError("no Codex logs in '\(home)': '\(sessions)' does not exist")
+        }
+        var files: [String] = []
+        for folder in [sessions, home + "/archived_sessions"] {
+            guard let walker = FileManager.default.enumerator(atPath: folder) else { continue }
+            while let relative = walker.nextObject() as? String {
+                let name = (relative as NSString).lastPathComponent
+                if name.hasPrefix("rollout-") && name.hasSuffix(".jsonl") { files.append(folder + "/" + relative) }
+            }
+        }
+        return files.sorted()
+    }
+
+    /// Scans one log file's `token_count` events.
+    static func scan(file: String) throws -> Scan {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw CollectorError("cannot read '\(file)'")
+        }
+        return data.withUnsafeBytes { scan(bytes: $0) }
+    }
+
+    static func scan(bytes: UnsafeRawBufferPointer) -> Scan {
+        var scan = Scan()
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return scan }
+        let marker = Array("\"token_count\"".utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let found = marker.withUnsafeBytes { needle in
+                aggctl_memmem(base + offset, bytes.count - offset, needle.baseAddress, needle.count)
+            }
+            guard let found else { break }
+            let hit = base.distance(to: UnsafeRawPointer(found))
+            var start = hit
+            while start > 0 && bytes[start - 1] != 0x0A { start -= 1 }
+            var end = hit
+            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+            if let event = JSONValue.parse(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) {
+                scan.record(event)
+            }
+            offset = end + 1
+        }
+        return scan
+    }
+}
+
+extension CodexCollector.Scan {
+    /// Adds one log line's event, when it is a token count.
+    mutating func record(_ event: JSONValue) {
+        guard let payload = event["payload"], payload["type"]?.string == "token_count",
+            let at = event["timestamp"]?.string.flatMap(RFC3339.parse)
+        else { return }
+        if newestEvent.map({ at > $0 }) ?? true { newestEvent = at }
+        if let total = payload["info"]?["last_token_usage"]?["total_tokens"]?.number {
+            tokensByDay[RFC3339.utcDay(at), default: 0] += Int(total)
+        }
+        guard let limits = payload["rate_limits"], case .object = limits else { return }
+        guard latest.map({ at > $0.at }) ?? true else { return }
+        // Resets given as seconds from the event count from its whole second, as Codex computes them.
+        let eventSecond = at.timeIntervalSince1970.rounded(.down)
+        func window(_ value: JSONValue?, minutes: Int) -> UsageWindow? {
+            guard let value, let used = value["used_percent"]?.number else { return nil }
+            var resetsAt: Date?
+            if let epoch = value["resets_at"]?.number {
+                resetsAt = Date(timeIntervalSince1970: epoch)
+            } else if let seconds = value["resets_in_seconds"]?.number {
+                resetsAt = Date(timeIntervalSince1970: eventSecond + seconds)
+            }
+            return UsageWindow(
+                usedPercent: used, windowMinutes: value["window_minutes"]?.number.map { Int($0) } ?? minutes,
+                resetsAt: resetsAt)
+        }
+        var primary = window(limits["primary"], minutes: 300)
+        var secondary = window(limits["secondary"], minutes: 10080)
+        if primary == nil, let used = limits["primary_used_percent"]?.number {
+            primary = UsageWindow(
+                usedPercent: used, windowMinutes: limits["primary_window_minutes"]?.number.map { Int($0) } ?? 300)
+        }
+        if secondary == nil, let used = limits["secondary_used_percent"]?.number {
+            secondary = UsageWindow(
+                usedPercent: used, windowMinutes: limits["secondary_window_minutes"]?.number.map { Int($0) } ?? 10080)
+        }
+        guard primary != nil || secondary != nil else { return }
+        latest = CodexCollector.RateLimits(
+            at: at, primary: primary, secondary: secondary, plan: limits["plan_type"]?.string)
+    }
+}
+
+extension CodexCollector {
+    /// The account e-mail and plan from `auth.json`'s `id_token`, read without verifying it.
+    func accountFromAuth() -> (email: String?, plan: String?) {
+        guard let data = FileManager.default.contents(atPath: home + "/auth.json"),
+            let auth = data.withUnsafeBytes({ JSONValue.parse($0) }),
+            let token = auth["tokens"]?["id_token"]?.string, let claims = JSONWebToken.claims(of: token)
+        else { return (nil, nil) }
+        return (claims["email"]?.string, claims["https://api.openai.com/auth"]?["chatgpt_plan_type"]?.string)
+    }
+}
+
+/// Why a collector could not read this machine's logs: one line naming the folder or file.
+public struct CollectorError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}
