@@ -133,7 +133,7 @@ struct CommandTests {
             (["publish", "--store", "/x"], "publish needs --from FILE ('-' for stdin) or --source NAME[:PATH]"),
             (
                 ["publish", "--store", "/x", "--source", "cursor"],
-                "--source: 'cursor' is not a collector; available: codex"
+                "--source: 'cursor' is not a collector; available: codex, claude"
             ),
             (
                 ["publish", "--store", "/x", "--from", "a", "--device-id", "../up"],

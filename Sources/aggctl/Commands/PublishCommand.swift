@@ -96,7 +96,7 @@ enum PublishCommand {
         func collect(now: Date) throws -> ProviderUsage { try collect(now) }
     }
 
-    static let sourceNames = ["codex"]
+    static let sourceNames = ["codex", "claude"]
 
     static func parseSource(_ text: String, environment: [String: String]) throws -> Source {
         let collector = text.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
@@ -105,6 +105,9 @@ enum PublishCommand {
         case "codex":
             let home = path ?? CodexCollector.defaultHome(environment: environment)
             return Source(name: "codex") { now in try CodexCollector(home: home).collect(now: now) }
+        case "claude":
+            let folders = path.map { [$0] } ?? ClaudeCollector.defaultFolders(environment: environment)
+            return Source(name: "claude") { now in try ClaudeCollector(folders: folders).collect(now: now) }
         default:
             throw UsageError(
                 "--source: '\(text)' is not a collector; available: \(sourceNames.joined(separator: ", ")) "

@@ -1,0 +1,59 @@
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+@testable import Collectors
+
+struct ClaudeCollectorTests {
+    static let fixture = Repository.path("Tests/CollectorsTests/Fixtures/claude-home")
+    nonisolated(unsafe) static let manifest: [String: Any] = {
+        let data = FileManager.default.contents(atPath: fixture + "/manifest.json")!
+        return try! JSONSerialization.jsonObject(with: data) as! [String: Any]
+    }()
+
+    @Test("tokens and cost, counted once per message.id and requestId, match the corpus's manifest")
+    func totalsAfterDeduplication() throws {
+        let entry = try ClaudeCollector(folders: [Self.fixture]).collect(now: Records.date("2026-11-30T12:00:00Z"))
+        let daily = try #require(entry.tokens?.daily)
+        #expect(daily.reduce(0) { $0 + $1.tokens } == Self.manifest["total_tokens_after_dedupe"] as? Int)
+        #expect(entry.tokens?.last30Days == Self.manifest["total_tokens_after_dedupe"] as? Int)
+        let cost = daily.reduce(0) { $0 + ($1.costUSD ?? 0) }
+        #expect(abs(cost - (Self.manifest["expected_cost_usd"] as! Double)) < 1e-6)
+        #expect(abs((entry.costUSD?.last30Days ?? 0) - cost) < 1e-9)
+        #expect(entry.lastUpdated == RFC3339.parse(Self.manifest["last_timestamp"] as! String))
+        #expect(daily.map(\.date) == ["2026-11-28", "2026-11-29", "2026-11-30"])
+    }
+
+    @Test("a usage-limit message marks the session used up until its reset, and no longer after")
+    func limitMessage() throws {
+        let during = try ClaudeCollector(folders: [Self.fixture]).collect(now: Records.date("2026-11-28T13:30:00Z"))
+        #expect(
+            during.session
+                == UsageWindow(usedPercent: 100, windowMinutes: 300, resetsAt: Records.date("2026-11-28T14:00:00Z")))
+        let after = try ClaudeCollector(folders: [Self.fixture]).collect(now: Records.date("2026-11-28T14:00:01Z"))
+        #expect(after.session == nil)
+    }
+
+    @Test("a line's own costUSD wins over the price table; an unknown model costs nothing")
+    func costs() {
+        var scan = ClaudeCollector.Scan()
+        let lines = """
+            {"type":"assistant","timestamp":"2026-11-30T10:00:00Z","requestId":"r1","costUSD":0.5,"message":{"id":"m1","model":"claude-opus-4-1-20250805","usage":{"input_tokens":1000000,"output_tokens":0}}}
+            {"type":"assistant","timestamp":"2026-11-30T10:01:00Z","requestId":"r2","message":{"id":"m2","model":"claude-opus-4-1-20250805","usage":{"input_tokens":1000000,"output_tokens":0}}}
+            {"type":"assistant","timestamp":"2026-11-30T10:02:00Z","requestId":"r2","message":{"id":"m2","model":"claude-opus-4-1-20250805","usage":{"input_tokens":1000000,"output_tokens":0}}}
+            {"type":"assistant","timestamp":"2026-11-30T10:03:00Z","requestId":"r3","message":{"id":"m3","model":"some-future-model","usage":{"input_tokens":7}}}
+            """
+        Data(lines.utf8).withUnsafeBytes { scan.read($0) }
+        #expect(scan.costByDay["2026-11-30"] == 15.5)
+        #expect(scan.tokensByDay["2026-11-30"] == 2_000_007)
+        #expect(ClaudePrice.price(of: "claude-sonnet-4-5-20250929") == ClaudePrice.table["claude-sonnet-4-5"])
+    }
+
+    @Test("no logs at all is a clear error naming where it looked")
+    func missing() {
+        #expect(throws: CollectorError("no Claude Code logs in '/nonexistent'")) {
+            try ClaudeCollector(folders: ["/nonexistent"]).collect(now: Date())
+        }
+    }
+}
