@@ -47,10 +47,16 @@ public struct CodexCollector: Sendable {
     /// - Throws: `CollectorError` when `home` has no `sessions` folder at all (Codex not used here).
     public func collect(now: Date) throws -> ProviderUsage {
         let files = try logFiles()
-        var scan = Scan()
-        for file in files {
-            scan.add(try Self.scan(file: file))
+        // Files are independent: scanned on every core, then combined (the newest limits win).
+        let scans = Parallel.mapRanges(files.count, minimumPerWorker: 4) { range in
+            Result { () throws -> Scan in
+                var scan = Scan()
+                for index in range { scan.add(try Self.scan(file: files[index])) }
+                return scan
+            }
         }
+        var scan = Scan()
+        for part in scans { scan.add(try part.get()) }
         let account = accountFromAuth()
         let today = RFC3339.utcDay(now)
         let firstDay = RFC3339.utcDay(now.addingTimeInterval(-29 * 86_400))
@@ -105,7 +111,7 @@ public struct CodexCollector: Sendable {
             while start > 0 && bytes[start - 1] != 0x0A { start -= 1 }
             var end = hit
             while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-            if let event = JSONValue.parse(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) {
+            if let event = CodexEventDecoder.decode(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) {
                 scan.record(event)
             }
             offset = end + 1
@@ -116,43 +122,35 @@ public struct CodexCollector: Sendable {
 
 extension CodexCollector.Scan {
     /// Adds one log line's event, when it is a token count.
-    mutating func record(_ event: JSONValue) {
-        guard let payload = event["payload"], payload["type"]?.string == "token_count",
-            let at = event["timestamp"]?.string.flatMap(RFC3339.parse)
-        else { return }
+    mutating func record(_ event: CodexEventDecoder.Event) {
+        let at = event.at
         if newestEvent.map({ at > $0 }) ?? true { newestEvent = at }
-        if let total = payload["info"]?["last_token_usage"]?["total_tokens"]?.number {
-            tokensByDay[RFC3339.utcDay(at), default: 0] += Int(total)
+        if let total = event.totalTokens {
+            tokensByDay[RFC3339.utcDay(at), default: 0] += total
         }
-        guard let limits = payload["rate_limits"], case .object = limits else { return }
-        guard latest.map({ at > $0.at }) ?? true else { return }
+        guard let limits = event.limits, latest.map({ at > $0.at }) ?? true else { return }
         // Resets given as seconds from the event count from its whole second, as Codex computes them.
         let eventSecond = at.timeIntervalSince1970.rounded(.down)
-        func window(_ value: JSONValue?, minutes: Int) -> UsageWindow? {
-            guard let value, let used = value["used_percent"]?.number else { return nil }
+        func window(_ value: CodexEventDecoder.Window?, minutes: Int) -> UsageWindow? {
+            guard let value, let used = value.used else { return nil }
             var resetsAt: Date?
-            if let epoch = value["resets_at"]?.number {
+            if let epoch = value.resetsAt {
                 resetsAt = Date(timeIntervalSince1970: epoch)
-            } else if let seconds = value["resets_in_seconds"]?.number {
+            } else if let seconds = value.resetsInSeconds {
                 resetsAt = Date(timeIntervalSince1970: eventSecond + seconds)
             }
-            return UsageWindow(
-                usedPercent: used, windowMinutes: value["window_minutes"]?.number.map { Int($0) } ?? minutes,
-                resetsAt: resetsAt)
+            return UsageWindow(usedPercent: used, windowMinutes: value.minutes ?? minutes, resetsAt: resetsAt)
         }
-        var primary = window(limits["primary"], minutes: 300)
-        var secondary = window(limits["secondary"], minutes: 10080)
-        if primary == nil, let used = limits["primary_used_percent"]?.number {
-            primary = UsageWindow(
-                usedPercent: used, windowMinutes: limits["primary_window_minutes"]?.number.map { Int($0) } ?? 300)
+        var primary = window(limits.primary, minutes: 300)
+        var secondary = window(limits.secondary, minutes: 10080)
+        if primary == nil, let used = limits.flatPrimaryUsed {
+            primary = UsageWindow(usedPercent: used, windowMinutes: limits.flatPrimaryMinutes ?? 300)
         }
-        if secondary == nil, let used = limits["secondary_used_percent"]?.number {
-            secondary = UsageWindow(
-                usedPercent: used, windowMinutes: limits["secondary_window_minutes"]?.number.map { Int($0) } ?? 10080)
+        if secondary == nil, let used = limits.flatSecondaryUsed {
+            secondary = UsageWindow(usedPercent: used, windowMinutes: limits.flatSecondaryMinutes ?? 10080)
         }
         guard primary != nil || secondary != nil else { return }
-        latest = CodexCollector.RateLimits(
-            at: at, primary: primary, secondary: secondary, plan: limits["plan_type"]?.string)
+        latest = CodexCollector.RateLimits(at: at, primary: primary, secondary: secondary, plan: limits.plan)
     }
 }
 
