@@ -46,10 +46,7 @@ public struct ClaudeCollector: Sendable {
         }
         var scan = Scan()
         for file in files {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw CollectorError("cannot read '\(file)'")
-            }
-            data.withUnsafeBytes { scan.read($0) }
+            try LineChunks.forEachPiece(of: file) { scan.read($0) }
         }
         let today = RFC3339.utcDay(now)
         let firstDay = RFC3339.utcDay(now.addingTimeInterval(-29 * 86_400))

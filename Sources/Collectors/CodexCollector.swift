@@ -90,10 +90,9 @@ public struct CodexCollector: Sendable {
 
     /// Scans one log file's `token_count` events.
     static func scan(file: String) throws -> Scan {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw CollectorError("cannot read '\(file)'")
-        }
-        return data.withUnsafeBytes { scan(bytes: $0) }
+        var scan = Scan()
+        try LineChunks.forEachPiece(of: file) { piece in scan.add(Self.scan(bytes: piece)) }
+        return scan
     }
 
     static func scan(bytes: UnsafeRawBufferPointer) -> Scan {

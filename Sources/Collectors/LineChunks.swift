@@ -1,0 +1,88 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads a file in pieces of whole lines, so that logs of any size are scanned in bounded memory.
+///
+/// Each piece handed to `body` ends at a line break (or at the end of the file); a line cut by a piece
+/// boundary is carried into the next piece. A single line longer than `maximumLine` is skipped: no log
+/// event is that long, and it must not grow the buffer without bound.
+enum LineChunks {
+    static let pieceSize = 4 * 1024 * 1024
+    static let maximumLine = 64 * 1024 * 1024
+
+    static func forEachPiece(
+        of path: String, pieceSize: Int = pieceSize, maximumLine: Int = maximumLine,
+        _ body: (UnsafeRawBufferPointer) -> Void
+    ) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CollectorError("cannot read '\(path)': \(String(cString: strerror(errno)).lowercased())")
+        }
+        defer { close(descriptor) }
+        var capacity = pieceSize
+        var buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        defer { buffer.deallocate() }
+        var filled = 0
+        var skippingLongLine = false
+        while true {
+            let count = read(descriptor, buffer + filled, capacity - filled)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CollectorError("cannot read '\(path)': \(String(cString: strerror(errno)).lowercased())")
+            }
+            if count == 0 {
+                if filled > 0 && !skippingLongLine { body(UnsafeRawBufferPointer(start: buffer, count: filled)) }
+                return
+            }
+            filled += count
+            // Everything up to the last line break is complete; the rest waits for the next read.
+            guard let lastBreak = lastLineBreak(buffer, filled) else {
+                if filled == capacity {
+                    if capacity >= maximumLine {
+                        skippingLongLine = true
+                        filled = 0
+                    } else {
+                        let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
+                        larger.copyMemory(from: buffer, byteCount: filled)
+                        buffer.deallocate()
+                        buffer = larger
+                        capacity *= 2
+                    }
+                }
+                continue
+            }
+            var start = 0
+            if skippingLongLine {
+                start = firstLineBreak(buffer, lastBreak + 1).map { $0 + 1 } ?? 0
+                skippingLongLine = false
+            }
+            if lastBreak + 1 > start {
+                body(UnsafeRawBufferPointer(start: buffer + start, count: lastBreak + 1 - start))
+            }
+            let rest = filled - (lastBreak + 1)
+            if rest > 0 { (buffer).copyMemory(from: buffer + lastBreak + 1, byteCount: rest) }
+            filled = rest
+        }
+    }
+
+    /// From the end backwards (`memrchr` is a GNU extension); the last break is usually near the end.
+    private static func lastLineBreak(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int? {
+        let bytes = buffer.assumingMemoryBound(to: UInt8.self)
+        var index = count - 1
+        while index >= 0 {
+            if bytes[index] == 0x0A { return index }
+            index -= 1
+        }
+        return nil
+    }
+
+    private static func firstLineBreak(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int? {
+        guard let found = memchr(buffer, 0x0A, count) else { return nil }
+        return buffer.distance(to: UnsafeMutableRawPointer(found))
+    }
+}
