@@ -44,19 +44,37 @@ public struct CodexCollector: Sendable {
 
     /// Reads the logs and `auth.json` into one provider entry.
     ///
+    /// - Parameter stateFolder: where to keep what was read, so the next run reads only what was appended
+    ///   since (nil: read everything, keep nothing).
     /// - Throws: `CollectorError` when `home` has no `sessions` folder at all (Codex not used here).
-    public func collect(now: Date) throws -> ProviderUsage {
+    public func collect(now: Date, stateFolder: String? = nil, readerVersion: String = "") throws -> ProviderUsage {
         let files = try logFiles()
-        // Files are independent: scanned on every core, then combined (the newest limits win).
-        let scans = Parallel.mapRanges(files.count, minimumPerWorker: 4) { range in
-            Result { () throws -> Scan in
-                var scan = Scan()
-                for index in range { scan.add(try Self.scan(file: files[index])) }
-                return scan
+        let statePath = stateFolder.map { CodexScanState.path(in: $0, home: home) }
+        let previous = statePath.map { CodexScanState.load(from: $0, readerVersion: readerVersion) } ?? CodexScanState()
+        // Files are independent: examined and scanned on every core, then combined (newest limits win).
+        let entries = try Parallel.makeArray(
+            count: files.count, pieces: Parallel.evenPieces(files.count, minimumPerWorker: 4)
+        ) {
+            piece, emit in
+            for index in Parallel.evenPieces(files.count, minimumPerWorker: 4)[piece] {
+                emit(try Self.entry(for: files[index], previous: previous.files[files[index]]))
             }
         }
         var scan = Scan()
-        for part in scans { scan.add(try part.get()) }
+        var next = CodexScanState()
+        for (file, entry) in zip(files, entries) {
+            scan.add(entry.scan)
+            next.files[file] = entry
+        }
+        if let statePath,
+            next.files.count != previous.files.count
+                || next.files.contains(where: {
+                    previous.files[$0.key]?.offset != $0.value.offset
+                        || previous.files[$0.key]?.modified != $0.value.modified
+                })
+        {
+            try? next.save(to: statePath, readerVersion: readerVersion)
+        }
         let account = accountFromAuth()
         let today = RFC3339.utcDay(now)
         let firstDay = RFC3339.utcDay(now.addingTimeInterval(-29 * 86_400))
@@ -88,11 +106,33 @@ public struct CodexCollector: Sendable {
         return files.sorted()
     }
 
-    /// Scans one log file's `token_count` events.
-    static func scan(file: String) throws -> Scan {
+    /// What `file` holds now, reading as little as `previous` allows.
+    static func entry(for file: String, previous: CodexScanState.FileEntry?) throws -> CodexScanState.FileEntry {
+        guard let now = CodexScanState.examine(file) else { throw CollectorError("cannot read '\(file)'") }
+        if var entry = previous, entry.inode == now.inode {
+            if entry.size == now.size && entry.modified == now.modified { return entry }
+            // Grown with the same beginning: only what was appended is read.
+            if now.size >= Int64(entry.offset), CodexScanState.head(of: file, length: entry.headLength) == entry.head {
+                var appended = Scan()
+                entry.offset = try LineChunks.forEachPiece(of: file, from: entry.offset, completeLinesOnly: true) {
+                    appended.add(Self.scan(bytes: $0))
+                }
+                entry.scan.add(appended)
+                (entry.size, entry.modified) = (now.size, now.modified)
+                if entry.headLength < CodexScanState.headLength {
+                    entry.headLength = min(CodexScanState.headLength, entry.offset)
+                    entry.head = CodexScanState.head(of: file, length: entry.headLength) ?? 0
+                }
+                return entry
+            }
+        }
+        // New, shrunk, rewritten or replaced: read from the start.
         var scan = Scan()
-        try LineChunks.forEachPiece(of: file) { piece in scan.add(Self.scan(bytes: piece)) }
-        return scan
+        let offset = try LineChunks.forEachPiece(of: file, completeLinesOnly: true) { scan.add(Self.scan(bytes: $0)) }
+        let headLength = min(CodexScanState.headLength, offset)
+        return CodexScanState.FileEntry(
+            inode: now.inode, size: now.size, modified: now.modified, offset: offset, headLength: headLength,
+            head: CodexScanState.head(of: file, length: headLength) ?? 0, scan: scan)
     }
 
     static func scan(bytes: UnsafeRawBufferPointer) -> Scan {

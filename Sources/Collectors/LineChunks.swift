@@ -15,15 +15,25 @@ enum LineChunks {
     static let pieceSize = 4 * 1024 * 1024
     static let maximumLine = 64 * 1024 * 1024
 
+    /// - Parameters:
+    ///   - offset: where to start (the end of what an earlier scan consumed).
+    ///   - completeLinesOnly: leave a last line without a line break unread, for a writer still writing
+    ///     it; the returned offset then stops before it.
+    /// - Returns: the offset just past the last byte handed out.
+    @discardableResult
     static func forEachPiece(
-        of path: String, pieceSize: Int = pieceSize, maximumLine: Int = maximumLine,
-        _ body: (UnsafeRawBufferPointer) -> Void
-    ) throws {
+        of path: String, from offset: Int = 0, completeLinesOnly: Bool = false, pieceSize: Int = pieceSize,
+        maximumLine: Int = maximumLine, _ body: (UnsafeRawBufferPointer) -> Void
+    ) throws -> Int {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw CollectorError("cannot read '\(path)': \(String(cString: strerror(errno)).lowercased())")
         }
         defer { close(descriptor) }
+        if offset > 0 && lseek(descriptor, off_t(offset), SEEK_SET) < 0 {
+            throw CollectorError("cannot read '\(path)': \(String(cString: strerror(errno)).lowercased())")
+        }
+        var consumed = offset
         var capacity = pieceSize
         var buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
@@ -36,8 +46,11 @@ enum LineChunks {
                 throw CollectorError("cannot read '\(path)': \(String(cString: strerror(errno)).lowercased())")
             }
             if count == 0 {
-                if filled > 0 && !skippingLongLine { body(UnsafeRawBufferPointer(start: buffer, count: filled)) }
-                return
+                if filled > 0 && !skippingLongLine && !completeLinesOnly {
+                    body(UnsafeRawBufferPointer(start: buffer, count: filled))
+                    consumed += filled
+                }
+                return consumed
             }
             filled += count
             // Everything up to the last line break is complete; the rest waits for the next read.
@@ -45,6 +58,7 @@ enum LineChunks {
                 if filled == capacity {
                     if capacity >= maximumLine {
                         skippingLongLine = true
+                        consumed += filled
                         filled = 0
                     } else {
                         let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
@@ -64,6 +78,7 @@ enum LineChunks {
             if lastBreak + 1 > start {
                 body(UnsafeRawBufferPointer(start: buffer + start, count: lastBreak + 1 - start))
             }
+            consumed += lastBreak + 1
             let rest = filled - (lastBreak + 1)
             if rest > 0 { (buffer).copyMemory(from: buffer + lastBreak + 1, byteCount: rest) }
             filled = rest

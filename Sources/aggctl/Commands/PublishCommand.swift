@@ -28,7 +28,9 @@ enum PublishCommand {
 
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
         let inputs = flags.all("from")
-        let sources = try flags.all("source").map { try parseSource($0, environment: context.environment) }
+        let sources = try flags.all("source").map {
+            try parseSource($0, environment: context.environment, stateFolder: context.stateDirectory + "/collectors")
+        }
         guard !inputs.isEmpty || !sources.isEmpty else {
             throw UsageError("publish needs --from FILE ('-' for stdin) or --source NAME[:PATH]", command: name)
         }
@@ -98,13 +100,17 @@ enum PublishCommand {
 
     static let sourceNames = ["codex", "claude"]
 
-    static func parseSource(_ text: String, environment: [String: String]) throws -> Source {
+    /// - Parameter stateFolder: where collectors keep what they read, to read only what is new next time.
+    static func parseSource(_ text: String, environment: [String: String], stateFolder: String) throws -> Source {
         let collector = text.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
         let path = text.contains(":") ? String(text[text.index(after: text.firstIndex(of: ":")!)...]) : nil
         switch collector {
         case "codex":
             let home = path ?? CodexCollector.defaultHome(environment: environment)
-            return Source(name: "codex") { now in try CodexCollector(home: home).collect(now: now) }
+            return Source(name: "codex") { now in
+                try CodexCollector(home: home).collect(
+                    now: now, stateFolder: stateFolder, readerVersion: "aggctl \(Aggctl.version)")
+            }
         case "claude":
             let folders = path.map { [$0] } ?? ClaudeCollector.defaultFolders(environment: environment)
             return Source(name: "claude") { now in try ClaudeCollector(folders: folders).collect(now: now) }
