@@ -24,13 +24,42 @@ public struct ClaudeCollector: Sendable {
         return [home + "/.config/claude", home + "/.claude"].filter { FileManager.default.fileExists(atPath: $0) }
     }
 
+    /// What one file holds: its responses in order, and the latest limit reset it announces.
+    struct FileScan {
+        var usages: [ClaudeEventDecoder.Usage] = []
+        var limitResetsAt: Date?
+    }
+
+    /// Everything read, de-duplicated.
     struct Scan {
-        var seen: Set<String> = []
+        var seen: Set<UInt64> = []
         var tokensByDay: [String: Int] = [:]
         var costByDay: [String: Double] = [:]
         var newest: Date?
         /// The latest reset time announced by a "usage limit reached" message.
         var limitResetsAt: Date?
+
+        mutating func add(_ file: FileScan) {
+            if let reset = file.limitResetsAt, limitResetsAt.map({ reset > $0 }) ?? true { limitResetsAt = reset }
+            for usage in file.usages where seen.insert(usage.key).inserted {
+                if newest.map({ usage.at > $0 }) ?? true { newest = usage.at }
+                let day = RFC3339.utcDay(usage.at)
+                tokensByDay[day, default: 0] += usage.tokens
+                let cost =
+                    usage.costUSD
+                    ?? ClaudePrice.price(of: usage.model ?? "")?.cost(
+                        input: usage.input, output: usage.output, cacheWrite: usage.cacheWrite,
+                        cacheRead: usage.cacheRead) ?? 0
+                costByDay[day, default: 0] += cost
+            }
+        }
+
+        /// Adds lines as one file (for tests and callers holding bytes).
+        mutating func read(_ bytes: UnsafeRawBufferPointer) {
+            var file = FileScan()
+            file.read(bytes)
+            add(file)
+        }
     }
 
     public func collect(now: Date) throws -> ProviderUsage {
@@ -44,9 +73,20 @@ public struct ClaudeCollector: Sendable {
                 "no Claude Code logs in \(folders.isEmpty ? "~/.config/claude or ~/.claude" : folders.map { "'\($0)'" }.joined(separator: ", "))"
             )
         }
+        // Files are decoded on every core, a batch at a time; each batch's responses are then counted
+        // once, in file order, and released, so memory follows the batch and not the whole history.
         var scan = Scan()
-        for file in files {
-            try LineChunks.forEachPiece(of: file) { scan.read($0) }
+        for batchStart in stride(from: 0, to: files.count, by: 64) {
+            let batch = Array(files[batchStart..<min(files.count, batchStart + 64)])
+            let pieces = Parallel.evenPieces(batch.count, minimumPerWorker: 2)
+            let fileScans = try Parallel.makeArray(count: batch.count, pieces: pieces) { piece, emit in
+                for index in pieces[piece] {
+                    var file = FileScan()
+                    try LineChunks.forEachPiece(of: batch[index]) { file.read($0) }
+                    emit(file)
+                }
+            }
+            for file in fileScans { scan.add(file) }
         }
         let today = RFC3339.utcDay(now)
         let firstDay = RFC3339.utcDay(now.addingTimeInterval(-29 * 86_400))
@@ -65,21 +105,22 @@ public struct ClaudeCollector: Sendable {
     }
 }
 
-extension ClaudeCollector.Scan {
-    /// Adds the usage lines and limit messages of one log file.
+extension ClaudeCollector.FileScan {
+    /// Adds the usage lines and limit messages of a piece of one log file.
     mutating func read(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress else { return }
         var start = 0
         while start < bytes.count {
-            var end = start
+            var end = bytes.count
             if let newline = memchr(base + start, 0x0A, bytes.count - start) {
                 end = base.distance(to: UnsafeRawPointer(newline))
-            } else {
-                end = bytes.count
             }
             let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-            if contains(line, "\"usage\"") || contains(line, "usage limit reached") {
-                if let event = JSONValue.parse(line) { record(event) }
+            if contains(line, "usage limit reached") {
+                if let event = JSONValue.parse(line) { recordLimit(event) }
+            }
+            if contains(line, "\"usage\""), let usage = ClaudeEventDecoder.decode(line) {
+                usages.append(usage)
             }
             start = end + 1
         }
@@ -90,36 +131,19 @@ extension ClaudeCollector.Scan {
         return aggctl_memmem(base, line.count, text.utf8Start, text.utf8CodeUnitCount) != nil
     }
 
-    mutating func record(_ event: JSONValue) {
-        guard event["type"]?.string == "assistant", let message = event["message"],
-            let at = event["timestamp"]?.string.flatMap(RFC3339.parse)
-        else { return }
-        if case .array(let blocks)? = message["content"] {
-            for block in blocks {
-                guard let text = block["text"]?.string, let marker = text.range(of: "usage limit reached|") else {
-                    continue
-                }
-                if let epoch = Double(text[marker.upperBound...].prefix { $0.isNumber }) {
-                    let reset = Date(timeIntervalSince1970: epoch)
-                    if limitResetsAt.map({ reset > $0 }) ?? true { limitResetsAt = reset }
-                }
+    /// A "Claude AI usage limit reached|<epoch>" message: the session is used up until then.
+    mutating func recordLimit(_ event: JSONValue) {
+        guard event["type"]?.string == "assistant", case .array(let blocks)? = event["message"]?["content"] else {
+            return
+        }
+        for block in blocks {
+            guard let text = block["text"]?.string, let marker = text.range(of: "usage limit reached|") else {
+                continue
+            }
+            if let epoch = Double(text[marker.upperBound...].prefix { $0.isNumber }) {
+                let reset = Date(timeIntervalSince1970: epoch)
+                if limitResetsAt.map({ reset > $0 }) ?? true { limitResetsAt = reset }
             }
         }
-        guard let usage = message["usage"] else { return }
-        let key = (message["id"]?.string ?? "") + ":" + (event["requestId"]?.string ?? "")
-        guard seen.insert(key).inserted else { return }
-        if newest.map({ at > $0 }) ?? true { newest = at }
-        func count(_ name: String) -> Int { Int(usage[name]?.number ?? 0) }
-        let input = count("input_tokens")
-        let output = count("output_tokens")
-        let cacheWrite = count("cache_creation_input_tokens")
-        let cacheRead = count("cache_read_input_tokens")
-        let day = RFC3339.utcDay(at)
-        tokensByDay[day, default: 0] += input + output + cacheWrite + cacheRead
-        let cost =
-            event["costUSD"]?.number
-            ?? ClaudePrice.price(of: message["model"]?.string ?? "")?.cost(
-                input: input, output: output, cacheWrite: cacheWrite, cacheRead: cacheRead) ?? 0
-        costByDay[day, default: 0] += cost
     }
 }

@@ -1,0 +1,110 @@
+import Foundation
+import Snapshots
+
+/// Reads one Claude Code assistant log line straight from its bytes: timestamp, ids, model, usage and
+/// cost, everything else skipped (validated) by the scanner.
+enum ClaudeEventDecoder {
+    struct Usage {
+        var at: Date
+        /// FNV-1a of `message.id` + `requestId`: a response logged over several lines is counted once.
+        var key: UInt64
+        var model: String?
+        var costUSD: Double?
+        var input = 0
+        var output = 0
+        var cacheWrite = 0
+        var cacheRead = 0
+
+        var tokens: Int { input + output + cacheWrite + cacheRead }
+    }
+
+    static func decode(_ line: UnsafeRawBufferPointer) -> Usage? {
+        var s = JSONScanner(line)
+        var isAssistant = false
+        var at: Date?
+        var requestID: [UInt8] = []
+        var messageID: [UInt8] = []
+        var model: String?
+        var cost: Double?
+        var usage: Usage?
+        do throws(JSONSyntaxError) {
+            try object(&s) { (s, key) throws(JSONSyntaxError) in
+                if s.key(key, is: "type") {
+                    isAssistant = try raw(&s).map { s.key($0, is: "assistant") } ?? false
+                } else if s.key(key, is: "timestamp") {
+                    if let text = try raw(&s) {
+                        at = RFC3339.parse(
+                            bytes: UnsafeRawBufferPointer(start: s.base + text.start, count: text.end - text.start))
+                    }
+                } else if s.key(key, is: "requestId") {
+                    requestID = try raw(&s).map { s.unescaped($0) } ?? []
+                } else if s.key(key, is: "costUSD") {
+                    cost = try number(&s)
+                } else if s.key(key, is: "message"), try s.kind() == .object {
+                    try object(&s) { (s, key) throws(JSONSyntaxError) in
+                        if s.key(key, is: "id") {
+                            messageID = try raw(&s).map { s.unescaped($0) } ?? []
+                        } else if s.key(key, is: "model") {
+                            model = try raw(&s).map { s.string($0) }
+                        } else if s.key(key, is: "usage"), try s.kind() == .object {
+                            var counts = Usage(at: Date(timeIntervalSince1970: 0), key: 0)
+                            try object(&s) { (s, key) throws(JSONSyntaxError) in
+                                if s.key(key, is: "input_tokens") {
+                                    counts.input = Int(try number(&s) ?? 0)
+                                } else if s.key(key, is: "output_tokens") {
+                                    counts.output = Int(try number(&s) ?? 0)
+                                } else if s.key(key, is: "cache_creation_input_tokens") {
+                                    counts.cacheWrite = Int(try number(&s) ?? 0)
+                                } else if s.key(key, is: "cache_read_input_tokens") {
+                                    counts.cacheRead = Int(try number(&s) ?? 0)
+                                } else {
+                                    try s.skipValue()
+                                }
+                            }
+                            usage = counts
+                        } else {
+                            try s.skipValue()
+                        }
+                    }
+                } else {
+                    try s.skipValue()
+                }
+            }
+            try s.finish()
+        } catch {
+            return nil
+        }
+        guard isAssistant, let at, var usage else { return nil }
+        usage.at = at
+        usage.model = model
+        usage.costUSD = cost
+        var hash = BinaryWriter.fnv1aOffset
+        for byte in messageID + [0x3A] + requestID { hash = (hash ^ UInt64(byte)) &* BinaryWriter.fnv1aPrime }
+        usage.key = hash
+        return usage
+    }
+
+    private static func object(
+        _ s: inout JSONScanner, _ member: (inout JSONScanner, JSONScanner.RawString) throws(JSONSyntaxError) -> Void
+    ) throws(JSONSyntaxError) {
+        try s.enterObject()
+        var first = true
+        while let key = try s.nextKey(&first) { try member(&s, key) }
+    }
+
+    private static func raw(_ s: inout JSONScanner) throws(JSONSyntaxError) -> JSONScanner.RawString? {
+        guard try s.kind() == .string else {
+            try s.skipValue()
+            return nil
+        }
+        return try s.readRawString()
+    }
+
+    private static func number(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Double? {
+        guard try s.kind() == .number else {
+            try s.skipValue()
+            return nil
+        }
+        return s.double(try s.readRawNumber())
+    }
+}
