@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Benchmark of `aggctl publish --source codex|claude` on generated agent-log corpora.
+
+    bench_collectors.py AGGCTL_BINARY [--runs 5] [--work DIR] [--shared DIR]
+                        [--codex-sessions 2000] [--claude-lines 200000]
+
+Generates the corpora with shared/tools/gen_codex_corpus.py and gen_claude_corpus.py (kept in --work),
+installs claude-monitor (PyPI) into a virtual environment in --work when missing, checks that aggctl's
+totals agree with each corpus's manifest and with claude-monitor, then measures, interleaved: Codex cold
+(empty state directory), Codex with nothing new (the incremental state of an earlier run), Claude cold,
+and claude-monitor loading the same Claude corpus. Medians of --runs runs; peak RSS from GNU time.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from bench_store import run, peak_rss  # noqa: E402
+
+
+def corpus_megabytes(folder):
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(folder) for f in files
+               if f.endswith(".jsonl")) / 1e6
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("aggctl")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench-collectors"))
+    parser.add_argument("--shared", default=os.path.join(HERE, "..", "..", "shared"))
+    parser.add_argument("--codex-sessions", type=int, default=2000)
+    parser.add_argument("--claude-lines", type=int, default=200000)
+    args = parser.parse_args()
+    tools = os.path.join(os.path.abspath(args.shared), "tools")
+    os.makedirs(args.work, exist_ok=True)
+
+    codex = os.path.join(args.work, f"codex-{args.codex_sessions}")
+    if not os.path.exists(os.path.join(codex, "manifest.json")):
+        shutil.rmtree(codex, ignore_errors=True)
+        subprocess.run([sys.executable, os.path.join(tools, "gen_codex_corpus.py"), "--out", codex,
+                        "--sessions", str(args.codex_sessions)], check=True, stdout=subprocess.DEVNULL)
+    claude = os.path.join(args.work, f"claude-{args.claude_lines}")
+    if not os.path.exists(os.path.join(claude, "manifest.json")):
+        shutil.rmtree(claude, ignore_errors=True)
+        subprocess.run([sys.executable, os.path.join(tools, "gen_claude_corpus.py"), "--out", claude,
+                        "--assistant-lines", str(args.claude_lines)], check=True, stdout=subprocess.DEVNULL)
+    venv = os.path.join(args.work, "claude-monitor")
+    monitor_python = os.path.join(venv, "bin", "python")
+    if not os.path.exists(monitor_python):
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        subprocess.run([monitor_python, "-m", "pip", "install", "-q", "claude-monitor"], check=True)
+
+    state = os.path.join(args.work, "state")
+    warm_state = os.path.join(args.work, "state-warm")
+    codex_cmd = [args.aggctl, "publish", "--store", os.path.join(args.work, "store"), "--device-id", "bench",
+                 "--dry-run", "--source", "codex:" + codex]
+    claude_cmd = [args.aggctl, "publish", "--store", os.path.join(args.work, "store"), "--device-id", "bench",
+                  "--dry-run", "--source", "claude:" + claude]
+    monitor_script = ("from claude_monitor.data.reader import load_usage_entries\n"
+                      f"e, _ = load_usage_entries(data_path={os.path.join(claude, 'projects')!r}, hours_back=None,"
+                      " include_raw=False)\n"
+                      "import json; print(json.dumps([len(e), sum(x.input_tokens + x.output_tokens + "
+                      "x.cache_creation_tokens + x.cache_read_tokens for x in e), sum(x.cost_usd for x in e)]))")
+    monitor_cmd = [monitor_python, "-c", monitor_script]
+
+    # Agreement first.
+    def aggctl_json(command, state_dir):
+        env = dict(os.environ, XDG_STATE_HOME=state_dir)
+        return json.loads(subprocess.run(command, env=env, check=True, capture_output=True).stdout)["providers"][0]
+    shutil.rmtree(state, ignore_errors=True)
+    codex_entry = aggctl_json(codex_cmd, state)
+    manifest = json.load(open(os.path.join(codex, "manifest.json")))
+    latest = manifest["latest_rate_limits"]
+    daily = {d["date"]: d["tokens"] for d in codex_entry["tokens"]["daily"]}
+    expected = {day: sums["total_tokens"] for day, sums in manifest["per_day"].items() if day in daily}
+    if (codex_entry["session"]["usedPercent"] != latest["primary"]["used_percent"]
+            or codex_entry["weekly"]["usedPercent"] != latest["secondary"]["used_percent"] or daily != expected):
+        raise SystemExit("bench: aggctl's Codex figures disagree with the corpus manifest")
+    claude_entry = aggctl_json(claude_cmd, state)
+    claude_manifest = json.load(open(os.path.join(claude, "manifest.json")))
+    tokens = sum(d["tokens"] for d in claude_entry["tokens"]["daily"])
+    cost = sum(d.get("costUSD", 0) for d in claude_entry["tokens"]["daily"])
+    monitor = json.loads(subprocess.run(monitor_cmd, check=True, capture_output=True).stdout)
+    if tokens != claude_manifest["total_tokens_after_dedupe"] or tokens != monitor[1]:
+        raise SystemExit(f"bench: Claude totals disagree: aggctl {tokens}, manifest "
+                         f"{claude_manifest['total_tokens_after_dedupe']}, claude-monitor {monitor[1]}")
+    print(f"agreement: Codex windows and per-day tokens as the manifest; Claude {tokens} tokens "
+          f"(manifest and claude-monitor alike), cost ${cost:.4f} (manifest ${claude_manifest['expected_cost_usd']:.4f},"
+          f" claude-monitor ${monitor[2]:.4f})")
+
+    shutil.rmtree(warm_state, ignore_errors=True)
+    warm_env = dict(os.environ, XDG_STATE_HOME=warm_state)
+    subprocess.run(codex_cmd, env=warm_env, check=True, stdout=subprocess.DEVNULL)
+    samples = {"codex cold": [], "codex nothing new": [], "claude cold": [], "claude-monitor load": []}
+    for _ in range(args.runs):
+        shutil.rmtree(state, ignore_errors=True)
+        samples["codex cold"].append(run(codex_cmd, dict(os.environ, XDG_STATE_HOME=state)))
+        samples["codex nothing new"].append(run(codex_cmd, warm_env))
+        samples["claude cold"].append(run(claude_cmd, dict(os.environ, XDG_STATE_HOME=state)))
+        samples["claude-monitor load"].append(run(monitor_cmd))
+    shutil.rmtree(state, ignore_errors=True)
+    memory = {"codex cold": peak_rss(codex_cmd, dict(os.environ, XDG_STATE_HOME=state)),
+              "codex nothing new": peak_rss(codex_cmd, warm_env),
+              "claude cold": peak_rss(claude_cmd, dict(os.environ, XDG_STATE_HOME=state)),
+              "claude-monitor load": peak_rss(monitor_cmd)}
+    sizes = {"codex cold": corpus_megabytes(codex), "codex nothing new": corpus_megabytes(codex),
+             "claude cold": corpus_megabytes(claude), "claude-monitor load": corpus_megabytes(claude)}
+    print()
+    print(f"{'what':<22} {'MB':>7} {'ms':>9} {'MB/s':>8} {'peak RSS':>9}")
+    for name, times in samples.items():
+        seconds = statistics.median(times)
+        print(f"{name:<22} {sizes[name]:>7.0f} {seconds * 1e3:>9.1f} {sizes[name] / seconds:>8.0f} "
+              f"{memory[name] / 1024:>7.0f}MB")
+    speedup = statistics.median(samples["claude-monitor load"]) / statistics.median(samples["claude cold"])
+    print(f"\nClaude: aggctl is {speedup:.1f}x faster than claude-monitor's load of the same logs")
+
+
+if __name__ == "__main__":
+    main()
