@@ -26,7 +26,15 @@ public struct ClaudeCollector: Sendable {
 
     /// What one file holds: its responses in order, and the latest limit reset it announces.
     struct FileScan {
-        var usages: [ClaudeEventDecoder.Usage] = []
+        /// One logged response, priced when it was read.
+        struct Response: Sendable {
+            var key: UInt64
+            var at: Date
+            var tokens: Int
+            var costUSD: Double
+        }
+
+        var responses: [Response] = []
         var limitResetsAt: Date?
     }
 
@@ -41,16 +49,11 @@ public struct ClaudeCollector: Sendable {
 
         mutating func add(_ file: FileScan) {
             if let reset = file.limitResetsAt, limitResetsAt.map({ reset > $0 }) ?? true { limitResetsAt = reset }
-            for usage in file.usages where seen.insert(usage.key).inserted {
-                if newest.map({ usage.at > $0 }) ?? true { newest = usage.at }
-                let day = RFC3339.utcDay(usage.at)
-                tokensByDay[day, default: 0] += usage.tokens
-                let cost =
-                    usage.costUSD
-                    ?? ClaudePrice.price(of: usage.model ?? "")?.cost(
-                        input: usage.input, output: usage.output, cacheWrite: usage.cacheWrite,
-                        cacheRead: usage.cacheRead) ?? 0
-                costByDay[day, default: 0] += cost
+            for response in file.responses where seen.insert(response.key).inserted {
+                if newest.map({ response.at > $0 }) ?? true { newest = response.at }
+                let day = RFC3339.utcDay(response.at)
+                tokensByDay[day, default: 0] += response.tokens
+                costByDay[day, default: 0] += response.costUSD
             }
         }
 
@@ -62,7 +65,11 @@ public struct ClaudeCollector: Sendable {
         }
     }
 
-    public func collect(now: Date) throws -> ProviderUsage {
+    /// Reads the logs into one provider entry.
+    ///
+    /// - Parameter stateFolder: where to keep what was read, so the next run reads only what was appended
+    ///   since (nil: read everything, keep nothing).
+    public func collect(now: Date, stateFolder: String? = nil, readerVersion: String = "") throws -> ProviderUsage {
         let files = folders.flatMap { folder -> [String] in
             let projects = folder + "/projects"
             guard let walker = FileManager.default.enumerator(atPath: projects) else { return [] }
@@ -73,20 +80,16 @@ public struct ClaudeCollector: Sendable {
                 "no Claude Code logs in \(folders.isEmpty ? "~/.config/claude or ~/.claude" : folders.map { "'\($0)'" }.joined(separator: ", "))"
             )
         }
-        // Files are decoded on every core, a batch at a time; each batch's responses are then counted
-        // once, in file order, and released, so memory follows the batch and not the whole history.
+        // Files are read on every core; their responses are then counted once, in file order.
         var scan = Scan()
-        for batchStart in stride(from: 0, to: files.count, by: 64) {
-            let batch = Array(files[batchStart..<min(files.count, batchStart + 64)])
-            let pieces = Parallel.evenPieces(batch.count, minimumPerWorker: 2)
-            let fileScans = try Parallel.makeArray(count: batch.count, pieces: pieces) { piece, emit in
-                for index in pieces[piece] {
-                    var file = FileScan()
-                    try LineChunks.forEachPiece(of: batch[index]) { file.read($0) }
-                    emit(file)
-                }
-            }
-            for file in fileScans { scan.add(file) }
+        for file in try LogScanState<FileScan>.partials(
+            of: files, magic: "AGGCLAUD",
+            statePath: stateFolder.map {
+                LogScanState<FileScan>.path(in: $0, name: "claude", root: folders.joined(separator: "\n"))
+            },
+            readerVersion: readerVersion)
+        {
+            scan.add(file)
         }
         let today = RFC3339.utcDay(now)
         let firstDay = RFC3339.utcDay(now.addingTimeInterval(-29 * 86_400))
@@ -105,7 +108,42 @@ public struct ClaudeCollector: Sendable {
     }
 }
 
-extension ClaudeCollector.FileScan {
+extension ClaudeCollector.FileScan: LogScanPartial {
+    mutating func append(_ later: Self) {
+        responses += later.responses
+        if let reset = later.limitResetsAt, limitResetsAt.map({ reset > $0 }) ?? true { limitResetsAt = reset }
+    }
+
+    static func read(_ bytes: UnsafeRawBufferPointer) -> Self {
+        var file = Self()
+        file.read(bytes)
+        return file
+    }
+
+    func encode(into out: inout BinaryWriter) {
+        out.u32(UInt32(responses.count))
+        for response in responses {
+            out.u64(response.key)
+            out.date(response.at)
+            out.int(response.tokens)
+            out.double(response.costUSD)
+        }
+        out.optionalDate(limitResetsAt)
+    }
+
+    static func decode(from input: inout BinaryReader) throws -> Self {
+        var file = Self()
+        let count = Int(try input.u32())
+        file.responses.reserveCapacity(count)
+        for _ in 0..<count {
+            file.responses.append(
+                Response(
+                    key: try input.u64(), at: try input.date(), tokens: try input.int(), costUSD: try input.double()))
+        }
+        file.limitResetsAt = try input.optionalDate()
+        return file
+    }
+
     /// Adds the usage lines and limit messages of a piece of one log file.
     mutating func read(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress else { return }
@@ -120,7 +158,12 @@ extension ClaudeCollector.FileScan {
                 if let event = JSONValue.parse(line) { recordLimit(event) }
             }
             if contains(line, "\"usage\""), let usage = ClaudeEventDecoder.decode(line) {
-                usages.append(usage)
+                let cost =
+                    usage.costUSD
+                    ?? ClaudePrice.price(of: usage.model ?? "")?.cost(
+                        input: usage.input, output: usage.output, cacheWrite: usage.cacheWrite,
+                        cacheRead: usage.cacheRead) ?? 0
+                responses.append(Response(key: usage.key, at: usage.at, tokens: usage.tokens, costUSD: cost))
             }
             start = end + 1
         }

@@ -49,31 +49,14 @@ public struct CodexCollector: Sendable {
     /// - Throws: `CollectorError` when `home` has no `sessions` folder at all (Codex not used here).
     public func collect(now: Date, stateFolder: String? = nil, readerVersion: String = "") throws -> ProviderUsage {
         let files = try logFiles()
-        let statePath = stateFolder.map { CodexScanState.path(in: $0, home: home) }
-        let previous = statePath.map { CodexScanState.load(from: $0, readerVersion: readerVersion) } ?? CodexScanState()
-        // Files are independent: examined and scanned on every core, then combined (newest limits win).
-        let entries = try Parallel.makeArray(
-            count: files.count, pieces: Parallel.evenPieces(files.count, minimumPerWorker: 4)
-        ) {
-            piece, emit in
-            for index in Parallel.evenPieces(files.count, minimumPerWorker: 4)[piece] {
-                emit(try Self.entry(for: files[index], previous: previous.files[files[index]]))
-            }
-        }
+        // Files are independent: read on every core, then combined (newest limits win).
         var scan = Scan()
-        var next = CodexScanState()
-        for (file, entry) in zip(files, entries) {
-            scan.add(entry.scan)
-            next.files[file] = entry
-        }
-        if let statePath,
-            next.files.count != previous.files.count
-                || next.files.contains(where: {
-                    previous.files[$0.key]?.offset != $0.value.offset
-                        || previous.files[$0.key]?.modified != $0.value.modified
-                })
+        for partial in try LogScanState<Scan>.partials(
+            of: files, magic: "AGGCODEX",
+            statePath: stateFolder.map { LogScanState<Scan>.path(in: $0, name: "codex", root: home) },
+            readerVersion: readerVersion)
         {
-            try? next.save(to: statePath, readerVersion: readerVersion)
+            scan.add(partial)
         }
         let account = accountFromAuth()
         let today = RFC3339.utcDay(now)
@@ -106,35 +89,6 @@ public struct CodexCollector: Sendable {
         return files.sorted()
     }
 
-    /// What `file` holds now, reading as little as `previous` allows.
-    static func entry(for file: String, previous: CodexScanState.FileEntry?) throws -> CodexScanState.FileEntry {
-        guard let now = CodexScanState.examine(file) else { throw CollectorError("cannot read '\(file)'") }
-        if var entry = previous, entry.inode == now.inode {
-            if entry.size == now.size && entry.modified == now.modified { return entry }
-            // Grown with the same beginning: only what was appended is read.
-            if now.size >= Int64(entry.offset), CodexScanState.head(of: file, length: entry.headLength) == entry.head {
-                var appended = Scan()
-                entry.offset = try LineChunks.forEachPiece(of: file, from: entry.offset, completeLinesOnly: true) {
-                    appended.add(Self.scan(bytes: $0))
-                }
-                entry.scan.add(appended)
-                (entry.size, entry.modified) = (now.size, now.modified)
-                if entry.headLength < CodexScanState.headLength {
-                    entry.headLength = min(CodexScanState.headLength, entry.offset)
-                    entry.head = CodexScanState.head(of: file, length: entry.headLength) ?? 0
-                }
-                return entry
-            }
-        }
-        // New, shrunk, rewritten or replaced: read from the start.
-        var scan = Scan()
-        let offset = try LineChunks.forEachPiece(of: file, completeLinesOnly: true) { scan.add(Self.scan(bytes: $0)) }
-        let headLength = min(CodexScanState.headLength, offset)
-        return CodexScanState.FileEntry(
-            inode: now.inode, size: now.size, modified: now.modified, offset: offset, headLength: headLength,
-            head: CodexScanState.head(of: file, length: headLength) ?? 0, scan: scan)
-    }
-
     static func scan(bytes: UnsafeRawBufferPointer) -> Scan {
         var scan = Scan()
         guard let base = bytes.baseAddress, bytes.count > 0 else { return scan }
@@ -159,7 +113,41 @@ public struct CodexCollector: Sendable {
     }
 }
 
-extension CodexCollector.Scan {
+extension CodexCollector.Scan: LogScanPartial {
+    mutating func append(_ later: Self) { add(later) }
+
+    static func read(_ bytes: UnsafeRawBufferPointer) -> Self { CodexCollector.scan(bytes: bytes) }
+
+    func encode(into out: inout BinaryWriter) {
+        out.optional(latest) { out, limits in
+            out.date(limits.at)
+            out.optional(limits.primary) { $0.window($1) }
+            out.optional(limits.secondary) { $0.window($1) }
+            out.optionalString(limits.plan)
+        }
+        out.u32(UInt32(tokensByDay.count))
+        for (day, tokens) in tokensByDay {
+            out.string(day)
+            out.int(tokens)
+        }
+        out.optionalDate(newestEvent)
+    }
+
+    static func decode(from input: inout BinaryReader) throws -> Self {
+        var scan = Self()
+        scan.latest = try input.optional { reader in
+            CodexCollector.RateLimits(
+                at: try reader.date(), primary: try reader.optional { try $0.window() },
+                secondary: try reader.optional { try $0.window() }, plan: try reader.optionalString())
+        }
+        for _ in 0..<Int(try input.u32()) {
+            let day = try input.string()
+            scan.tokensByDay[day] = try input.int()
+        }
+        scan.newestEvent = try input.optionalDate()
+        return scan
+    }
+
     /// Adds one log line's event, when it is a token count.
     mutating func record(_ event: CodexEventDecoder.Event) {
         let at = event.at

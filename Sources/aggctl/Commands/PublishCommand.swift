@@ -113,7 +113,10 @@ enum PublishCommand {
             }
         case "claude":
             let folders = path.map { [$0] } ?? ClaudeCollector.defaultFolders(environment: environment)
-            return Source(name: "claude") { now in try ClaudeCollector(folders: folders).collect(now: now) }
+            return Source(name: "claude") { now in
+                try ClaudeCollector(folders: folders).collect(
+                    now: now, stateFolder: stateFolder, readerVersion: "aggctl \(Aggctl.version)")
+            }
         default:
             throw UsageError(
                 "--source: '\(text)' is not a collector; available: \(sourceNames.joined(separator: ", ")) "

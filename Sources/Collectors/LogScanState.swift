@@ -1,0 +1,188 @@
+import Foundation
+import Snapshots
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What reading some complete lines of one log file yields; reading the lines after them extends it.
+protocol LogScanPartial: Sendable {
+    init()
+    /// Adds what the lines after this partial's lines yield.
+    mutating func append(_ later: Self)
+    /// What a piece of complete lines yields.
+    static func read(_ bytes: UnsafeRawBufferPointer) -> Self
+    func encode(into out: inout BinaryWriter)
+    static func decode(from input: inout BinaryReader) throws -> Self
+}
+
+/// What earlier runs learned from each log file of one agent, so that a run reads only what was appended
+/// since. Agent logs are append-only JSONL, and a machine's history grows to gigabytes.
+///
+/// Per file: its inode, size and modification time at the last scan, the offset just past the last
+/// complete line read, a fingerprint of the bytes before it (at most the first 4 KiB), and that file's
+/// partial result. A file unchanged in inode, size and time is not opened; one that grew with the same
+/// beginning is read from the offset; one that shrank, was rewritten or replaced is read again whole.
+/// Kept in the state directory in the checksummed binary form of the caches; a damaged file is ignored.
+struct LogScanState<Partial: LogScanPartial>: Sendable {
+    static var format: UInt32 { 2 }
+    static var headLength: Int { 4096 }
+
+    struct FileEntry: Sendable {
+        var inode: UInt64
+        var size: Int64
+        var modified: Int64
+        var offset: Int
+        var headLength: Int
+        var head: UInt64
+        var partial: Partial
+    }
+
+    let magic: [UInt8]
+    var files: [String: FileEntry] = [:]
+
+    init(magic: String) {
+        self.magic = Array(magic.utf8)
+    }
+
+    /// The partial results of `files`, in their order: reused, extended or read anew on every core, with
+    /// the state at `statePath` (nil: read everything, keep nothing) brought up to date.
+    static func partials(
+        of files: [String], magic: String, statePath: String?, readerVersion: String
+    ) throws -> [Partial] {
+        var loaded = LogScanState(magic: magic)
+        if let statePath { loaded.load(from: statePath, readerVersion: readerVersion) }
+        let previous = loaded
+        let pieces = Parallel.evenPieces(files.count, minimumPerWorker: 4)
+        let entries = try Parallel.makeArray(count: files.count, pieces: pieces) { piece, emit in
+            for index in pieces[piece] {
+                emit(try entry(for: files[index], previous: previous.files[files[index]]))
+            }
+        }
+        var next = LogScanState(magic: magic)
+        for (file, entry) in zip(files, entries) { next.files[file] = entry }
+        let changed =
+            next.files.count != previous.files.count
+            || next.files.contains {
+                previous.files[$0.key]?.offset != $0.value.offset
+                    || previous.files[$0.key]?.modified != $0.value.modified
+            }
+        if let statePath, changed { try? next.save(to: statePath, readerVersion: readerVersion) }
+        return entries.map(\.partial)
+    }
+
+    /// Where the state of the logs under `root` lives: one file per agent and log folder.
+    static func path(in folder: String, name: String, root: String) -> String {
+        var hash = BinaryWriter.fnv1aOffset
+        for byte in root.utf8 { hash = (hash ^ UInt64(byte)) &* BinaryWriter.fnv1aPrime }
+        return folder + "/" + name + "-" + String(hash, radix: 16) + ".scan"
+    }
+
+    /// What `file` holds now, reading as little as `previous` allows.
+    static func entry(for file: String, previous: FileEntry?) throws -> FileEntry {
+        guard let now = examine(file) else { throw CollectorError("cannot read '\(file)'") }
+        if var entry = previous, entry.inode == now.inode {
+            if entry.size == now.size && entry.modified == now.modified { return entry }
+            // Grown with the same beginning: only what was appended is read.
+            if now.size >= Int64(entry.offset), head(of: file, length: entry.headLength) == entry.head {
+                var appended = Partial()
+                entry.offset = try LineChunks.forEachPiece(of: file, from: entry.offset, completeLinesOnly: true) {
+                    appended.append(Partial.read($0))
+                }
+                entry.partial.append(appended)
+                (entry.size, entry.modified) = (now.size, now.modified)
+                if entry.headLength < headLength {
+                    entry.headLength = min(headLength, entry.offset)
+                    entry.head = head(of: file, length: entry.headLength) ?? 0
+                }
+                return entry
+            }
+        }
+        // New, shrunk, rewritten or replaced: read from the start.
+        var partial = Partial()
+        let offset = try LineChunks.forEachPiece(of: file, completeLinesOnly: true) { partial.append(Partial.read($0)) }
+        let length = min(headLength, offset)
+        return FileEntry(
+            inode: now.inode, size: now.size, modified: now.modified, offset: offset, headLength: length,
+            head: head(of: file, length: length) ?? 0, partial: partial)
+    }
+
+    mutating func load(from path: String, readerVersion: String) {
+        guard let data = FileManager.default.contents(atPath: path),
+            let decoded = try? decode(data, readerVersion: readerVersion)
+        else { return }
+        files = decoded
+    }
+
+    func save(to path: String, readerVersion: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        var out = BinaryWriter(capacity: 256 + files.count * 256)
+        out.raw(magic)
+        out.u32(Self.format)
+        out.string(readerVersion)
+        out.u32(UInt32(files.count))
+        for (name, entry) in files {
+            out.string(name)
+            out.u64(entry.inode)
+            out.u64(UInt64(bitPattern: entry.size))
+            out.u64(UInt64(bitPattern: entry.modified))
+            out.int(entry.offset)
+            out.int(entry.headLength)
+            out.u64(entry.head)
+            entry.partial.encode(into: &out)
+        }
+        out.u64(out.checksum)
+        try AtomicFile.write(out.data, to: path)
+    }
+
+    func decode(_ data: Data, readerVersion: String) throws -> [String: FileEntry] {
+        try data.withUnsafeBytes { buffer in
+            guard buffer.count >= 16 else { throw BinaryReader.Corrupt() }
+            let body = UnsafeRawBufferPointer(rebasing: buffer[0..<(buffer.count - 8)])
+            var tail = BinaryReader(UnsafeRawBufferPointer(rebasing: buffer[(buffer.count - 8)...]))
+            guard try tail.u64() == BinaryWriter.checksum(body) else { throw BinaryReader.Corrupt() }
+            var input = BinaryReader(body)
+            guard try input.raw(magic.count) == magic, try input.u32() == Self.format,
+                try input.string() == readerVersion
+            else { throw BinaryReader.Corrupt() }
+            var files: [String: FileEntry] = [:]
+            for _ in 0..<Int(try input.u32()) {
+                let name = try input.string()
+                files[name] = FileEntry(
+                    inode: try input.u64(), size: Int64(bitPattern: try input.u64()),
+                    modified: Int64(bitPattern: try input.u64()), offset: try input.int(), headLength: try input.int(),
+                    head: try input.u64(), partial: try Partial.decode(from: &input))
+            }
+            guard input.isAtEnd else { throw BinaryReader.Corrupt() }
+            return files
+        }
+    }
+
+    /// The file's identity now.
+    static func examine(_ path: String) -> (inode: UInt64, size: Int64, modified: Int64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+            let time = info.st_mtimespec
+        #else
+            let time = info.st_mtim
+        #endif
+        return (UInt64(info.st_ino), Int64(info.st_size), Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+    }
+
+    /// A fingerprint of the file's first `length` bytes.
+    static func head(of path: String, length: Int) -> UInt64? {
+        guard length > 0 else { return 0 }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: length)
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, length) }
+        guard count == length else { return nil }
+        return bytes.withUnsafeBytes { BinaryWriter.checksum($0) }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+@testable import Collectors
+
+/// Incremental scanning of Claude Code logs: a response is still counted once when its lines, or copies
+/// of it in other files, arrive in different runs.
+struct ClaudeIncrementalTests {
+    let root = TemporaryDirectory("aggctl-claude")
+    var folder: String { root.file("claude") }
+    var state: String { root.file("state") }
+    let now = Records.date("2026-11-30T12:00:00Z")
+
+    init() throws {
+        try FileManager.default.copyItem(atPath: ClaudeCollectorTests.fixture, toPath: folder)
+    }
+
+    var files: [String] {
+        let projects = folder + "/projects"
+        return FileManager.default.enumerator(atPath: projects)!.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".jsonl") }.map { projects + "/" + $0 }.sorted()
+    }
+
+    func incremental() throws -> ProviderUsage {
+        try ClaudeCollector(folders: [folder]).collect(now: now, stateFolder: state, readerVersion: "test")
+    }
+
+    func full() throws -> ProviderUsage {
+        try ClaudeCollector(folders: [folder]).collect(now: now)
+    }
+
+    func response(_ id: String, at: String, input: Int) -> String {
+        #"{"type":"assistant","timestamp":"\#(at)","requestId":"req_\#(id)","message":{"id":"msg_\#(id)","model":"claude-sonnet-4-5-20250929","usage":{"input_tokens":\#(input),"output_tokens":0}}}"#
+    }
+
+    func append(_ text: String, to file: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+    }
+
+    @Test("a run with nothing new gives what a full scan gives")
+    func nothingNew() throws {
+        let first = try incremental()
+        #expect(first == (try full()))
+        #expect(try incremental() == first)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: state).count == 1)
+    }
+
+    @Test("an appended response is counted once, even when its lines arrive in different runs and files")
+    func appended() throws {
+        let before = try incremental()
+        let line = response("new1", at: "2026-11-30T11:00:00Z", input: 1234)
+        try append(line + "\n" + String(line.prefix(30)), to: files[0])
+        let second = try incremental()
+        #expect(second == (try full()))
+        #expect(second.tokens?.today == before.tokens!.today! + 1234)
+        // The half-written line, once whole, is another line of the same response; so is a copy elsewhere.
+        try append(String(line.dropFirst(30)) + "\n", to: files[0])
+        try append(line + "\n", to: files[1])
+        let third = try incremental()
+        #expect(third == (try full()))
+        #expect(third.tokens?.today == second.tokens?.today)
+        #expect(third.costUSD?.today == second.costUSD?.today)
+    }
+
+    @Test("a file replaced by a rewritten one is read again from the start")
+    func replaced() throws {
+        _ = try incremental()
+        try (response("only", at: "2026-11-30T09:00:00Z", input: 10) + "\n").write(
+            toFile: files[2], atomically: true, encoding: .utf8)
+        #expect(try incremental() == (try full()))
+    }
+}
