@@ -7,8 +7,8 @@
 Generates the corpora with shared/tools/gen_codex_corpus.py and gen_claude_corpus.py (kept in --work),
 installs claude-monitor (PyPI) into a virtual environment in --work when missing, checks that aggctl's
 totals agree with each corpus's manifest and with claude-monitor, then measures, interleaved: Codex cold
-(empty state directory), Codex with nothing new (the incremental state of an earlier run), Claude cold,
-and claude-monitor loading the same Claude corpus. Medians of --runs runs; peak RSS from GNU time.
+(empty state directory), Codex with nothing new (the incremental state of an earlier run), Claude cold and with
+nothing new, and claude-monitor loading the same Claude corpus. Medians of --runs runs; peak RSS from GNU time.
 """
 import argparse
 import json
@@ -98,20 +98,25 @@ def main():
     shutil.rmtree(warm_state, ignore_errors=True)
     warm_env = dict(os.environ, XDG_STATE_HOME=warm_state)
     subprocess.run(codex_cmd, env=warm_env, check=True, stdout=subprocess.DEVNULL)
-    samples = {"codex cold": [], "codex nothing new": [], "claude cold": [], "claude-monitor load": []}
+    subprocess.run(claude_cmd, env=warm_env, check=True, stdout=subprocess.DEVNULL)
+    samples = {"codex cold": [], "codex nothing new": [], "claude cold": [], "claude nothing new": [],
+               "claude-monitor load": []}
     for _ in range(args.runs):
         shutil.rmtree(state, ignore_errors=True)
         samples["codex cold"].append(run(codex_cmd, dict(os.environ, XDG_STATE_HOME=state)))
         samples["codex nothing new"].append(run(codex_cmd, warm_env))
         samples["claude cold"].append(run(claude_cmd, dict(os.environ, XDG_STATE_HOME=state)))
+        samples["claude nothing new"].append(run(claude_cmd, warm_env))
         samples["claude-monitor load"].append(run(monitor_cmd))
     shutil.rmtree(state, ignore_errors=True)
     memory = {"codex cold": peak_rss(codex_cmd, dict(os.environ, XDG_STATE_HOME=state)),
               "codex nothing new": peak_rss(codex_cmd, warm_env),
               "claude cold": peak_rss(claude_cmd, dict(os.environ, XDG_STATE_HOME=state)),
+              "claude nothing new": peak_rss(claude_cmd, warm_env),
               "claude-monitor load": peak_rss(monitor_cmd)}
     sizes = {"codex cold": corpus_megabytes(codex), "codex nothing new": corpus_megabytes(codex),
-             "claude cold": corpus_megabytes(claude), "claude-monitor load": corpus_megabytes(claude)}
+             "claude cold": corpus_megabytes(claude), "claude nothing new": corpus_megabytes(claude),
+             "claude-monitor load": corpus_megabytes(claude)}
     print()
     print(f"{'what':<22} {'MB':>7} {'ms':>9} {'MB/s':>8} {'peak RSS':>9}")
     for name, times in samples.items():

@@ -51,10 +51,22 @@ public struct ClaudeCollector: Sendable {
             if let reset = file.limitResetsAt, limitResetsAt.map({ reset > $0 }) ?? true { limitResetsAt = reset }
             for response in file.responses where seen.insert(response.key).inserted {
                 if newest.map({ response.at > $0 }) ?? true { newest = response.at }
-                let day = RFC3339.utcDay(response.at)
+                let day = utcDay(response.at)
                 tokensByDay[day, default: 0] += response.tokens
                 costByDay[day, default: 0] += response.costUSD
             }
+        }
+
+        /// The last day named: responses come mostly in time order, and formatting a date per response
+        /// was a third of a run with nothing new to read.
+        private var lastDay: (number: Int, name: String)?
+
+        private mutating func utcDay(_ at: Date) -> String {
+            let number = Int((at.timeIntervalSince1970 / 86_400).rounded(.down))
+            if let lastDay, lastDay.number == number { return lastDay.name }
+            let name = RFC3339.utcDay(at)
+            lastDay = (number, name)
+            return name
         }
 
         /// Adds lines as one file (for tests and callers holding bytes).
