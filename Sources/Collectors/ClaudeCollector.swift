@@ -9,7 +9,8 @@ import Snapshots
 /// lines (one per content block) with the same `message.id` and `requestId`: it is counted once, the
 /// first line winning. Tokens are input + output + cache creation + cache read; cost is the line's
 /// `costUSD` when it has one, else the price table (`ClaudePrice`). Logs alone do not tell how much of a
-/// window is used, so the session window appears only while a limit message's reset time is ahead.
+/// window is used, so the session window appears only while a limit message's reset time (or, for a
+/// message without one, the end of its 5-hour block) is ahead.
 public struct ClaudeCollector: Sendable {
     public let folders: [String]
 
@@ -36,6 +37,8 @@ public struct ClaudeCollector: Sendable {
 
         var responses: [Response] = []
         var limitResetsAt: Date?
+        /// The latest limit message that gave no reset time ("5-hour limit reached ∙ resets 2pm").
+        var limitReachedAt: Date?
     }
 
     /// Everything read, de-duplicated.
@@ -46,10 +49,16 @@ public struct ClaudeCollector: Sendable {
         var newest: Date?
         /// The latest reset time announced by a "usage limit reached" message.
         var limitResetsAt: Date?
+        var limitReachedAt: Date?
+        /// The times of the responses since `since`, for the current 5-hour block.
+        var recentTimes: [Double] = []
+        var since = -Double.infinity
 
         mutating func add(_ file: FileScan) {
             if let reset = file.limitResetsAt, limitResetsAt.map({ reset > $0 }) ?? true { limitResetsAt = reset }
+            if let at = file.limitReachedAt, limitReachedAt.map({ at > $0 }) ?? true { limitReachedAt = at }
             for response in file.responses where seen.insert(response.key).inserted {
+                if response.at.timeIntervalSince1970 >= since { recentTimes.append(response.at.timeIntervalSince1970) }
                 if newest.map({ response.at > $0 }) ?? true { newest = response.at }
                 let day = utcDay(response.at)
                 tokensByDay[day, default: 0] += response.tokens
@@ -93,7 +102,9 @@ public struct ClaudeCollector: Sendable {
             )
         }
         // Files are read on every core; their responses are then counted once, in file order.
+        // A run of activity with no 5-hour gap for a week is not a real person's; it bounds what is sorted.
         var scan = Scan()
+        scan.since = now.timeIntervalSince1970 - 7 * 86_400
         for file in try LogScanState<FileScan>.partials(
             of: files, magic: "AGGCLAUD",
             statePath: stateFolder.map {
@@ -113,10 +124,41 @@ public struct ClaudeCollector: Sendable {
                 daily: days.map { DailyTokens(date: $0, tokens: scan.tokensByDay[$0]!, costUSD: scan.costByDay[$0]) }),
             costUSD: CostUsage(
                 today: scan.costByDay[today] ?? 0, last30Days: days.reduce(0) { $0 + (scan.costByDay[$1] ?? 0) }))
-        if let resetsAt = scan.limitResetsAt, resetsAt > now {
+        var resetsAt = scan.limitResetsAt.flatMap { $0 > now ? $0 : nil }
+        // A limit message without a time lasts until the end of the block it was written in.
+        if let reachedAt = scan.limitReachedAt,
+            let blockEnd = Self.blockEnd(times: scan.recentTimes.sorted(), now: now.timeIntervalSince1970),
+            reachedAt.timeIntervalSince1970 >= blockEnd - Self.blockSeconds,
+            resetsAt.map({ $0.timeIntervalSince1970 < blockEnd }) ?? true
+        {
+            resetsAt = Date(timeIntervalSince1970: blockEnd)
+        }
+        if let resetsAt {
             entry.session = UsageWindow(usedPercent: 100, windowMinutes: 300, resetsAt: resetsAt)
         }
         return entry
+    }
+}
+
+extension ClaudeCollector {
+    static let blockSeconds: Double = 5 * 3600
+
+    /// When the 5-hour block `now` falls in ends, as Claude Code counts blocks: one starts at the whole
+    /// hour of the first response after the previous block ended or after five hours without a response,
+    /// and lasts five hours. Nil when no block is running at `now`. `times` are sorted.
+    static func blockEnd(times: [Double], now: Double) -> Double? {
+        var start: Double?
+        var last = -Double.infinity
+        for time in times where time <= now {
+            if let current = start, time < current + blockSeconds, time - last < blockSeconds {
+                last = time
+                continue
+            }
+            start = (time / 3600).rounded(.down) * 3600
+            last = time
+        }
+        guard let start, now < start + blockSeconds, now - last < blockSeconds else { return nil }
+        return start + blockSeconds
     }
 }
 
@@ -124,6 +166,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
     mutating func append(_ later: Self) {
         responses += later.responses
         if let reset = later.limitResetsAt, limitResetsAt.map({ reset > $0 }) ?? true { limitResetsAt = reset }
+        if let at = later.limitReachedAt, limitReachedAt.map({ at > $0 }) ?? true { limitReachedAt = at }
     }
 
     static func read(_ bytes: UnsafeRawBufferPointer) -> Self {
@@ -141,6 +184,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
             out.double(response.costUSD)
         }
         out.optionalDate(limitResetsAt)
+        out.optionalDate(limitReachedAt)
     }
 
     static func decode(from input: inout BinaryReader) throws -> Self {
@@ -153,6 +197,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
                     key: try input.u64(), at: try input.date(), tokens: try input.int(), costUSD: try input.double()))
         }
         file.limitResetsAt = try input.optionalDate()
+        file.limitReachedAt = try input.optionalDate()
         return file
     }
 
@@ -166,7 +211,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
                 end = base.distance(to: UnsafeRawPointer(newline))
             }
             let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-            if contains(line, "usage limit reached") {
+            if contains(line, "limit reached") {
                 if let event = JSONValue.parse(line) { recordLimit(event) }
             }
             if contains(line, "\"usage\""), let usage = ClaudeEventDecoder.decode(line) {
@@ -186,18 +231,20 @@ extension ClaudeCollector.FileScan: LogScanPartial {
         return aggctl_memmem(base, line.count, text.utf8Start, text.utf8CodeUnitCount) != nil
     }
 
-    /// A "Claude AI usage limit reached|<epoch>" message: the session is used up until then.
+    /// A "Claude AI usage limit reached|<epoch>" message: the session is used up until then. A newer
+    /// one without the epoch ("5-hour limit reached ∙ resets 2pm") is remembered by its time.
     mutating func recordLimit(_ event: JSONValue) {
         guard event["type"]?.string == "assistant", case .array(let blocks)? = event["message"]?["content"] else {
             return
         }
         for block in blocks {
-            guard let text = block["text"]?.string, let marker = text.range(of: "usage limit reached|") else {
-                continue
-            }
-            if let epoch = Double(text[marker.upperBound...].prefix { $0.isNumber }) {
+            guard let text = block["text"]?.string, let marker = text.range(of: "limit reached") else { continue }
+            let rest = text[marker.upperBound...]
+            if rest.first == "|", let epoch = Double(rest.dropFirst().prefix { $0.isNumber }) {
                 let reset = Date(timeIntervalSince1970: epoch)
                 if limitResetsAt.map({ reset > $0 }) ?? true { limitResetsAt = reset }
+            } else if let at = event["timestamp"]?.string.flatMap(RFC3339.parse) {
+                if limitReachedAt.map({ at > $0 }) ?? true { limitReachedAt = at }
             }
         }
     }

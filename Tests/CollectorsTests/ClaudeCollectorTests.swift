@@ -35,6 +35,45 @@ struct ClaudeCollectorTests {
         #expect(after.session == nil)
     }
 
+    @Test("5-hour blocks start at the hour of their first response and end five hours later, or after a gap")
+    func blocks() {
+        func end(_ times: [String], now: String) -> Date? {
+            ClaudeCollector.blockEnd(
+                times: times.map { Records.date($0).timeIntervalSince1970 },
+                now: Records.date(now).timeIntervalSince1970
+            ).map { Date(timeIntervalSince1970: $0) }
+        }
+        let day = ["2026-11-30T06:20:00Z", "2026-11-30T10:00:00Z", "2026-11-30T11:30:00Z"]
+        #expect(end(day, now: "2026-11-30T10:30:00Z") == Records.date("2026-11-30T11:00:00Z"))
+        // Activity running past a block's end starts the next block at that response's hour.
+        #expect(end(day, now: "2026-11-30T12:00:00Z") == Records.date("2026-11-30T16:00:00Z"))
+        // Five hours without a response: no block is running.
+        #expect(end(day, now: "2026-11-30T16:30:00Z") == nil)
+        #expect(end([], now: "2026-11-30T12:00:00Z") == nil)
+    }
+
+    @Test("a limit message without a reset time uses up the session until its 5-hour block ends")
+    func limitWithoutTime() throws {
+        let root = TemporaryDirectory("aggctl-claude-block")
+        let folder = root.file("claude")
+        try FileManager.default.createDirectory(
+            atPath: folder + "/projects/p", withIntermediateDirectories: true)
+        func response(_ id: String, _ at: String) -> String {
+            #"{"type":"assistant","timestamp":"\#(at)","requestId":"r\#(id)","message":{"id":"m\#(id)","model":"x","usage":{"input_tokens":1}}}"#
+        }
+        let limit =
+            #"{"type":"assistant","timestamp":"2026-11-30T13:31:00Z","message":{"content":[{"type":"text","text":"5-hour limit reached ∙ resets 3pm"}]}}"#
+        try [response("1", "2026-11-30T10:10:00Z"), response("2", "2026-11-30T13:30:00Z"), limit]
+            .joined(separator: "\n").appending("\n")
+            .write(toFile: folder + "/projects/p/s.jsonl", atomically: true, encoding: .utf8)
+        let during = try ClaudeCollector(folders: [folder]).collect(now: Records.date("2026-11-30T14:00:00Z"))
+        #expect(
+            during.session
+                == UsageWindow(usedPercent: 100, windowMinutes: 300, resetsAt: Records.date("2026-11-30T15:00:00Z")))
+        let after = try ClaudeCollector(folders: [folder]).collect(now: Records.date("2026-11-30T15:00:01Z"))
+        #expect(after.session == nil)
+    }
+
     @Test("a line's own costUSD wins over the price table; an unknown model costs nothing")
     func costs() {
         var scan = ClaudeCollector.Scan()
