@@ -35,7 +35,10 @@ public struct ClaudeCollector: Sendable {
             var costUSD: Double
         }
 
+        /// The responses since the cutoff: older ones are never reported, and would grow with the history.
         var responses: [Response] = []
+        /// The newest response's time, whether or not it is kept.
+        var newest: Date?
         var limitResetsAt: Date?
         /// The latest limit message that gave no reset time ("5-hour limit reached ∙ resets 2pm").
         var limitReachedAt: Date?
@@ -57,9 +60,9 @@ public struct ClaudeCollector: Sendable {
         mutating func add(_ file: FileScan) {
             if let reset = file.limitResetsAt, limitResetsAt.map({ reset > $0 }) ?? true { limitResetsAt = reset }
             if let at = file.limitReachedAt, limitReachedAt.map({ at > $0 }) ?? true { limitReachedAt = at }
+            if let at = file.newest, newest.map({ at > $0 }) ?? true { newest = at }
             for response in file.responses where seen.insert(response.key).inserted {
                 if response.at.timeIntervalSince1970 >= since { recentTimes.append(response.at.timeIntervalSince1970) }
-                if newest.map({ response.at > $0 }) ?? true { newest = response.at }
                 let day = utcDay(response.at)
                 tokensByDay[day, default: 0] += response.tokens
                 costByDay[day, default: 0] += response.costUSD
@@ -110,7 +113,7 @@ public struct ClaudeCollector: Sendable {
             statePath: stateFolder.map {
                 LogScanState<FileScan>.path(in: $0, name: "claude", root: folders.joined(separator: "\n"))
             },
-            readerVersion: readerVersion)
+            readerVersion: readerVersion, keepingSince: Self.windowStart(now: now))
         {
             scan.add(file)
         }
@@ -143,6 +146,11 @@ public struct ClaudeCollector: Sendable {
 extension ClaudeCollector {
     static let blockSeconds: Double = 5 * 3600
 
+    /// The start of the first UTC day reported (30 days up to today's): older responses never count.
+    static func windowStart(now: Date) -> Date {
+        Date(timeIntervalSince1970: ((now.timeIntervalSince1970 - 29 * 86_400) / 86_400).rounded(.down) * 86_400)
+    }
+
     /// When the 5-hour block `now` falls in ends, as Claude Code counts blocks: one starts at the whole
     /// hour of the first response after the previous block ended or after five hours without a response,
     /// and lasts five hours. Nil when no block is running at `now`. `times` are sorted.
@@ -167,12 +175,20 @@ extension ClaudeCollector.FileScan: LogScanPartial {
         responses += later.responses
         if let reset = later.limitResetsAt, limitResetsAt.map({ reset > $0 }) ?? true { limitResetsAt = reset }
         if let at = later.limitReachedAt, limitReachedAt.map({ at > $0 }) ?? true { limitReachedAt = at }
+        if let at = later.newest, newest.map({ at > $0 }) ?? true { newest = at }
     }
 
-    static func read(_ bytes: UnsafeRawBufferPointer) -> Self {
+    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date) -> Self {
         var file = Self()
-        file.read(bytes)
+        file.read(bytes, keepingSince: cutoff)
         return file
+    }
+
+    mutating func prune(before cutoff: Date) -> Bool {
+        // Checked first: removing from a list shared with the loaded state would copy it in every run.
+        guard responses.contains(where: { $0.at < cutoff }) else { return false }
+        responses.removeAll { $0.at < cutoff }
+        return true
     }
 
     func encode(into out: inout BinaryWriter) {
@@ -185,6 +201,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
         }
         out.optionalDate(limitResetsAt)
         out.optionalDate(limitReachedAt)
+        out.optionalDate(newest)
     }
 
     static func decode(from input: inout BinaryReader) throws -> Self {
@@ -198,11 +215,12 @@ extension ClaudeCollector.FileScan: LogScanPartial {
         }
         file.limitResetsAt = try input.optionalDate()
         file.limitReachedAt = try input.optionalDate()
+        file.newest = try input.optionalDate()
         return file
     }
 
     /// Adds the usage lines and limit messages of a piece of one log file.
-    mutating func read(_ bytes: UnsafeRawBufferPointer) {
+    mutating func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date = .distantPast) {
         guard let base = bytes.baseAddress else { return }
         var start = 0
         while start < bytes.count {
@@ -220,7 +238,10 @@ extension ClaudeCollector.FileScan: LogScanPartial {
                     ?? ClaudePrice.price(of: usage.model ?? "")?.cost(
                         input: usage.input, output: usage.output, cacheWrite: usage.cacheWrite,
                         cacheRead: usage.cacheRead) ?? 0
-                responses.append(Response(key: usage.key, at: usage.at, tokens: usage.tokens, costUSD: cost))
+                if newest.map({ usage.at > $0 }) ?? true { newest = usage.at }
+                if usage.at >= cutoff {
+                    responses.append(Response(key: usage.key, at: usage.at, tokens: usage.tokens, costUSD: cost))
+                }
             }
             start = end + 1
         }

@@ -116,7 +116,12 @@ public struct CodexCollector: Sendable {
 extension CodexCollector.Scan: LogScanPartial {
     mutating func append(_ later: Self) { add(later) }
 
-    static func read(_ bytes: UnsafeRawBufferPointer) -> Self { CodexCollector.scan(bytes: bytes) }
+    /// Codex keeps sums per day, a few bytes a day: nothing is left out.
+    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date) -> Self {
+        CodexCollector.scan(bytes: bytes)
+    }
+
+    mutating func prune(before cutoff: Date) -> Bool { false }
 
     func encode(into out: inout BinaryWriter) {
         out.optional(latest) { out, limits in

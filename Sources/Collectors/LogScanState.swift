@@ -12,8 +12,11 @@ protocol LogScanPartial: Sendable {
     init()
     /// Adds what the lines after this partial's lines yield.
     mutating func append(_ later: Self)
-    /// What a piece of complete lines yields.
-    static func read(_ bytes: UnsafeRawBufferPointer) -> Self
+    /// What a piece of complete lines yields, leaving out what happened before `cutoff` where the
+    /// partial would otherwise grow with the history.
+    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date) -> Self
+    /// Leaves out what happened before `cutoff`; true when anything was left out.
+    mutating func prune(before cutoff: Date) -> Bool
     func encode(into out: inout BinaryWriter)
     static func decode(from input: inout BinaryReader) throws -> Self
 }
@@ -38,6 +41,8 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
         var headLength: Int
         var head: UInt64
         var partial: Partial
+        /// Read or pruned in this run, so the state must be saved (not kept in the file).
+        var isChanged = false
     }
 
     let magic: [UInt8]
@@ -48,9 +53,11 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
     }
 
     /// The partial results of `files`, in their order: reused, extended or read anew on every core, with
-    /// the state at `statePath` (nil: read everything, keep nothing) brought up to date.
+    /// the state at `statePath` (nil: read everything, keep nothing) brought up to date. What happened
+    /// before `cutoff` is left out where a partial would grow with the history.
     static func partials(
-        of files: [String], magic: String, statePath: String?, readerVersion: String
+        of files: [String], magic: String, statePath: String?, readerVersion: String,
+        keepingSince cutoff: Date = .distantPast
     ) throws -> [Partial] {
         var loaded = LogScanState(magic: magic)
         if let statePath { loaded.load(from: statePath, readerVersion: readerVersion) }
@@ -58,17 +65,12 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
         let pieces = Parallel.evenPieces(files.count, minimumPerWorker: 4)
         let entries = try Parallel.makeArray(count: files.count, pieces: pieces) { piece, emit in
             for index in pieces[piece] {
-                emit(try entry(for: files[index], previous: previous.files[files[index]]))
+                emit(try entry(for: files[index], previous: previous.files[files[index]], keepingSince: cutoff))
             }
         }
         var next = LogScanState(magic: magic)
         for (file, entry) in zip(files, entries) { next.files[file] = entry }
-        let changed =
-            next.files.count != previous.files.count
-            || next.files.contains {
-                previous.files[$0.key]?.offset != $0.value.offset
-                    || previous.files[$0.key]?.modified != $0.value.modified
-            }
+        let changed = next.files.count != previous.files.count || entries.contains(where: \.isChanged)
         if let statePath, changed { try? next.save(to: statePath, readerVersion: readerVersion) }
         return entries.map(\.partial)
     }
@@ -81,18 +83,19 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
     }
 
     /// What `file` holds now, reading as little as `previous` allows.
-    static func entry(for file: String, previous: FileEntry?) throws -> FileEntry {
+    static func entry(for file: String, previous: FileEntry?, keepingSince cutoff: Date) throws -> FileEntry {
         guard let now = examine(file) else { throw CollectorError("cannot read '\(file)'") }
         if var entry = previous, entry.inode == now.inode {
+            entry.isChanged = entry.partial.prune(before: cutoff)
             if entry.size == now.size && entry.modified == now.modified { return entry }
             // Grown with the same beginning: only what was appended is read.
             if now.size >= Int64(entry.offset), head(of: file, length: entry.headLength) == entry.head {
                 var appended = Partial()
                 entry.offset = try LineChunks.forEachPiece(of: file, from: entry.offset, completeLinesOnly: true) {
-                    appended.append(Partial.read($0))
+                    appended.append(Partial.read($0, keepingSince: cutoff))
                 }
                 entry.partial.append(appended)
-                (entry.size, entry.modified) = (now.size, now.modified)
+                (entry.size, entry.modified, entry.isChanged) = (now.size, now.modified, true)
                 if entry.headLength < headLength {
                     entry.headLength = min(headLength, entry.offset)
                     entry.head = head(of: file, length: entry.headLength) ?? 0
@@ -102,11 +105,13 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
         }
         // New, shrunk, rewritten or replaced: read from the start.
         var partial = Partial()
-        let offset = try LineChunks.forEachPiece(of: file, completeLinesOnly: true) { partial.append(Partial.read($0)) }
+        let offset = try LineChunks.forEachPiece(of: file, completeLinesOnly: true) {
+            partial.append(Partial.read($0, keepingSince: cutoff))
+        }
         let length = min(headLength, offset)
         return FileEntry(
             inode: now.inode, size: now.size, modified: now.modified, offset: offset, headLength: length,
-            head: head(of: file, length: length) ?? 0, partial: partial)
+            head: head(of: file, length: length) ?? 0, partial: partial, isChanged: true)
     }
 
     mutating func load(from path: String, readerVersion: String) {

@@ -67,6 +67,27 @@ struct ClaudeIncrementalTests {
         #expect(third.costUSD?.today == second.costUSD?.today)
     }
 
+    @Test("responses older than the 30 reported days leave the state, and the newest time stays")
+    func pruned() throws {
+        let first = try incremental()
+        func stateSize() throws -> Int {
+            let name = try FileManager.default.contentsOfDirectory(atPath: state)[0]
+            return try FileManager.default.attributesOfItem(atPath: state + "/" + name)[.size] as! Int
+        }
+        let before = try stateSize()
+        let later = now.addingTimeInterval(60 * 86_400)
+        let entry = try ClaudeCollector(folders: [folder]).collect(
+            now: later, stateFolder: state, readerVersion: "test")
+        #expect(entry.tokens?.last30Days == 0)
+        #expect(entry.lastUpdated == first.lastUpdated)
+        var kept = LogScanState<ClaudeCollector.FileScan>(magic: "AGGCLAUD")
+        kept.load(
+            from: state + "/" + (try FileManager.default.contentsOfDirectory(atPath: state)[0]), readerVersion: "test")
+        #expect(kept.files.count == files.count)
+        #expect(kept.files.values.allSatisfy { $0.partial.responses.isEmpty })
+        #expect(try stateSize() < before)
+    }
+
     @Test("a file replaced by a rewritten one is read again from the start")
     func replaced() throws {
         _ = try incremental()
