@@ -12,9 +12,7 @@ extension MergeMemo {
 
     func encode() -> Data {
         var out = BinaryWriter(capacity: 4096 + result.accounts.count * 512 + result.devices.count * 96)
-        out.raw(MergeMemo.magic)
-        out.u32(MergeMemo.format)
-        out.string(readerVersion)
+        out.header(magic: MergeMemo.magic, format: MergeMemo.format, readerVersion: readerVersion)
         out.string(store)
         out.u64(fingerprint)
         out.date(options.now)
@@ -51,20 +49,12 @@ extension MergeMemo {
             out.string(problem.file)
             out.string(problem.reason)
         }
-        out.u64(out.checksum)
-        return out.data
+        return out.sealed()
     }
 
     static func decode(_ data: Data, store: String, readerVersion: String) throws -> MergeMemo {
-        try data.withUnsafeBytes { buffer in
-            guard buffer.count >= 16 else { throw BinaryReader.Corrupt() }
-            let body = UnsafeRawBufferPointer(rebasing: buffer[0..<(buffer.count - 8)])
-            var tail = BinaryReader(UnsafeRawBufferPointer(rebasing: buffer[(buffer.count - 8)...]))
-            guard try tail.u64() == BinaryWriter.checksum(body) else { throw BinaryReader.Corrupt() }
-            var input = BinaryReader(body)
-            guard try input.raw(magic.count) == magic, try input.u32() == format,
-                try input.string() == readerVersion, try input.string() == store
-            else { throw BinaryReader.Corrupt() }
+        try BinaryReader.unseal(data, magic: magic, format: format, readerVersion: readerVersion) { input in
+            guard try input.string() == store else { throw BinaryReader.Corrupt() }
             let fingerprint = try input.u64()
             let options = MergeOptions(
                 now: try input.date(), staleAfter: try input.double(), maxSkew: try input.double())
@@ -95,7 +85,6 @@ extension MergeMemo {
             let problems = try (0..<Int(try input.u32())).map { _ in
                 RecordProblem(file: try input.string(), reason: try input.string())
             }
-            guard input.isAtEnd else { throw BinaryReader.Corrupt() }
             return MergeMemo(
                 store: store, readerVersion: readerVersion, fingerprint: fingerprint, options: options,
                 result: MergeResult(

@@ -58,9 +58,9 @@ public struct ClaudeCollector: Sendable {
         var since = -Double.infinity
 
         mutating func add(_ file: FileScan) {
-            if let reset = file.limitResetsAt, limitResetsAt.map({ reset > $0 }) ?? true { limitResetsAt = reset }
-            if let at = file.limitReachedAt, limitReachedAt.map({ at > $0 }) ?? true { limitReachedAt = at }
-            if let at = file.newest, newest.map({ at > $0 }) ?? true { newest = at }
+            limitResetsAt.raise(to: file.limitResetsAt)
+            limitReachedAt.raise(to: file.limitReachedAt)
+            newest.raise(to: file.newest)
             for response in file.responses where seen.insert(response.key).inserted {
                 if response.at.timeIntervalSince1970 >= since { recentTimes.append(response.at.timeIntervalSince1970) }
                 let day = utcDay(response.at)
@@ -94,22 +94,13 @@ public struct ClaudeCollector: Sendable {
     /// - Parameter stateFolder: where to keep what was read, so the next run reads only what was appended
     ///   since (nil: read everything, keep nothing).
     public func collect(now: Date, stateFolder: String? = nil, readerVersion: String = "") throws -> ProviderUsage {
-        let files = folders.flatMap { folder -> [String] in
-            let projects = folder + "/projects"
-            guard let walker = FileManager.default.enumerator(atPath: projects) else { return [] }
-            return walker.compactMap { ($0 as? String).flatMap { $0.hasSuffix(".jsonl") ? projects + "/" + $0 : nil } }
-        }.sorted()
-        guard !files.isEmpty else {
-            throw CollectorError(
-                "no Claude Code logs in \(folders.isEmpty ? "~/.config/claude or ~/.claude" : folders.map { "'\($0)'" }.joined(separator: ", "))"
-            )
-        }
+        let files = try logFiles()
         // Files are read on every core; their responses are then counted once, in file order.
         // A run of activity with no 5-hour gap for a week is not a real person's; it bounds what is sorted.
         var scan = Scan()
         scan.since = now.timeIntervalSince1970 - 7 * 86_400
         for file in try LogScanState<FileScan>.partials(
-            of: files, magic: "AGGCLAUD",
+            of: files,
             statePath: stateFolder.map {
                 LogScanState<FileScan>.path(in: $0, name: "claude", root: folders.joined(separator: "\n"))
             },
@@ -144,6 +135,22 @@ public struct ClaudeCollector: Sendable {
 }
 
 extension ClaudeCollector {
+    /// Every `projects/**/*.jsonl` under the folders, sorted.
+    /// - Throws: `CollectorError` naming the folders when there are none (Claude Code not used here).
+    func logFiles() throws -> [String] {
+        let files = folders.flatMap { folder -> [String] in
+            let projects = folder + "/projects"
+            guard let walker = FileManager.default.enumerator(atPath: projects) else { return [] }
+            return walker.compactMap { ($0 as? String).flatMap { $0.hasSuffix(".jsonl") ? projects + "/" + $0 : nil } }
+        }.sorted()
+        guard !files.isEmpty else {
+            throw CollectorError(
+                "no Claude Code logs in \(folders.isEmpty ? "~/.config/claude or ~/.claude" : folders.map { "'\($0)'" }.joined(separator: ", "))"
+            )
+        }
+        return files
+    }
+
     static let blockSeconds: Double = 5 * 3600
 
     /// The start of the first UTC day reported (30 days up to today's): older responses never count.
@@ -171,11 +178,13 @@ extension ClaudeCollector {
 }
 
 extension ClaudeCollector.FileScan: LogScanPartial {
+    static var magic: String { "AGGCLAUD" }
+
     mutating func append(_ later: Self) {
         responses += later.responses
-        if let reset = later.limitResetsAt, limitResetsAt.map({ reset > $0 }) ?? true { limitResetsAt = reset }
-        if let at = later.limitReachedAt, limitReachedAt.map({ at > $0 }) ?? true { limitReachedAt = at }
-        if let at = later.newest, newest.map({ at > $0 }) ?? true { newest = at }
+        limitResetsAt.raise(to: later.limitResetsAt)
+        limitReachedAt.raise(to: later.limitReachedAt)
+        newest.raise(to: later.newest)
     }
 
     static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date) -> Self {
@@ -238,7 +247,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
                     ?? ClaudePrice.price(of: usage.model ?? "")?.cost(
                         input: usage.input, output: usage.output, cacheWrite: usage.cacheWrite,
                         cacheRead: usage.cacheRead) ?? 0
-                if newest.map({ usage.at > $0 }) ?? true { newest = usage.at }
+                newest.raise(to: usage.at)
                 if usage.at >= cutoff {
                     responses.append(Response(key: usage.key, at: usage.at, tokens: usage.tokens, costUSD: cost))
                 }
@@ -263,9 +272,9 @@ extension ClaudeCollector.FileScan: LogScanPartial {
             let rest = text[marker.upperBound...]
             if rest.first == "|", let epoch = Double(rest.dropFirst().prefix { $0.isNumber }) {
                 let reset = Date(timeIntervalSince1970: epoch)
-                if limitResetsAt.map({ reset > $0 }) ?? true { limitResetsAt = reset }
+                limitResetsAt.raise(to: reset)
             } else if let at = event["timestamp"]?.string.flatMap(RFC3339.parse) {
-                if limitReachedAt.map({ at > $0 }) ?? true { limitReachedAt = at }
+                limitReachedAt.raise(to: at)
             }
         }
     }

@@ -3,7 +3,7 @@ import Snapshots
 
 /// Reads one Claude Code assistant log line straight from its bytes: timestamp, ids, model, usage and
 /// cost, everything else skipped (validated) by the scanner.
-enum ClaudeEventDecoder {
+enum ClaudeEventDecoder: LogLineDecoder {
     struct Usage {
         var at: Date
         /// FNV-1a of `message.id` + `requestId`: a response logged over several lines is counted once.
@@ -32,10 +32,7 @@ enum ClaudeEventDecoder {
                 if s.key(key, is: "type") {
                     isAssistant = try raw(&s).map { s.key($0, is: "assistant") } ?? false
                 } else if s.key(key, is: "timestamp") {
-                    if let text = try raw(&s) {
-                        at = RFC3339.parse(
-                            bytes: UnsafeRawBufferPointer(start: s.base + text.start, count: text.end - text.start))
-                    }
+                    at = try date(&s)
                 } else if s.key(key, is: "requestId") {
                     requestID = try raw(&s).map { s.unescaped($0) } ?? []
                 } else if s.key(key, is: "costUSD") {
@@ -45,7 +42,7 @@ enum ClaudeEventDecoder {
                         if s.key(key, is: "id") {
                             messageID = try raw(&s).map { s.unescaped($0) } ?? []
                         } else if s.key(key, is: "model") {
-                            model = try raw(&s).map { s.string($0) }
+                            model = try text(&s)
                         } else if s.key(key, is: "usage"), try s.kind() == .object {
                             var counts = Usage(at: Date(timeIntervalSince1970: 0), key: 0)
                             try object(&s) { (s, key) throws(JSONSyntaxError) in
@@ -82,29 +79,5 @@ enum ClaudeEventDecoder {
         for byte in messageID + [0x3A] + requestID { hash = (hash ^ UInt64(byte)) &* BinaryWriter.fnv1aPrime }
         usage.key = hash
         return usage
-    }
-
-    private static func object(
-        _ s: inout JSONScanner, _ member: (inout JSONScanner, JSONScanner.RawString) throws(JSONSyntaxError) -> Void
-    ) throws(JSONSyntaxError) {
-        try s.enterObject()
-        var first = true
-        while let key = try s.nextKey(&first) { try member(&s, key) }
-    }
-
-    private static func raw(_ s: inout JSONScanner) throws(JSONSyntaxError) -> JSONScanner.RawString? {
-        guard try s.kind() == .string else {
-            try s.skipValue()
-            return nil
-        }
-        return try s.readRawString()
-    }
-
-    private static func number(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Double? {
-        guard try s.kind() == .number else {
-            try s.skipValue()
-            return nil
-        }
-        return s.double(try s.readRawNumber())
     }
 }

@@ -38,7 +38,7 @@ public struct CodexCollector: Sendable {
         mutating func add(_ other: Scan) {
             if let limits = other.latest, latest.map({ limits.at > $0.at }) ?? true { latest = limits }
             for (day, tokens) in other.tokensByDay { tokensByDay[day, default: 0] += tokens }
-            if let newest = other.newestEvent, newestEvent.map({ newest > $0 }) ?? true { newestEvent = newest }
+            newestEvent.raise(to: other.newestEvent)
         }
     }
 
@@ -52,7 +52,7 @@ public struct CodexCollector: Sendable {
         // Files are independent: read on every core, then combined (newest limits win).
         var scan = Scan()
         for partial in try LogScanState<Scan>.partials(
-            of: files, magic: "AGGCODEX",
+            of: files,
             statePath: stateFolder.map { LogScanState<Scan>.path(in: $0, name: "codex", root: home) },
             readerVersion: readerVersion)
         {
@@ -114,6 +114,8 @@ public struct CodexCollector: Sendable {
 }
 
 extension CodexCollector.Scan: LogScanPartial {
+    static var magic: String { "AGGCODEX" }
+
     mutating func append(_ later: Self) { add(later) }
 
     /// Codex keeps sums per day, a few bytes a day: nothing is left out.
@@ -156,7 +158,7 @@ extension CodexCollector.Scan: LogScanPartial {
     /// Adds one log line's event, when it is a token count.
     mutating func record(_ event: CodexEventDecoder.Event) {
         let at = event.at
-        if newestEvent.map({ at > $0 }) ?? true { newestEvent = at }
+        newestEvent.raise(to: at)
         if let total = event.totalTokens {
             tokensByDay[RFC3339.utcDay(at), default: 0] += total
         }

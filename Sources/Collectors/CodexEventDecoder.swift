@@ -4,7 +4,7 @@ import Snapshots
 /// Reads one Codex `token_count` log line straight from its bytes: only the timestamp, the last token
 /// usage and the rate limits, everything else skipped (validated) by the scanner. A generic JSON tree
 /// allocated a dictionary per object and held the scan to a fifth of this speed.
-enum CodexEventDecoder {
+enum CodexEventDecoder: LogLineDecoder {
     struct Event {
         var at: Date
         var totalTokens: Int?
@@ -63,39 +63,6 @@ enum CodexEventDecoder {
         }
         guard isTokenCount, let at else { return nil }
         return Event(at: at, totalTokens: total, limits: limits)
-    }
-
-    private static func object(
-        _ s: inout JSONScanner, _ member: (inout JSONScanner, JSONScanner.RawString) throws(JSONSyntaxError) -> Void
-    ) throws(JSONSyntaxError) {
-        try s.enterObject()
-        var first = true
-        while let key = try s.nextKey(&first) { try member(&s, key) }
-    }
-
-    private static func text(_ s: inout JSONScanner) throws(JSONSyntaxError) -> String? {
-        guard try s.kind() == .string else {
-            try s.skipValue()
-            return nil
-        }
-        return s.string(try s.readRawString())
-    }
-
-    private static func date(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Date? {
-        guard try s.kind() == .string else {
-            try s.skipValue()
-            return nil
-        }
-        let raw = try s.readRawString()
-        return RFC3339.parse(bytes: UnsafeRawBufferPointer(start: s.base + raw.start, count: raw.end - raw.start))
-    }
-
-    private static func number(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Double? {
-        guard try s.kind() == .number else {
-            try s.skipValue()
-            return nil
-        }
-        return s.double(try s.readRawNumber())
     }
 
     private static func lastTotal(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Int? {

@@ -9,6 +9,8 @@ import Snapshots
 
 /// What reading some complete lines of one log file yields; reading the lines after them extends it.
 protocol LogScanPartial: Sendable {
+    /// The first bytes of the state file, naming the agent.
+    static var magic: String { get }
     init()
     /// Adds what the lines after this partial's lines yield.
     mutating func append(_ later: Self)
@@ -45,21 +47,16 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
         var isChanged = false
     }
 
-    let magic: [UInt8]
     var files: [String: FileEntry] = [:]
-
-    init(magic: String) {
-        self.magic = Array(magic.utf8)
-    }
 
     /// The partial results of `files`, in their order: reused, extended or read anew on every core, with
     /// the state at `statePath` (nil: read everything, keep nothing) brought up to date. What happened
     /// before `cutoff` is left out where a partial would grow with the history.
     static func partials(
-        of files: [String], magic: String, statePath: String?, readerVersion: String,
+        of files: [String], statePath: String?, readerVersion: String,
         keepingSince cutoff: Date = .distantPast
     ) throws -> [Partial] {
-        var loaded = LogScanState(magic: magic)
+        var loaded = LogScanState()
         if let statePath { loaded.load(from: statePath, readerVersion: readerVersion) }
         let previous = loaded
         let pieces = Parallel.evenPieces(files.count, minimumPerWorker: 4)
@@ -68,7 +65,7 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
                 emit(try entry(for: files[index], previous: previous.files[files[index]], keepingSince: cutoff))
             }
         }
-        var next = LogScanState(magic: magic)
+        var next = LogScanState()
         for (file, entry) in zip(files, entries) { next.files[file] = entry }
         let changed = next.files.count != previous.files.count || entries.contains(where: \.isChanged)
         if let statePath, changed { try? next.save(to: statePath, readerVersion: readerVersion) }
@@ -126,9 +123,7 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
         var out = BinaryWriter(capacity: 256 + files.count * 256)
-        out.raw(magic)
-        out.u32(Self.format)
-        out.string(readerVersion)
+        out.header(magic: Array(Partial.magic.utf8), format: Self.format, readerVersion: readerVersion)
         out.u32(UInt32(files.count))
         for (name, entry) in files {
             out.string(name)
@@ -140,20 +135,13 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
             out.u64(entry.head)
             entry.partial.encode(into: &out)
         }
-        out.u64(out.checksum)
-        try AtomicFile.write(out.data, to: path)
+        try AtomicFile.write(out.sealed(), to: path)
     }
 
     func decode(_ data: Data, readerVersion: String) throws -> [String: FileEntry] {
-        try data.withUnsafeBytes { buffer in
-            guard buffer.count >= 16 else { throw BinaryReader.Corrupt() }
-            let body = UnsafeRawBufferPointer(rebasing: buffer[0..<(buffer.count - 8)])
-            var tail = BinaryReader(UnsafeRawBufferPointer(rebasing: buffer[(buffer.count - 8)...]))
-            guard try tail.u64() == BinaryWriter.checksum(body) else { throw BinaryReader.Corrupt() }
-            var input = BinaryReader(body)
-            guard try input.raw(magic.count) == magic, try input.u32() == Self.format,
-                try input.string() == readerVersion
-            else { throw BinaryReader.Corrupt() }
+        try BinaryReader.unseal(
+            data, magic: Array(Partial.magic.utf8), format: Self.format, readerVersion: readerVersion
+        ) { input in
             var files: [String: FileEntry] = [:]
             for _ in 0..<Int(try input.u32()) {
                 let name = try input.string()
@@ -162,7 +150,6 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
                     modified: Int64(bitPattern: try input.u64()), offset: try input.int(), headLength: try input.int(),
                     head: try input.u64(), partial: try Partial.decode(from: &input))
             }
-            guard input.isAtEnd else { throw BinaryReader.Corrupt() }
             return files
         }
     }

@@ -17,11 +17,7 @@ struct ClaudeIncrementalTests {
         try FileManager.default.copyItem(atPath: ClaudeCollectorTests.fixture, toPath: folder)
     }
 
-    var files: [String] {
-        let projects = folder + "/projects"
-        return FileManager.default.enumerator(atPath: projects)!.compactMap { $0 as? String }
-            .filter { $0.hasSuffix(".jsonl") }.map { projects + "/" + $0 }.sorted()
-    }
+    var files: [String] { try! ClaudeCollector(folders: [folder]).logFiles() }
 
     func incremental() throws -> ProviderUsage {
         try ClaudeCollector(folders: [folder]).collect(now: now, stateFolder: state, readerVersion: "test")
@@ -33,13 +29,6 @@ struct ClaudeIncrementalTests {
 
     func response(_ id: String, at: String, input: Int) -> String {
         #"{"type":"assistant","timestamp":"\#(at)","requestId":"req_\#(id)","message":{"id":"msg_\#(id)","model":"claude-sonnet-4-5-20250929","usage":{"input_tokens":\#(input),"output_tokens":0}}}"#
-    }
-
-    func append(_ text: String, to file: String) throws {
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data(text.utf8))
-        try handle.close()
     }
 
     @Test("a run with nothing new gives what a full scan gives")
@@ -54,13 +43,13 @@ struct ClaudeIncrementalTests {
     func appended() throws {
         let before = try incremental()
         let line = response("new1", at: "2026-11-30T11:00:00Z", input: 1234)
-        try append(line + "\n" + String(line.prefix(30)), to: files[0])
+        try TemporaryDirectory.append(line + "\n" + String(line.prefix(30)), to: files[0])
         let second = try incremental()
         #expect(second == (try full()))
         #expect(second.tokens?.today == before.tokens!.today! + 1234)
         // The half-written line, once whole, is another line of the same response; so is a copy elsewhere.
-        try append(String(line.dropFirst(30)) + "\n", to: files[0])
-        try append(line + "\n", to: files[1])
+        try TemporaryDirectory.append(String(line.dropFirst(30)) + "\n", to: files[0])
+        try TemporaryDirectory.append(line + "\n", to: files[1])
         let third = try incremental()
         #expect(third == (try full()))
         #expect(third.tokens?.today == second.tokens?.today)
@@ -80,7 +69,7 @@ struct ClaudeIncrementalTests {
             now: later, stateFolder: state, readerVersion: "test")
         #expect(entry.tokens?.last30Days == 0)
         #expect(entry.lastUpdated == first.lastUpdated)
-        var kept = LogScanState<ClaudeCollector.FileScan>(magic: "AGGCLAUD")
+        var kept = LogScanState<ClaudeCollector.FileScan>()
         kept.load(
             from: state + "/" + (try FileManager.default.contentsOfDirectory(atPath: state)[0]), readerVersion: "test")
         #expect(kept.files.count == files.count)

@@ -30,13 +30,6 @@ struct CodexIncrementalTests {
         #"{"timestamp":"\#(at)","type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"total_tokens":\#(tokens)}},"rate_limits":{"primary":{"used_percent":\#(used),"window_minutes":300,"resets_at":1796050000},"secondary":{"used_percent":5,"window_minutes":10080,"resets_at":1796400000}}}}"#
     }
 
-    func append(_ text: String, to file: String) throws {
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data(text.utf8))
-        try handle.close()
-    }
-
     @Test("a run with nothing new gives the same result without reading the logs again")
     func nothingNew() throws {
         let first = try incremental()
@@ -63,14 +56,15 @@ struct CodexIncrementalTests {
         _ = try incremental()
         let file = files.last!
         let line = event("2026-11-30T11:00:00Z", tokens: 777, used: 61.5)
-        try append(line + "\n" + String(line.prefix(40)), to: file)
+        try TemporaryDirectory.append(line + "\n" + String(line.prefix(40)), to: file)
         let second = try incremental()
         #expect(second == (try full()))
         #expect(second.session?.usedPercent == 61.5)
         #expect(
             second.tokens?.today == (try CodexCollector(home: CodexCollectorTests.fixture).collect(now: now)).tokens!
                 .today! + 777)
-        try append(String(line.dropFirst(40)).replacingOccurrences(of: "777", with: "1000") + "\n", to: file)
+        try TemporaryDirectory.append(
+            String(line.dropFirst(40)).replacingOccurrences(of: "777", with: "1000") + "\n", to: file)
         let third = try incremental()
         #expect(third == (try full()))
         #expect(third.tokens?.today == second.tokens!.today! + 1000)

@@ -39,6 +39,14 @@ public final class TemporaryDirectory: @unchecked Sendable {
         return target
     }
 
+    /// Appends `text` to the file at `path` (anywhere), as a program writing a log does.
+    public static func append(_ text: String, to path: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
+    }
+
     /// Writes an executable script at `name`. Its descriptor is close-on-exec, so that a process another
     /// test starts at the same moment cannot inherit it and make running the script fail ("text file busy").
     @discardableResult

@@ -127,6 +127,45 @@ package struct BinaryWriter {
 }
 
 /// Reads what `BinaryWriter` wrote; every read is bounds-checked and throws on a short or bad file.
+extension BinaryWriter {
+    /// Opens a file in aggctl's binary form: what it is, its layout, and the reader that wrote it (a
+    /// file from another version is read as absent, never misread).
+    package mutating func header(magic: [UInt8], format: UInt32, readerVersion: String) {
+        raw(magic)
+        u32(format)
+        string(readerVersion)
+    }
+
+    /// The bytes, closed with the checksum of everything before it.
+    package mutating func sealed() -> Data {
+        u64(checksum)
+        return data
+    }
+}
+
+extension BinaryReader {
+    /// Reads a file written with `header` and `sealed`: the checksum first (nothing is trusted from a file
+    /// that does not add up), then the header, then `body`, which must read to the very end.
+    package static func unseal<Value>(
+        _ data: Data, magic: [UInt8], format: UInt32, readerVersion: String,
+        _ body: (inout BinaryReader) throws -> Value
+    ) throws -> Value {
+        try data.withUnsafeBytes { buffer in
+            guard buffer.count >= 16 else { throw Corrupt() }
+            let content = UnsafeRawBufferPointer(rebasing: buffer[0..<(buffer.count - 8)])
+            var tail = BinaryReader(UnsafeRawBufferPointer(rebasing: buffer[(buffer.count - 8)...]))
+            guard try tail.u64() == BinaryWriter.checksum(content) else { throw Corrupt() }
+            var input = BinaryReader(content)
+            guard try input.raw(magic.count) == magic, try input.u32() == format,
+                try input.string() == readerVersion
+            else { throw Corrupt() }
+            let value = try body(&input)
+            guard input.isAtEnd else { throw Corrupt() }
+            return value
+        }
+    }
+}
+
 package struct BinaryReader {
     package struct Corrupt: Error {
         package init() {}

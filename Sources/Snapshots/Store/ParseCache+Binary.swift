@@ -9,9 +9,7 @@ extension ParseCache {
 
     func encode() -> Data {
         var out = BinaryWriter(capacity: 4096 + entries.count * 1024)
-        out.raw(ParseCache.magic)
-        out.u32(ParseCache.format)
-        out.string(readerVersion)
+        out.header(magic: ParseCache.magic, format: ParseCache.format, readerVersion: readerVersion)
         out.string(store)
         out.u32(UInt32(entries.count))
         // Any order: the reader builds a dictionary.
@@ -29,22 +27,12 @@ extension ParseCache {
                 out.string(problem.reason)
             }
         }
-        out.u64(out.checksum)
-        return out.data
+        return out.sealed()
     }
 
     static func decode(_ data: Data, store: String, readerVersion: String) throws -> ParseCache {
-        try data.withUnsafeBytes { buffer in
-            guard buffer.count >= 8 + 8 else { throw BinaryReader.Corrupt() }
-            // The checksum first: nothing is trusted from a file that does not add up.
-            let body = UnsafeRawBufferPointer(rebasing: buffer[0..<(buffer.count - 8)])
-            var tail = BinaryReader(UnsafeRawBufferPointer(rebasing: buffer[(buffer.count - 8)...]))
-            guard try tail.u64() == BinaryWriter.checksum(body) else { throw BinaryReader.Corrupt() }
-
-            var input = BinaryReader(body)
-            guard try input.raw(ParseCache.magic.count) == ParseCache.magic, try input.u32() == ParseCache.format,
-                try input.string() == readerVersion, try input.string() == store
-            else { throw BinaryReader.Corrupt() }
+        try BinaryReader.unseal(data, magic: magic, format: format, readerVersion: readerVersion) { input in
+            guard try input.string() == store else { throw BinaryReader.Corrupt() }
             var cache = ParseCache(store: store, readerVersion: readerVersion)
             let count = Int(try input.u32())
             cache.entries.reserveCapacity(min(count, 1 << 20))
@@ -64,7 +52,6 @@ extension ParseCache {
                     throw BinaryReader.Corrupt()
                 }
             }
-            guard input.isAtEnd else { throw BinaryReader.Corrupt() }
             return cache
         }
     }

@@ -1,0 +1,50 @@
+import Foundation
+import Snapshots
+
+/// Field readers shared by the decoders of agent log lines. They are lenient: a value of another type
+/// than expected reads as absent (skipped, and still validated), because agents change their log
+/// shapes without notice and one odd field must not lose the line.
+protocol LogLineDecoder {}
+
+extension LogLineDecoder {
+    /// Calls `member` with each key of the object at the scanner, which must then read that key's value.
+    static func object(
+        _ s: inout JSONScanner, _ member: (inout JSONScanner, JSONScanner.RawString) throws(JSONSyntaxError) -> Void
+    ) throws(JSONSyntaxError) {
+        try s.enterObject()
+        var first = true
+        while let key = try s.nextKey(&first) { try member(&s, key) }
+    }
+
+    static func raw(_ s: inout JSONScanner) throws(JSONSyntaxError) -> JSONScanner.RawString? {
+        guard try s.kind() == .string else {
+            try s.skipValue()
+            return nil
+        }
+        return try s.readRawString()
+    }
+
+    static func text(_ s: inout JSONScanner) throws(JSONSyntaxError) -> String? {
+        try raw(&s).map { s.string($0) }
+    }
+
+    static func date(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Date? {
+        guard let raw = try raw(&s) else { return nil }
+        return RFC3339.parse(bytes: UnsafeRawBufferPointer(start: s.base + raw.start, count: raw.end - raw.start))
+    }
+
+    static func number(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Double? {
+        guard try s.kind() == .number else {
+            try s.skipValue()
+            return nil
+        }
+        return s.double(try s.readRawNumber())
+    }
+}
+
+extension Optional where Wrapped == Date {
+    /// Keeps the later of this time and `other` (a missing time is earlier than any).
+    mutating func raise(to other: Date?) {
+        if let other, map({ other > $0 }) ?? true { self = other }
+    }
+}
