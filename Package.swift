@@ -13,9 +13,14 @@ let package = Package(
         // Merge, staleness and (later) transition detection; knows records, never a store's medium.
         .target(name: "Aggregator", dependencies: ["Snapshots"]),
         // Notification values and backends; knows nothing of stores or records.
-        .target(name: "Notify"),
+        .target(name: "Notify", dependencies: ["HTTP"]),
         // C functions the toolchain's Glibc module does not declare (memmem).
         .target(name: "CShims"),
+        // libcurl, the one system library (Debian: libcurl4-openssl-dev; script/bootstrap installs it).
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        // HTTP through libcurl, for WebDAV stores, usage endpoints and webhooks.
+        .target(name: "HTTP", dependencies: ["CCurl"]),
         // Reading this machine's agent logs into provider entries (`publish --source`).
         .target(name: "Collectors", dependencies: ["Snapshots", "CShims"]),
         // The command-line interface: argument parsing, commands, console, exit codes.
@@ -26,6 +31,7 @@ let package = Package(
         .testTarget(name: "SnapshotsTests", dependencies: ["Snapshots", "TestSupport"]),
         .testTarget(name: "AggregatorTests", dependencies: ["Aggregator", "Snapshots", "TestSupport"]),
         .testTarget(name: "NotifyTests", dependencies: ["Notify", "TestSupport"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], exclude: ["Servers"]),
         .testTarget(
             name: "CollectorsTests", dependencies: ["Collectors", "Snapshots", "TestSupport"],
             exclude: ["Fixtures"]),

@@ -1,5 +1,9 @@
 import Foundation
 
+// `RetryPolicy` lives with the HTTP client, which retries requests the same way; re-exported here for
+// the delivery loop below.
+@_exported import struct HTTP.RetryPolicy
+
 /// A way to tell a person something: standard output, a desktop notification, a hook, a webhook.
 public protocol Notifier: Sendable {
     /// Identifies the backend in the outbox (`stdout`, `command:/path/to/hook`, ...): what was delivered
@@ -24,36 +28,7 @@ public struct NotifierError: Error, Equatable, Sendable, CustomStringConvertible
     public var description: String { reason }
 }
 
-/// How hard to try one backend within a run: attempts, growing waits, jitter (SPEC section 5).
-public struct RetryPolicy: Sendable {
-    public var attempts: Int
-    public var initialDelay: TimeInterval
-    public var maximumDelay: TimeInterval
-    /// Each wait varies by up to this fraction either way, so that machines retrying together spread out.
-    public var jitter: Double
-    /// Waits; real sleeping in the binary, nothing in tests.
-    public var sleep: @Sendable (TimeInterval) -> Void
-
-    public static let standard = RetryPolicy(
-        attempts: 4, initialDelay: 0.25, maximumDelay: 2, jitter: 0.2, sleep: { Thread.sleep(forTimeInterval: $0) })
-
-    public init(
-        attempts: Int, initialDelay: TimeInterval, maximumDelay: TimeInterval, jitter: Double,
-        sleep: @escaping @Sendable (TimeInterval) -> Void
-    ) {
-        self.attempts = attempts
-        self.initialDelay = initialDelay
-        self.maximumDelay = maximumDelay
-        self.jitter = jitter
-        self.sleep = sleep
-    }
-
-    /// The wait before attempt `attempt + 1` (after `attempt` failures, counting from 1).
-    public func delay(after attempt: Int) -> TimeInterval {
-        let base = min(maximumDelay, initialDelay * pow(2, Double(attempt - 1)))
-        return base * (1 + Double.random(in: -jitter...jitter))
-    }
-
+extension RetryPolicy {
     /// Delivers with retries; the last failure when every attempt failed.
     public func deliver(_ notification: Notification, with notifier: any Notifier) -> NotifierError? {
         var last: NotifierError?

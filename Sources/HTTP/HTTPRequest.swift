@@ -1,0 +1,79 @@
+import Foundation
+
+/// One HTTP exchange to make: a method, a URL, headers and an optional body.
+public struct HTTPRequest: Sendable {
+    public var method: String
+    /// The URL without credentials: those belong to the client, so no request can carry them into a message.
+    public var url: String
+    /// Sent in this order; names as given.
+    public var headers: [(name: String, value: String)]
+    public var body: Data?
+    /// A response body over this many bytes is refused while it downloads (`HTTPError.Kind.bodyTooLarge`).
+    public var maximumBodySize: Int?
+
+    public init(
+        method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: Data? = nil,
+        maximumBodySize: Int? = nil
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.maximumBodySize = maximumBodySize
+    }
+
+    /// What a message may show: the method and the URL with any userinfo (`user:password@`) removed.
+    public var summary: String { "\(method) \(HTTPRequest.displayURL(url))" }
+
+    /// `url` as it may be shown: any userinfo removed.
+    public static func displayURL(_ url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        let rest = url[scheme.upperBound...]
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return url }
+        return String(url[..<scheme.upperBound]) + String(rest[rest.index(after: at)...])
+    }
+}
+
+/// What the server answered.
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    /// Header names in lower case (servers differ: `ETag`, `Etag`); a repeated header's values joined by ", ".
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public var isSuccess: Bool { (200..<300).contains(status) }
+
+    /// A server error or "too many requests": worth asking again a little later.
+    public var isTransient: Bool { status == 429 || status == 502 || status == 503 || status == 504 || status == 500 }
+
+    /// `Retry-After` in seconds (either form RFC 9110 allows), relative to `now`.
+    public func retryAfter(now: Date) -> TimeInterval? {
+        guard let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let seconds = TimeInterval(value) { return max(0, seconds) }
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "GMT")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return format.date(from: value).map { max(0, $0.timeIntervalSince(now)) }
+    }
+}
+
+/// User name and password for a server. Printing one never shows the password.
+public struct HTTPCredentials: Sendable, Equatable, CustomStringConvertible {
+    public var user: String
+    public var password: String
+
+    public init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+
+    public var description: String { "credentials for '\(user)'" }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import HTTP
+import TestSupport
+import Testing
+
+/// The libcurl client against a real HTTP server on 127.0.0.1 (Python's http.server).
+struct HTTPClientTests {
+    static let server = Result {
+        let port = LocalServer.freePort()
+        let folder = TemporaryDirectory("aggctl-echo")
+        let server = try LocalServer(
+            ["python3", Repository.path("Tests/HTTPTests/Servers/echo_server.py"), String(port)], port: port,
+            log: folder.file("echo.log"))
+        return (server, folder)
+    }
+
+    let base: String
+
+    init() throws {
+        base = try Self.server.get().0.origin
+    }
+
+    /// Retries without waiting, counting the waits.
+    static func client(credentials: HTTPCredentials? = nil, timeout: Duration = .seconds(10)) -> HTTPClient {
+        HTTPClient(
+            .init(
+                credentials: credentials, timeout: timeout,
+                retry: RetryPolicy(attempts: 4, initialDelay: 0.01, maximumDelay: 0.02, jitter: 0) { _ in }))
+    }
+
+    func echo(_ response: HTTPResponse) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+    }
+
+    @Test("a GET returns the status, the headers by lower-case name and the body")
+    func get() throws {
+        let response = try Self.client().send(HTTPRequest(url: base + "/a?b=1", headers: [("X-Probe", "yes")]))
+        #expect(response.status == 200)
+        #expect(response.headers["etag"] == "\"abc\"")
+        let echo = try echo(response)
+        #expect(echo["method"] as? String == "GET")
+        #expect(echo["path"] as? String == "/a?b=1")
+        #expect(echo["probe"] as? String == "yes")
+    }
+
+    @Test("any method carries its body as given, without waiting for 100-continue; HEAD has no body")
+    func methods() throws {
+        let client = Self.client()
+        let body = Data(#"{"providers":[]}"#.utf8)
+        for method in ["PUT", "POST", "PROPFIND"] {
+            let echo = try echo(try client.send(HTTPRequest(method: method, url: base + "/r", body: body)))
+            #expect(echo["method"] as? String == method)
+            #expect(echo["body"] as? String == #"{"providers":[]}"#)
+            #expect(echo["expect"] is NSNull)
+            #expect(echo["contentType"] as? String == "application/octet-stream")
+        }
+        let empty = try echo(try client.send(HTTPRequest(method: "PUT", url: base + "/e", body: Data())))
+        #expect(empty["body"] as? String == "")
+        let head = try client.send(HTTPRequest(method: "HEAD", url: base + "/r"))
+        #expect(head.status == 200 && head.body.isEmpty)
+    }
+
+    @Test("requests of one client reuse one connection")
+    func reuse() throws {
+        let client = Self.client()
+        let ports = try (0..<3).map { _ in try echo(try client.send(HTTPRequest(url: base + "/")))["connection"] as? Int
+        }
+        #expect(Set(ports).count == 1)
+    }
+
+    @Test("an error status is a response; 503s are retried until success, honouring Retry-After")
+    func retries() throws {
+        #expect(try Self.client().send(HTTPRequest(url: base + "/status/404")).status == 404)
+        let key = UUID().uuidString
+        #expect(try Self.client().send(HTTPRequest(url: base + "/flaky/\(key)/2")).status == 200)
+        let stubborn = UUID().uuidString
+        #expect(try Self.client().send(HTTPRequest(url: base + "/flaky/\(stubborn)/9")).status == 503)
+    }
+
+    @Test("credentials go as Basic auth, switch to Digest when asked, and never reach an error message")
+    func credentials() throws {
+        let credentials = HTTPCredentials(user: "alice", password: "s3cret-pass")
+        #expect(
+            try echo(try Self.client(credentials: credentials).send(HTTPRequest(url: base + "/")))["user"] as? String
+                == "alice")
+        let digest = try echo(try Self.client(credentials: credentials).send(HTTPRequest(url: base + "/digest")))
+        #expect(digest["scheme"] as? String == "Digest")
+        #expect("\(credentials)" == "credentials for 'alice'")
+        do {
+            _ = try Self.client(credentials: credentials).send(HTTPRequest(url: "http://bob:hunter22@127.0.0.1:1/x"))
+            Issue.record("a closed port answered")
+        } catch let error as HTTPError {
+            #expect(error.kind == .connection)
+            #expect(error.message.hasPrefix("GET http://127.0.0.1:1/x: "))
+            #expect(!error.message.contains("hunter22") && !error.message.contains("s3cret"))
+            #expect(!error.message.contains("\n"))
+        }
+    }
+
+    @Test("redirects are followed without credentials, and not with them")
+    func redirects() throws {
+        #expect(try echo(try Self.client().send(HTTPRequest(url: base + "/redirect")))["path"] as? String == "/landed")
+        let withCredentials = Self.client(credentials: HTTPCredentials(user: "a", password: "b"))
+        #expect(try withCredentials.send(HTTPRequest(url: base + "/redirect")).status == 302)
+    }
+
+    @Test("a silent server fails at the timeout; a body over the limit is refused while it downloads")
+    func limits() throws {
+        let started = Date()
+        do {
+            _ = try Self.client(timeout: .milliseconds(300)).send(HTTPRequest(url: base + "/slow"))
+            Issue.record("a silent server answered")
+        } catch let error as HTTPError {
+            #expect(error.kind == .timeout)
+            #expect(error.message.hasPrefix("GET \(base)/slow: no answer within 0.3 s"))
+        }
+        #expect(Date().timeIntervalSince(started) < 3, "a timeout is not retried")
+        #expect(try Self.client().send(HTTPRequest(url: base + "/big/1000", maximumBodySize: 1000)).body.count == 1000)
+        #expect(throws: HTTPError.self) {
+            try Self.client().send(HTTPRequest(url: base + "/big/100000", maximumBodySize: 1000))
+        }
+    }
+}

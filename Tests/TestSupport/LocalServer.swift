@@ -1,0 +1,121 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A real server process on 127.0.0.1 for the duration of a test (or of a test process, when shared).
+///
+/// It runs under a small watchdog shell that stops it when the test process goes away, so a crashed or
+/// killed test run never leaves servers behind. Output goes to a log file, quoted when it fails to start.
+public final class LocalServer: @unchecked Sendable {
+    public let port: Int
+    public let log: String
+    private let process = Process()
+
+    /// `http://127.0.0.1:<port>`.
+    public var origin: String { "http://127.0.0.1:\(port)" }
+
+    /// Starts `command` (whose arguments may include `port`), and waits until it accepts connections.
+    ///
+    /// - Throws: `LocalServer.Failure` when it exits or does not listen within `readyTimeout` seconds.
+    public init(_ command: [String], port: Int, log: String, readyTimeout: TimeInterval = 20) throws {
+        self.port = port
+        self.log = log
+        let watchdog = """
+            parent=$1; shift
+            "$@" & child=$!
+            trap 'kill $child 2>/dev/null; exit 0' TERM INT
+            while kill -0 "$parent" 2>/dev/null && kill -0 $child 2>/dev/null; do sleep 0.2; done
+            kill $child 2>/dev/null; wait $child
+            """
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", watchdog, "watchdog", String(getpid())] + command
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try? output.close()
+        let deadline = Date().addingTimeInterval(readyTimeout)
+        while !LocalServer.accepts(port: port) {
+            guard process.isRunning, Date() < deadline else {
+                stop()
+                let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                throw Failure(
+                    description: "\(command[0]) did not start on port \(port): "
+                        + said.split(separator: "\n").suffix(3).joined(separator: " | "))
+            }
+            usleep(20_000)
+        }
+    }
+
+    deinit {
+        stop()
+    }
+
+    public func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// A port nothing listens on right now (the kernel's choice for an ephemeral bind).
+    public static func freePort() -> Int {
+        let socket = Self.socket()
+        defer { close(socket) }
+        var address = loopback(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                _ = bind(socket, pointer, length)
+                return getsockname(socket, pointer, &length)
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether something accepts TCP connections on 127.0.0.1:`port`.
+    public static func accepts(port: Int) -> Bool {
+        let socket = Self.socket()
+        defer { close(socket) }
+        var address = loopback(port: port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    private static func socket() -> Int32 {
+        #if canImport(Glibc)
+            return Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            return Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+    }
+
+    private static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+}
+
+/// Whether a test needing `tool` can run here. Missing on a developer's machine: the test is skipped with
+/// a loud reason. Missing under CI (`CI=true`): the test runs and fails, because CI must prove it.
+public enum RequiredTool {
+    public static func available(_ tool: String) -> Bool {
+        if ProcessInfo.processInfo.environment["CI"] == "true" { return true }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let directories = path.split(separator: ":") + ["/usr/sbin", "/sbin"]
+        return directories.contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+    }
+}

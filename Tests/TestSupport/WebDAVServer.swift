@@ -1,0 +1,67 @@
+import Foundation
+
+/// A real WebDAV server on 127.0.0.1 serving a temporary folder, started through `script/webdav-server`.
+public final class WebDAVServer: @unchecked Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        /// No preconditions honoured; a plain overwrite is not atomic.
+        case rclone
+        /// Apache mod_dav_fs: strict preconditions, weak ETags for fresh files.
+        case apache
+
+        /// The program that must be installed.
+        public var tool: String { self == .rclone ? "rclone" : "apache2" }
+    }
+
+    public static let user = "aggctl"
+    public static let password = "pa55-w0rd-never-shown"
+
+    public let kind: Kind
+    /// The folder the server serves.
+    public let root: String
+    private let folder: TemporaryDirectory
+    private let server: LocalServer
+
+    public init(_ kind: Kind) throws {
+        self.kind = kind
+        folder = TemporaryDirectory("aggctl-dav-\(kind)")
+        root = folder.file("root")
+        let port = LocalServer.freePort()
+        server = try LocalServer(
+            [Repository.path("script/webdav-server"), kind.rawValue, String(port), root, Self.user, Self.password],
+            port: port, log: folder.file("server.log"))
+    }
+
+    /// `http://127.0.0.1:<port>`, no credentials.
+    public var origin: String { server.origin }
+
+    /// One server of each kind per test process, started on first use: servers start in well under a
+    /// second, but the suites make hundreds of stores.
+    public static func shared(_ kind: Kind) throws -> WebDAVServer {
+        try registry.server(kind)
+    }
+
+    /// A new empty folder inside the served root, world-writable (Apache serves as `nobody` under root).
+    public func makeFolder() throws -> String {
+        let name = "t-" + UUID().uuidString.prefix(8).lowercased()
+        let path = root + "/" + name
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        chmod(path, 0o777)
+        return name
+    }
+
+    private static let registry = Registry()
+
+    private final class Registry: @unchecked Sendable {
+        private let lock = NSLock()
+        private var servers: [Kind: WebDAVServer] = [:]
+
+        func server(_ kind: Kind) throws -> WebDAVServer {
+            lock.lock()
+            defer { lock.unlock() }
+            if let running = servers[kind] { return running }
+            let started = try WebDAVServer(kind)
+            servers[kind] = started
+            return started
+        }
+    }
+}
