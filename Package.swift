@@ -9,7 +9,7 @@ let package = Package(
     ],
     targets: [
         // The record format, its codec and validation, and the stores records live in.
-        .target(name: "Snapshots"),
+        .target(name: "Snapshots", dependencies: ["HTTP"]),
         // Merge, staleness and (later) transition detection; knows records, never a store's medium.
         .target(name: "Aggregator", dependencies: ["Snapshots"]),
         // Notification values and backends; knows nothing of stores or records.

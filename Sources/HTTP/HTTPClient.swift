@@ -96,12 +96,14 @@ public final class HTTPClient: @unchecked Sendable {
         return true
     }
 
-    private func checkOut() throws -> UnsafeMutableRawPointer {
+    private func checkOut(for request: HTTPRequest) throws -> UnsafeMutableRawPointer {
         lock.lock()
         let pooled = idleHandles.popLast()
         lock.unlock()
         if let pooled { return pooled }
-        guard let handle = curl_easy_init() else { throw HTTPError(.other, "libcurl could not start") }
+        guard let handle = curl_easy_init() else {
+            throw HTTPError(.other, request: request.summary, reason: "libcurl could not start")
+        }
         return handle
     }
 
@@ -115,7 +117,7 @@ public final class HTTPClient: @unchecked Sendable {
 
     /// One exchange, no retries.
     private func perform(_ request: HTTPRequest) throws -> HTTPResponse {
-        let handle = try checkOut()
+        let handle = try checkOut(for: request)
         defer { checkIn(handle) }
         let exchange = Exchange(maximumBodySize: request.maximumBodySize)
         var headerList: UnsafeMutablePointer<curl_slist>?
@@ -196,19 +198,22 @@ public final class HTTPClient: @unchecked Sendable {
         let reason = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
         switch code {
         case CURLE_COULDNT_CONNECT, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR:
-            return HTTPError(.connection, "\(request.summary): \(reason)")
+            return HTTPError(.connection, request: request.summary, reason: "\(reason)")
         case CURLE_OPERATION_TIMEDOUT:
             let seconds = Double(configuration.timeout.milliseconds) / 1000
-            return HTTPError(.timeout, "\(request.summary): no answer within \(seconds.formatted()) s (\(reason))")
+            return HTTPError(
+                .timeout, request: request.summary, reason: "no answer within \(seconds.formatted()) s (\(reason))")
         case CURLE_FILESIZE_EXCEEDED:
-            return HTTPError(.bodyTooLarge(size: exchange.announcedLength), "\(request.summary): response too large")
+            return HTTPError(
+                .bodyTooLarge(size: exchange.announcedLength), request: request.summary, reason: "response too large")
         case CURLE_WRITE_ERROR where exchange.overflowed:
-            return HTTPError(.bodyTooLarge(size: exchange.announcedLength), "\(request.summary): response too large")
+            return HTTPError(
+                .bodyTooLarge(size: exchange.announcedLength), request: request.summary, reason: "response too large")
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE,
             CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_ENGINE_NOTFOUND:
-            return HTTPError(.tls, "\(request.summary): TLS failed: \(reason)")
+            return HTTPError(.tls, request: request.summary, reason: "TLS failed: \(reason)")
         default:
-            return HTTPError(.other, "\(request.summary): \(reason)")
+            return HTTPError(.other, request: request.summary, reason: "\(reason)")
         }
     }
 }

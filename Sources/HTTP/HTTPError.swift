@@ -13,12 +13,17 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var kind: Kind
-    public var message: String
+    /// The method and URL, credentials removed (`HTTPRequest.summary`).
+    public var request: String
+    /// What went wrong, without the request.
+    public var reason: String
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, request: String, reason: String) {
         self.kind = kind
-        self.message = message
+        self.request = request
+        self.reason = reason
     }
 
+    public var message: String { "\(request): \(reason)" }
     public var description: String { message }
 }

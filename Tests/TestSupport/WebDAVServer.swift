@@ -25,6 +25,8 @@ public final class WebDAVServer: @unchecked Sendable {
         self.kind = kind
         folder = TemporaryDirectory("aggctl-dav-\(kind)")
         root = folder.file("root")
+        // Apache serves as `nobody` when started by root: it must reach the served folder.
+        chmod(folder.path, 0o755)
         let port = LocalServer.freePort()
         server = try LocalServer(
             [Repository.path("script/webdav-server"), kind.rawValue, String(port), root, Self.user, Self.password],

@@ -34,6 +34,9 @@ public protocol SnapshotStore: Sendable {
     /// memory override the default, which copies what `readRecord` returns.
     func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int
 
+    /// How many records to read at once: the cores for a folder, more for a server (hiding round trips).
+    var readParallelism: Int { get }
+
     /// Writes `data` under a temporary name beside the device's record, creating the store's own folder
     /// or collection when it is missing (never its parents). The record itself is untouched.
     func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord
@@ -61,6 +64,8 @@ extension SnapshotStore {
             throw error
         }
     }
+
+    public var readParallelism: Int { ProcessInfo.processInfo.activeProcessorCount }
 
     public func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
         let data = try readRecord(named: name, maximumSize: maximumSize)

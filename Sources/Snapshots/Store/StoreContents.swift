@@ -122,7 +122,7 @@ extension SnapshotStore {
         // share nothing else; each keeps one read buffer for all the records it reads.
         nonisolated(unsafe) let shared = slots
         let next = NextIndex()
-        let workers = max(1, min(count, ProcessInfo.processInfo.activeProcessorCount))
+        let workers = max(1, min(count, readParallelism))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             var buffer = RecordBuffer()
             defer { buffer.deallocate() }

@@ -1,0 +1,180 @@
+import Foundation
+import HTTP
+
+/// Records in a WebDAV collection (Nextcloud, Apache mod_dav, nginx, rclone, ...), through libcurl.
+///
+/// - A write is a PUT to a hidden temporary name, then a MOVE onto the record with `Overwrite: T`: on
+///   servers that overwrite in place (rclone, wsgidav) a reader could otherwise see half a record, and some
+///   refuse a MOVE onto an existing record without the header. The collection is created with MKCOL
+///   when missing (never its parents).
+/// - A listing is one PROPFIND `Depth: 1`; each record's version is its ETag, treated as opaque (weak
+///   prefix and quotes removed), or its modification time and length where the server sends no ETag.
+///   With the parse cache, an unchanged store costs that one request: unchanged records are not fetched.
+/// - Changed records are fetched in parallel over reused connections; the size limit is enforced while
+///   downloading.
+/// - Credentials live in the client, not in URLs: messages name the store without them.
+public struct WebDAVStore: SnapshotStore {
+    /// The collection's URL, ending in `/`, without userinfo.
+    public let collection: String
+    public let displayName: String
+    private let client: HTTPClient
+    /// The collection's path, percent-decoded and without a trailing slash, to recognise it in listings.
+    private let collectionPath: String
+
+    /// Parallel downloads: enough to hide round trips, few enough not to look like an attack.
+    public var readParallelism: Int { 8 }
+
+    public init(url: URL, client: HTTPClient) {
+        var text = StoreLocation.redacting(url)
+        if !text.hasSuffix("/") { text += "/" }
+        collection = text
+        displayName = text
+        self.client = client
+        collectionPath = WebDAVListing.path(ofHref: URLComponents(string: text)?.percentEncodedPath ?? "/")
+    }
+
+    public func listRecords() throws -> [RecordInfo] {
+        let response = try send(
+            "list", collection,
+            HTTPRequest(
+                method: "PROPFIND", url: collection,
+                headers: [("Depth", "1"), ("Content-Type", "application/xml; charset=utf-8")],
+                body: WebDAVListing.request))
+        switch response.status {
+        case 207: break
+        case 404: throw SnapshotStoreError.storeMissing(store: displayName)
+        case 200..<300:
+            throw SnapshotStoreError.failed(
+                operation: "list", target: displayName,
+                reason: "the server answered PROPFIND with HTTP \(response.status), not a WebDAV listing")
+        default: throw failure(response, "list", displayName)
+        }
+        let listing: WebDAVListing
+        do {
+            listing = try WebDAVListing(parsing: response.body)
+        } catch let error as WebDAVListing.ListingError {
+            throw SnapshotStoreError.failed(
+                operation: "list", target: displayName,
+                reason: "the server's answer is not a WebDAV listing (bad XML at line \(error.line))")
+        }
+        var records: [RecordInfo] = []
+        records.reserveCapacity(listing.members.count)
+        for member in listing.members where !member.isCollection && member.path != collectionPath {
+            guard RecordInfo.isRecordName(member.name) else { continue }
+            let modified = member.lastModified.flatMap(WebDAVListing.httpDate)
+            var version: RecordVersion?
+            if let etag = member.etag {
+                version = .tag(WebDAVListing.opaqueTag(etag))
+            } else if let modified = member.lastModified, let length = member.contentLength {
+                version = .tag("modified \(modified), \(length) bytes")
+            }
+            records.append(
+                RecordInfo(name: member.name, size: member.contentLength, modified: modified, version: version))
+        }
+        return records
+    }
+
+    public func readRecord(named name: String, maximumSize: Int) throws -> Data {
+        let request = HTTPRequest(url: url(of: name), maximumBodySize: maximumSize)
+        let response: HTTPResponse
+        do {
+            response = try client.send(request)
+        } catch let error as HTTPError {
+            if case .bodyTooLarge(let size) = error.kind {
+                throw SnapshotStoreError.recordTooLarge(
+                    name: name, size: size ?? Int64(maximumSize) + 1, limit: maximumSize)
+            }
+            throw SnapshotStoreError.failed(operation: "read", target: location(of: name), reason: error.reason)
+        }
+        switch response.status {
+        case 200: return response.body
+        case 404, 410: throw SnapshotStoreError.recordMissing(name: name)
+        default: throw failure(response, "read", name)
+        }
+    }
+
+    public func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord {
+        let staged = StagedRecord(deviceID: deviceID, temporaryName: StagedRecord.temporaryName(for: deviceID))
+        let put = HTTPRequest(
+            method: "PUT", url: url(of: staged.temporaryName), headers: [("Content-Type", "application/json")],
+            body: data)
+        var response = try send("write", staged.temporaryName, put)
+        // A missing collection: 404 (rclone), 409 (Apache, wsgidav). Create it, then write again.
+        if response.status == 404 || response.status == 409 {
+            try createCollection()
+            response = try send("write", staged.temporaryName, put)
+        }
+        guard response.isSuccess else { throw failure(response, "write", staged.deviceID.recordName) }
+        return staged
+    }
+
+    public func commitRecord(_ staged: StagedRecord) throws {
+        let target = staged.deviceID.recordName
+        let response = try send(
+            "replace", target,
+            HTTPRequest(
+                method: "MOVE", url: url(of: staged.temporaryName),
+                headers: [("Destination", url(of: target)), ("Overwrite", "T")]))
+        guard response.isSuccess else { throw failure(response, "replace", target) }
+    }
+
+    public func discardRecord(_ staged: StagedRecord) {
+        _ = try? client.send(HTTPRequest(method: "DELETE", url: url(of: staged.temporaryName)))
+    }
+
+    public func removeRecord(for deviceID: DeviceID) throws {
+        let name = deviceID.recordName
+        let response = try send("remove", name, HTTPRequest(method: "DELETE", url: url(of: name)))
+        guard response.isSuccess || response.status == 404 else { throw failure(response, "remove", name) }
+    }
+
+    /// MKCOL of the store's own collection; its parent must exist.
+    private func createCollection() throws {
+        let response = try send("create", displayName, HTTPRequest(method: "MKCOL", url: collection))
+        switch response.status {
+        case 200..<300, 405: return  // 405: it exists already (made by another writer meanwhile)
+        case 409: throw SnapshotStoreError.parentMissing(store: displayName)
+        default: throw failure(response, "create", displayName)
+        }
+    }
+
+    private func url(of name: String) -> String {
+        collection + (name.addingPercentEncoding(withAllowedCharacters: Self.segmentCharacters) ?? name)
+    }
+
+    /// RFC 3986 `pchar` without `:` and `@` (harmless in a path, but some servers mistake them).
+    private static let segmentCharacters = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=")
+
+    /// Sends a request, turning a failure to get any answer into the store's error.
+    private func send(_ operation: String, _ target: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        do {
+            return try client.send(request)
+        } catch let error as HTTPError {
+            throw SnapshotStoreError.failed(operation: operation, target: location(of: target), reason: error.reason)
+        }
+    }
+
+    /// A record quoted with its store (`name' in 'store`, inside the error's quotes), or the store itself.
+    private func location(of target: String) -> String {
+        target == displayName ? displayName : "\(target)' in '\(displayName)"
+    }
+
+    /// The store's error for an unexpected status.
+    private func failure(_ response: HTTPResponse, _ operation: String, _ target: String) -> SnapshotStoreError {
+        switch response.status {
+        case 401:
+            return .permissionDenied(
+                store: displayName, detail: "HTTP 401: the server refused the user name or password")
+        case 403:
+            return .permissionDenied(store: displayName, detail: "HTTP 403: not allowed to \(operation) '\(target)'")
+        case 507:
+            return .failed(
+                operation: operation, target: location(of: target), reason: "HTTP 507: the server is out of space")
+        default:
+            return .failed(
+                operation: operation, target: location(of: target),
+                reason: "the server answered HTTP \(response.status)")
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import HTTP
+import Snapshots
+import TestSupport
+import Testing
+
+/// A WebDAV store in a fresh folder of a real server on 127.0.0.1; planting goes straight to the served
+/// folder on disk.
+struct WebDAVHarness: StoreHarness {
+    let server: WebDAVServer
+    let folder: String
+
+    init(_ kind: WebDAVServer.Kind) throws {
+        server = try WebDAVServer.shared(kind)
+        folder = try server.makeFolder()
+    }
+
+    var storeURL: URL { URL(string: "\(server.origin)/\(folder)/store/")! }
+    var storePath: String { "\(server.root)/\(folder)/store" }
+
+    static func client(password: String = WebDAVServer.password, timeout: Duration = .seconds(20)) -> HTTPClient {
+        HTTPClient(.init(credentials: HTTPCredentials(user: WebDAVServer.user, password: password), timeout: timeout))
+    }
+
+    func makeStore() throws -> any SnapshotStore { WebDAVStore(url: storeURL, client: Self.client()) }
+
+    func plant(_ name: String, _ data: Data) throws {
+        if !FileManager.default.fileExists(atPath: storePath) {
+            try FileManager.default.createDirectory(atPath: storePath, withIntermediateDirectories: true)
+            chmod(storePath, 0o777)
+        }
+        try data.write(to: URL(fileURLWithPath: "\(storePath)/\(name)"))
+    }
+
+    func allNames() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: storePath).sorted()
+    }
+}
+
+let missingServerReason: Comment =
+    "not installed: run script/bootstrap (under CI=true a missing server fails the run instead of skipping)"
+
+@Suite("WebDAV store on rclone", .enabled(if: RequiredTool.available("rclone"), "rclone \(missingServerReason)"))
+struct RcloneStoreTests {
+    @Test(arguments: StoreConformance.checks)
+    func conforms(to check: ConformanceCheck) throws {
+        try check.run(WebDAVHarness(.rclone))
+    }
+}
+
+@Suite("WebDAV store on Apache", .enabled(if: RequiredTool.available("apache2"), "apache2 \(missingServerReason)"))
+struct ApacheStoreTests {
+    @Test(arguments: StoreConformance.checks)
+    func conforms(to check: ConformanceCheck) throws {
+        try check.run(WebDAVHarness(.apache))
+    }
+}
+
+@Suite(
+    "WebDAV store failures", .enabled(if: RequiredTool.available("apache2"), "apache2 \(missingServerReason)"))
+struct WebDAVStoreFailureTests {
+    @Test("a wrong password is permission denied, and the message never holds the password")
+    func wrongPassword() throws {
+        let harness = try WebDAVHarness(.apache)
+        let store = WebDAVStore(url: harness.storeURL, client: WebDAVHarness.client(password: "wrong-secret"))
+        do {
+            try store.writeRecord(StoreConformance.record(StoreConformance.laptop), for: StoreConformance.laptop)
+            Issue.record("a wrong password wrote a record")
+        } catch let error as SnapshotStoreError {
+            guard case .permissionDenied = error else { throw error }
+            #expect("\(error)".contains(harness.storeURL.absoluteString))
+            #expect(!"\(error)".contains("wrong-secret") && !"\(error)".contains(WebDAVServer.password))
+        }
+    }
+
+    @Test("credentials in the store's URL are used, and never shown")
+    func userinfo() throws {
+        let harness = try WebDAVHarness(.apache)
+        var components = URLComponents(url: harness.storeURL, resolvingAgainstBaseURL: false)!
+        components.user = WebDAVServer.user
+        components.password = WebDAVServer.password
+        let url = components.url!
+        let credentials = WebDAVCredentials.resolve(for: url, environment: [:], netrcPath: nil)
+        let store = WebDAVStore(url: url, client: HTTPClient(.init(credentials: credentials)))
+        try store.writeRecord(StoreConformance.record(StoreConformance.laptop), for: StoreConformance.laptop)
+        #expect(store.displayName == harness.storeURL.absoluteString)
+        #expect(try store.listRecords().map(\.name) == [StoreConformance.laptop.recordName])
+    }
+
+    @Test("a store whose parent collection is missing is not created, and says why")
+    func parentMissing() throws {
+        let harness = try WebDAVHarness(.apache)
+        let url = URL(string: "\(harness.server.origin)/\(harness.folder)/no/such/store/")!
+        let store = WebDAVStore(url: url, client: WebDAVHarness.client())
+        #expect(throws: SnapshotStoreError.parentMissing(store: url.absoluteString)) {
+            try store.writeRecord(StoreConformance.record(StoreConformance.laptop), for: StoreConformance.laptop)
+        }
+    }
+
+    @Test("a same-size rewrite within the same second changes the listed version")
+    func versionsChange() throws {
+        for kind in WebDAVServer.Kind.allCases where RequiredTool.available(kind.tool) {
+            let store = try WebDAVHarness(kind).makeStore()
+            var versions = Set<RecordVersion?>()
+            for used in [11.0, 12, 13] {
+                try store.writeRecord(
+                    StoreConformance.record(StoreConformance.laptop, used: used), for: StoreConformance.laptop)
+                versions.insert(try store.listRecords().first?.version)
+            }
+            #expect(versions.count == 3, "\(kind)")
+        }
+    }
+}
