@@ -24,20 +24,20 @@ let package = Package(
         // Reading this machine's agent logs into provider entries (`publish --source`).
         .target(name: "Collectors", dependencies: ["Snapshots", "CShims"]),
         // The command-line interface: argument parsing, commands, console, exit codes.
-        .executableTarget(name: "aggctl", dependencies: ["Snapshots", "Aggregator", "Notify", "Collectors"]),
+        .executableTarget(name: "aggctl", dependencies: ["Snapshots", "Aggregator", "Notify", "Collectors", "HTTP"]),
 
         // Helpers the test targets share: temporary folders, record builders, the repository's paths.
         .target(name: "TestSupport", dependencies: ["Snapshots"], path: "Tests/TestSupport"),
         .testTarget(name: "SnapshotsTests", dependencies: ["Snapshots", "TestSupport"]),
         .testTarget(name: "AggregatorTests", dependencies: ["Aggregator", "Snapshots", "TestSupport"]),
         .testTarget(name: "NotifyTests", dependencies: ["Notify", "TestSupport"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], exclude: ["Servers"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(
             name: "CollectorsTests", dependencies: ["Collectors", "Snapshots", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "aggctlTests", dependencies: ["aggctl", "Snapshots", "Aggregator", "TestSupport"]),
         // Runs the built binary as a user would; depends on it so `swift test` builds it first.
-        .testTarget(name: "EndToEndTests", dependencies: ["aggctl", "Snapshots", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["aggctl", "Snapshots", "HTTP", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

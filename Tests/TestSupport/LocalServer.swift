@@ -63,6 +63,10 @@ public final class LocalServer: @unchecked Sendable {
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// A port nothing listens on right now (the kernel's choice for an ephemeral bind).
@@ -115,7 +119,24 @@ public enum RequiredTool {
     public static func available(_ tool: String) -> Bool {
         if ProcessInfo.processInfo.environment["CI"] == "true" { return true }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        let directories = path.split(separator: ":") + ["/usr/sbin", "/sbin"]
+        let directories: [String] = path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin"]
         return directories.contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+    }
+}
+
+extension LocalServer {
+    /// One `Tests/Servers/http_server.py` per test process: an echo server that misbehaves on request
+    /// (see its header), with a log of what it received at `/log`.
+    public static func sharedHTTPServer() throws -> LocalServer {
+        try sharedHTTP.get().server
+    }
+
+    private static let sharedHTTP = Result { () throws -> (server: LocalServer, folder: TemporaryDirectory) in
+        let port = LocalServer.freePort()
+        let folder = TemporaryDirectory("aggctl-http")
+        let server = try LocalServer(
+            ["python3", Repository.path("Tests/Servers/http_server.py"), String(port)], port: port,
+            log: folder.file("server.log"))
+        return (server, folder)
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
+import HTTP
 
 /// Runs a hook program for each event (`--notify command:/path/to/hook`).
 ///
 /// The program runs without a shell: the event goes to its stdin as JSON and into `AGGCTL_EVENT_*`
 /// variables, so text from records (an account name with `$(...)` in it) is only ever data. It gets the
-/// caller's environment without any `AGGCTL_WEBDAV_*` variable (secrets are not passed on). Success is
+/// caller's environment without any `AGGCTL_WEBDAV_*` variable, and `AGGCTL_STORE` without userinfo (secrets
+/// are not passed on). Success is
 /// exit status 0 within `timeout` (60 s): a hook that runs longer is stopped and counts as failed.
 public struct CommandNotifier: Notifier {
     public let program: String
@@ -17,7 +19,10 @@ public struct CommandNotifier: Notifier {
     ) {
         self.program = program
         self.runner = runner
-        self.environment = environment.filter { !$0.key.hasPrefix("AGGCTL_WEBDAV_") }
+        var passed = environment.filter { !$0.key.hasPrefix("AGGCTL_WEBDAV_") }
+        // A store URL may carry a password in its userinfo.
+        passed["AGGCTL_STORE"] = passed["AGGCTL_STORE"].map(HTTPRequest.displayURL)
+        self.environment = passed
         self.timeout = timeout
     }
 

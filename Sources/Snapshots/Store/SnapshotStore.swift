@@ -37,6 +37,12 @@ public protocol SnapshotStore: Sendable {
     /// How many records to read at once: the cores for a folder, more for a server (hiding round trips).
     var readParallelism: Int { get }
 
+    /// How many times a record that cannot be read or decoded is read again before it counts as a problem.
+    /// Zero for a folder, where a rename is atomic for readers; a WebDAV server may serve a record while it
+    /// is being replaced (Apache reads a file's size, then opens the path, so a rename in between sends a
+    /// truncated body; its MOVE removes the old record before renaming the new one).
+    var rereadsOfFailedRecords: Int { get }
+
     /// Writes `data` under a temporary name beside the device's record, creating the store's own folder
     /// or collection when it is missing (never its parents). The record itself is untouched.
     func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord
@@ -66,6 +72,8 @@ extension SnapshotStore {
     }
 
     public var readParallelism: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    public var rereadsOfFailedRecords: Int { 0 }
 
     public func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
         let data = try readRecord(named: name, maximumSize: maximumSize)

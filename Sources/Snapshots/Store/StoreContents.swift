@@ -133,8 +133,23 @@ extension SnapshotStore {
         return slots.map { $0! }
     }
 
+    /// Reads and decodes one record, again after a short pause when the store says a failure may be a
+    /// read that met a replacement half way (`rereadsOfFailedRecords`).
     private func readRecord(_ info: RecordInfo, into buffer: inout RecordBuffer) -> Result<DecodedRecord, RecordProblem>
     {
+        var outcome = readRecordOnce(info, into: &buffer)
+        var rereads = 0
+        while case .failure = outcome, rereads < rereadsOfFailedRecords {
+            rereads += 1
+            usleep(UInt32(20_000 * rereads))
+            outcome = readRecordOnce(info, into: &buffer)
+        }
+        return outcome
+    }
+
+    private func readRecordOnce(_ info: RecordInfo, into buffer: inout RecordBuffer) -> Result<
+        DecodedRecord, RecordProblem
+    > {
         do {
             let size = try readRecord(named: info.name, maximumSize: SnapshotCodec.maximumRecordSize, into: &buffer)
             let bytes = UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<size])

@@ -24,6 +24,10 @@ public struct WebDAVStore: SnapshotStore {
     /// Parallel downloads: enough to hide round trips, few enough not to look like an attack.
     public var readParallelism: Int { 8 }
 
+    /// A record read while another machine replaces it can come back truncated or briefly missing (see
+    /// the protocol); two more reads, 20 and 40 ms later, see the finished record.
+    public var rereadsOfFailedRecords: Int { 2 }
+
     public init(url: URL, client: HTTPClient) {
         var text = StoreLocation.redacting(url)
         if !text.hasSuffix("/") { text += "/" }

@@ -1,5 +1,6 @@
 import Aggregator
 import Foundation
+import HTTP
 import Notify
 import Snapshots
 
@@ -13,7 +14,7 @@ enum CheckCommand {
         FlagSpec.option("state-dir", "D", "where state, outbox and caches live (default: $XDG_STATE_HOME/aggctl)"),
         FlagSpec.option(
             "notify", "SPEC", repeatable: true,
-            "desktop, stdout or command:/path/to/hook (default: desktop where reachable, else stdout)"),
+            "desktop, stdout, command:/path/to/hook or webhook:URL (default: desktop where reachable, else stdout)"),
         FlagSpec.option("warn-at", "P,...", "also warn when the session's remaining percent drops below each P"),
         CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew,
     ]
@@ -23,6 +24,7 @@ enum CheckCommand {
         (4 attempts) and on later runs. Exit 1 when an event is still undelivered (it stays queued).
         Two runs at once take turns on a lock, so each event is delivered once.
         command:PATH runs PATH without a shell, the event as JSON on stdin and in AGGCTL_EVENT_* variables.
+        webhook:URL POSTs the event as JSON (Idempotency-Key: the event id); any 2xx answer is success.
         """
     static let command = Command(name: name, summary: summary, flags: flags, details: details) { flags, context in
         try run(flags, context: context)
@@ -183,8 +185,20 @@ enum CheckCommand {
                 return CommandNotifier(
                     program: program, runner: context.processRunner, environment: context.environment)
             }
+            if spec.hasPrefix("webhook:") {
+                let url = String(spec.dropFirst("webhook:".count))
+                let lower = url.lowercased()
+                guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), URL(string: url)?.host != nil else {
+                    throw UsageError(
+                        "--notify: '\(HTTPRequest.displayURL(url))' is not an http(s) URL; "
+                            + "expected webhook:https://host/path", command: name)
+                }
+                // One attempt per delivery: the outbox retries every backend alike.
+                return WebhookNotifier(url: url, client: try context.httpClient(retry: .never))
+            }
             throw UsageError(
-                "--notify: '\(spec)' is not a notification backend; expected desktop, stdout or command:/path/to/hook",
+                "--notify: '\(HTTPRequest.displayURL(spec))' is not a notification backend; expected desktop, "
+                    + "stdout, command:/path/to/hook or webhook:URL",
                 command: name)
         }
     }

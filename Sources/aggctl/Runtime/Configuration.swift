@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import Snapshots
 
 /// Defaults from the config file, `$XDG_CONFIG_HOME/aggctl/config`.
@@ -64,10 +65,29 @@ extension RunContext {
         switch location {
         case .directory(let path):
             return DirectoryStore(path: path)
-        case .webDAV:
-            throw CommandFailure(
-                "cannot open store '\(location.displayName)': WebDAV stores are not supported by this build yet")
+        case .webDAV(let url):
+            let credentials = WebDAVCredentials.resolve(
+                for: url, environment: environment, netrcPath: home + "/.netrc")
+            return WebDAVStore(url: url, client: try httpClient(credentials: credentials))
         }
+    }
+
+    /// The HTTP client for one run: `AGGCTL_HTTP_TIMEOUT` seconds per request (default 30), certificates
+    /// from `AGGCTL_CA_FILE` when set, retries as the run's policy says unless `retry` is given.
+    func httpClient(credentials: HTTPCredentials? = nil, retry: RetryPolicy? = nil) throws -> HTTPClient {
+        var timeout = Duration.seconds(30)
+        if let text = environment["AGGCTL_HTTP_TIMEOUT"], !text.isEmpty {
+            guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+                throw UsageError(
+                    "AGGCTL_HTTP_TIMEOUT: '\(text)' is not a number of seconds; expected a number such as 30")
+            }
+            timeout = .milliseconds(Int((seconds * 1000).rounded()))
+        }
+        let caFile = environment["AGGCTL_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        return HTTPClient(
+            .init(
+                credentials: credentials, timeout: timeout, connectTimeout: min(timeout, .seconds(10)),
+                caFile: caFile, retry: retry ?? retryPolicy, userAgent: "aggctl/\(Aggctl.version)"))
     }
 
     /// A seconds setting (`--stale-after`, `--max-skew`) with its default.

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""A loopback HTTP server for tests: echoes requests, and misbehaves on request.
+
+    http_server.py PORT
+
+Every request is logged; GET /log answers the log as JSON ({method, path, body} per request).
+Paths:
+  /status/N             answers status N
+  /slow                 waits 5 s before answering
+  /flaky/KEY/N/...      answers 503 (Retry-After: 0) to the first N requests for KEY, then as usual
+  /failing/...          always answers 500
+  /big/N                N bytes without a length
+  /digest               asks for Digest authentication
+  /redirect             sends the client to /landed
+  PROPFIND on .../garbage/...  a 207 whose body is not XML
+  PROPFIND otherwise    a 207 multistatus listing only the collection itself (an empty store)
+Anything else answers 200 with a JSON echo of the request.
+"""
+import base64
+import http.server
+import json
+import sys
+import threading
+import time
+
+counts = {}
+log = []
+lock = threading.Lock()
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def handle_any(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        parts = self.path.split("/")
+        if self.path == "/log":
+            with lock:
+                return self.answer(200, json.dumps(log).encode())
+        with lock:
+            log.append({"method": self.command, "path": self.path, "body": body.decode("utf-8", "replace"),
+                        "idempotencyKey": self.headers.get("Idempotency-Key")})
+        if self.path == "/slow":
+            time.sleep(5)
+        if self.path.startswith("/big/"):
+            self.send_response(200)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(b"x" * int(parts[2]))
+            return
+        if self.path.startswith("/status/"):
+            return self.answer(int(parts[2]), b"{}")
+        if self.path.startswith("/failing/"):
+            return self.answer(500, b"internal error")
+        if self.path.startswith("/flaky/"):
+            with lock:
+                counts[parts[2]] = counts.get(parts[2], 0) + 1
+                failing = counts[parts[2]] <= int(parts[3])
+            if failing:
+                return self.answer(503, b"try later", {"Retry-After": "0"})
+        if self.path == "/redirect":
+            return self.answer(302, b"", {"Location": "/landed"})
+        auth = self.headers.get("Authorization", "")
+        if self.path == "/digest" and not auth.startswith("Digest "):
+            return self.answer(401, b"", {"WWW-Authenticate": 'Digest realm="echo", nonce="abc", qop="auth"'})
+        if self.command == "PROPFIND":
+            if "/garbage/" in self.path:
+                return self.answer(207, b"<multistatus this is <<not XML", {"Content-Type": "application/xml"})
+            listing = ('<?xml version="1.0"?><D:multistatus xmlns:D="DAV:"><D:response><D:href>%s</D:href>'
+                       '<D:propstat><D:prop><D:resourcetype><D:collection/></D:resourcetype></D:prop>'
+                       '<D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response></D:multistatus>' % self.path)
+            return self.answer(207, listing.encode(), {"Content-Type": "application/xml"})
+        user = base64.b64decode(auth[6:]).decode().split(":")[0] if auth.startswith("Basic ") else None
+        echo = {"method": self.command, "path": self.path, "user": user,
+                "scheme": auth.split(" ")[0] if auth else None, "body": body.decode("utf-8", "replace"),
+                "contentType": self.headers.get("Content-Type"), "expect": self.headers.get("Expect"),
+                "probe": self.headers.get("X-Probe"), "connection": self.client_address[1]}
+        self.answer(200, json.dumps(echo).encode(), {"Etag": '"abc"'})
+
+    def answer(self, status, body, headers=None):
+        self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        if "Content-Type" not in (headers or {}):
+            self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(0 if self.command == "HEAD" else len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = do_PROPFIND = do_MOVE = do_MKCOL = do_PATCH = handle_any
+
+    def log_message(self, *args):
+        pass
+
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler)
+server.serve_forever()
