@@ -161,11 +161,35 @@ struct CheckEndToEndTests {
         #expect(try check("2026-11-30T12:02:00Z").output == "")
     }
 
+    @Test("a webhook gets the event as JSON; a 500 first is retried within the run, and the event arrives once")
+    func webhook() throws {
+        try prepareDepletedEvent()
+        let server = try LocalServer.sharedHTTPServer()
+        let path = "/flaky/\(UUID().uuidString.prefix(8))/1/hook"
+        let run = try check("2026-11-30T12:10:30Z", ["--notify", "webhook:" + server.origin + path])
+        #expect(run.status == 0, "\(run.errors)")
+        let posts = try requests(server).filter { $0.path == path }
+        #expect(posts.map(\.method) == ["POST", "POST"])
+        let event = try #require(
+            JSONSerialization.jsonObject(with: Data(posts[1].body.utf8)) as? [String: Any])
+        #expect(event["kind"] as? String == "depleted")
+        #expect(event["title"] as? String == "Claude session depleted")
+        #expect(posts.map(\.idempotencyKey) == [event["id"] as? String, event["id"] as? String])
+
+        let again = try check("2026-11-30T12:11:00Z", ["--notify", "webhook:" + server.origin + path])
+        #expect(again.status == 0)
+        #expect(try requests(server).filter { $0.path == path }.count == 2)
+    }
+
     @Test("bad --notify and --warn-at values are usage errors naming the flag")
     func usageErrors() throws {
         let bogus = try check("2026-11-30T12:00:00Z", ["--notify", "pigeon"])
         #expect(bogus.status == 2)
         #expect(bogus.errors.contains("--notify: 'pigeon' is not a notification backend"))
+        let ftp = try check("2026-11-30T12:00:00Z", ["--notify", "webhook:ftp://u:secret@host/x"])
+        #expect(ftp.status == 2)
+        #expect(ftp.errors.contains("--notify: 'ftp://host/x' is not an http(s) URL"), "\(ftp.errors)")
+        #expect(!ftp.errors.contains("secret"))
         let relative = try check("2026-11-30T12:00:00Z", ["--notify", "command:hook.sh"])
         #expect(relative.status == 2)
         let warn = try check("2026-11-30T12:00:00Z", ["--warn-at", "25,abc"])

@@ -116,7 +116,7 @@ struct WebDAVEndToEndTests {
         let torn = bad.problems.filter { !$0.hasSuffix("disappeared while the store was read") }
         #expect(torn == [])
         #expect(bad.problems.count < 10, "missed the record \(bad.problems.count) times")
-        #expect(reads.count > 20, "the reader read \(reads.count) times during the writes")
+        #expect(reads.count >= 5, "the reader read the whole store only \(reads.count) times during the writes")
         #expect(try store.listRecords().map(\.name) == [device.recordName])
     }
 
@@ -152,7 +152,7 @@ struct WebDAVEndToEndTests {
         #expect(Date().timeIntervalSince(started) < 10)
     }
 
-    @Test("garbage XML is a clear error at once; 500s are retried, then a clear error; a 503 then success recovers")
+    @Test("garbage XML is a clear error at once; 500s are retried, then a clear error; a 500 then success recovers")
     func misbehavingServers() throws {
         let server = try LocalServer.sharedHTTPServer()
         let key = UUID().uuidString.prefix(8)

@@ -7,7 +7,7 @@ Every request is logged; GET /log answers the log as JSON ({method, path, body} 
 Paths:
   /status/N             answers status N
   /slow                 waits 5 s before answering
-  /flaky/KEY/N/...      answers 503 (Retry-After: 0) to the first N requests for KEY, then as usual
+  /flaky/KEY/N/...      answers 500 (Retry-After: 0) to the first N requests for KEY, then as usual
   /failing/...          always answers 500
   /big/N                N bytes without a length
   /digest               asks for Digest authentication
@@ -58,7 +58,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 counts[parts[2]] = counts.get(parts[2], 0) + 1
                 failing = counts[parts[2]] <= int(parts[3])
             if failing:
-                return self.answer(503, b"try later", {"Retry-After": "0"})
+                return self.answer(500, b"try later", {"Retry-After": "0"})
         if self.path == "/redirect":
             return self.answer(302, b"", {"Location": "/landed"})
         auth = self.headers.get("Authorization", "")

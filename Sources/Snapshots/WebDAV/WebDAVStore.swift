@@ -25,8 +25,9 @@ public struct WebDAVStore: SnapshotStore {
     public var readParallelism: Int { 8 }
 
     /// A record read while another machine replaces it can come back truncated or briefly missing (see
-    /// the protocol); two more reads, 20 and 40 ms later, see the finished record.
-    public var rereadsOfFailedRecords: Int { 2 }
+    /// the protocol); up to four more reads, 20 to 160 ms apart, see the finished record. Under a writer
+    /// replacing one record every few milliseconds (the test), two were not always enough.
+    public var rereadsOfFailedRecords: Int { 4 }
 
     public init(url: URL, client: HTTPClient) {
         var text = StoreLocation.redacting(url)
@@ -63,8 +64,10 @@ public struct WebDAVStore: SnapshotStore {
         }
         var records: [RecordInfo] = []
         records.reserveCapacity(listing.members.count)
+        // rclone can list a record twice while it is being replaced: one entry per name.
+        var seen = Set<String>()
         for member in listing.members where !member.isCollection && member.path != collectionPath {
-            guard RecordInfo.isRecordName(member.name) else { continue }
+            guard RecordInfo.isRecordName(member.name), seen.insert(member.name).inserted else { continue }
             let modified = member.lastModified.flatMap(WebDAVListing.httpDate)
             var version: RecordVersion?
             if let etag = member.etag {
