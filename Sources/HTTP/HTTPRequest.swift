@@ -48,6 +48,9 @@ public struct HTTPResponse: Sendable, Equatable {
         self.body = body
     }
 
+    /// The server's clock, from its `Date` header.
+    public var date: Date? { headers["date"].flatMap(HTTPDate.parse) }
+
     public var isSuccess: Bool { (200..<300).contains(status) }
 
     /// A server error or "too many requests": worth asking again a little later.
@@ -57,11 +60,7 @@ public struct HTTPResponse: Sendable, Equatable {
     public func retryAfter(now: Date) -> TimeInterval? {
         guard let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let seconds = TimeInterval(value) { return max(0, seconds) }
-        let format = DateFormatter()
-        format.locale = Locale(identifier: "en_US_POSIX")
-        format.timeZone = TimeZone(identifier: "GMT")
-        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return format.date(from: value).map { max(0, $0.timeIntervalSince(now)) }
+        return HTTPDate.parse(value).map { max(0, $0.timeIntervalSince(now)) }
     }
 }
 

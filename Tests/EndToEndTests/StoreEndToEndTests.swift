@@ -52,6 +52,21 @@ struct StoreEndToEndTests {
         #expect(root.entries("store").allSatisfy { !$0.hasPrefix(".") })
     }
 
+    @Test("doctor on a folder store: a probe write leaves nothing behind; a missing parent fails with a fix")
+    func doctor() throws {
+        let healthy = try BinaryRun.run(["doctor", "--store", store], environment: machine("laptop"))
+        #expect(healthy.status == 0, "\(healthy.output)")
+        #expect(healthy.output.contains("warn  listing     the store does not exist yet"))
+        #expect(healthy.output.contains("ok    write       wrote, read back and removed a probe record"))
+        #expect(healthy.output.contains("ok    clock"))
+        #expect(root.entries("store") == [])
+        let missing = try BinaryRun.run(
+            ["doctor", "--store", root.file("no/such/store")], environment: machine("laptop"))
+        #expect(missing.status == 1)
+        #expect(missing.output.contains("FAIL  folder      neither"))
+        #expect(missing.output.contains("fix: create '\(root.file("no/such"))'"))
+    }
+
     @Test("broken, hostile and oversized records are each a problem, and the good record still merges")
     func hostileStore() throws {
         let good =

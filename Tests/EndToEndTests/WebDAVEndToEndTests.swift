@@ -138,6 +138,34 @@ struct WebDAVEndToEndTests {
         }
     }
 
+    @Test("doctor checks server, login, clock, listing and a probe write, and says what to fix")
+    func doctor() throws {
+        let server = try WebDAVServer.shared(.apache)
+        let store = "\(server.origin)/\(try server.makeFolder())/store/"
+        let healthy = try BinaryRun.run(["doctor", "--store", store], environment: machine("laptop", Self.credentials))
+        #expect(healthy.status == 0, "\(healthy.output)\(healthy.errors)")
+        let checks = healthy.output.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map {
+            $0.split(separator: " ")[1]
+        }
+        #expect(
+            checks == ["store", "credentials", "server", "login", "clock", "listing", "write"], "\(healthy.output)")
+        #expect(healthy.output.contains("user 'aggctl' from AGGCTL_WEBDAV_PASSWORD"))
+        #expect(healthy.output.contains("wrote, read back and removed a probe record"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: server.root + URL(string: store)!.path) == [])
+
+        let wrong = store.replacingOccurrences(of: "http://", with: "http://aggctl:Wr0ng-Secret@")
+        let refused = try BinaryRun.run(["doctor", "--store", wrong], environment: machine("laptop"))
+        #expect(refused.status == 1)
+        #expect(refused.output.contains("FAIL  login       the server refused the user name or password (HTTP 401)"))
+        #expect(refused.output.contains("fix: check the password in the URL"))
+        #expect(!(refused.output + refused.errors).contains("Wr0ng-Secret"))
+
+        let closed = try BinaryRun.run(
+            ["doctor", "--store", "http://127.0.0.1:1/store/"], environment: machine("laptop"))
+        #expect(closed.status == 1)
+        #expect(closed.output.contains("FAIL  server") && closed.output.contains("fix: check the host and port"))
+    }
+
     @Test("a server that accepts connections and never answers fails the run after the timeout")
     func silentServer() throws {
         let listener = try SilentListener()

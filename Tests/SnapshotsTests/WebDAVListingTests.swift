@@ -40,7 +40,7 @@ struct WebDAVListingTests {
         let record = listing.members[1]
         #expect(record.etag == #"W/"3f2-66185b07c98c0""#)
         #expect(record.contentLength == 1010)
-        #expect(record.lastModified.flatMap(WebDAVListing.httpDate) == RFC3339.parse("2026-11-30T22:11:19Z"))
+        #expect(record.lastModified.flatMap(HTTPDate.parse) == RFC3339.parse("2026-11-30T22:11:19Z"))
     }
 
     @Test("full URLs in href, other prefixes and a missing ETag are understood")
@@ -66,9 +66,11 @@ struct WebDAVListingTests {
 
     @Test("HTTP dates are read; anything else is no date")
     func dates() {
-        #expect(WebDAVListing.httpDate("Sun, 06 Nov 1994 08:49:37 GMT") == RFC3339.parse("1994-11-06T08:49:37Z"))
-        #expect(WebDAVListing.httpDate("Sunday, 06-Nov-94 08:49:37 GMT") == nil)
-        #expect(WebDAVListing.httpDate("Sun, 06 Foo 1994 08:49:37 GMT") == nil)
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == RFC3339.parse("1994-11-06T08:49:37Z"))
+        #expect(HTTPDate.parse("Thu, 29 Feb 2024 23:59:60 GMT") == RFC3339.parse("2024-03-01T00:00:00Z"))
+        #expect(HTTPDate.parse("Mon, 30 Nov 2026 22:11:19 GMT") == RFC3339.parse("2026-11-30T22:11:19Z"))
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == nil)
+        #expect(HTTPDate.parse("Sun, 06 Foo 1994 08:49:37 GMT") == nil)
     }
 }
 

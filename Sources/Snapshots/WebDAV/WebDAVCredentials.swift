@@ -10,18 +10,26 @@ public enum WebDAVCredentials {
     public static func resolve(
         for url: URL, environment: [String: String], netrcPath: String?
     ) -> HTTPCredentials? {
+        resolveWithSource(for: url, environment: environment, netrcPath: netrcPath)?.credentials
+    }
+
+    /// The credentials and where the password came from, for `doctor` ("the URL", "AGGCTL_WEBDAV_PASSWORD",
+    /// the `.netrc` path).
+    public static func resolveWithSource(
+        for url: URL, environment: [String: String], netrcPath: String?
+    ) -> (credentials: HTTPCredentials, source: String)? {
         var user = url.user(percentEncoded: false).flatMap { $0.isEmpty ? nil : $0 }
         if let password = url.password(percentEncoded: false), let user {
-            return HTTPCredentials(user: user, password: password)
+            return (HTTPCredentials(user: user, password: password), "the URL")
         }
         user = user ?? environment["AGGCTL_WEBDAV_USER"].flatMap { $0.isEmpty ? nil : $0 }
         if let password = environment["AGGCTL_WEBDAV_PASSWORD"], let user {
-            return HTTPCredentials(user: user, password: password)
+            return (HTTPCredentials(user: user, password: password), "AGGCTL_WEBDAV_PASSWORD")
         }
         if let netrcPath, let text = try? String(contentsOfFile: netrcPath, encoding: .utf8),
             let entry = Netrc(text).entry(forHost: url.host ?? "", user: user)
         {
-            return HTTPCredentials(user: entry.login, password: entry.password)
+            return (HTTPCredentials(user: entry.login, password: entry.password), netrcPath)
         }
         return nil
     }

@@ -132,16 +132,4 @@ extension WebDAVListing {
         if tag.count >= 2, tag.hasPrefix("\""), tag.hasSuffix("\"") { tag = tag.dropFirst().dropLast() }
         return String(tag)
     }
-
-    /// An HTTP date (RFC 9110 IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`), read by position: the listing
-    /// of a big store holds one per record, and a date formatter costs more than the XML.
-    static func httpDate(_ text: String) -> Date? {
-        let parts = text.split(separator: " ")
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        guard parts.count == 6, parts[5] == "GMT", parts[1].count == 2, parts[3].count == 4,
-            let month = months.firstIndex(of: String(parts[2]))
-        else { return nil }
-        let monthText = month < 9 ? "0\(month + 1)" : "\(month + 1)"
-        return RFC3339.parse("\(parts[3])-\(monthText)-\(parts[1])T\(parts[4])Z")
-    }
 }

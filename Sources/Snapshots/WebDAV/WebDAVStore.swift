@@ -68,7 +68,7 @@ public struct WebDAVStore: SnapshotStore {
         var seen = Set<String>()
         for member in listing.members where !member.isCollection && member.path != collectionPath {
             guard RecordInfo.isRecordName(member.name), seen.insert(member.name).inserted else { continue }
-            let modified = member.lastModified.flatMap(WebDAVListing.httpDate)
+            let modified = member.lastModified.flatMap(HTTPDate.parse)
             var version: RecordVersion?
             if let etag = member.etag {
                 version = .tag(WebDAVListing.opaqueTag(etag))
