@@ -120,6 +120,37 @@ struct WebDAVEndToEndTests {
         #expect(try store.listRecords().map(\.name) == [device.recordName])
     }
 
+    @Test("an unchanged store costs one PROPFIND; a changed record one GET more")
+    func unchangedStoreCostsOneRequest() throws {
+        let server = try WebDAVServer.shared(.apache)
+        let folder = try server.makeFolder()
+        let store = "\(server.origin)/\(folder)/store/"
+        for (index, device) in ["a", "b", "c"].enumerated() {
+            let publish = try BinaryRun.run(
+                ["publish", "--store", store, "--device-id", device, "--from", "-"],
+                environment: machine(device, Self.credentials),
+                input: input(used: Double(10 * index), at: "2026-11-30T11:50:00Z"))
+            #expect(publish.status == 0, "\(publish.errors)")
+        }
+        // Records younger than the parse cache's settle time are not cached: let them age.
+        Thread.sleep(forTimeInterval: ParseCache.settleTime + 0.2)
+        let reader = machine("reader", Self.credentials)
+        func requestsOfOneStatus() throws -> [String] {
+            let before = server.requestLog().count
+            let run = try BinaryRun.run(["status", "--store", store, "--json"], environment: reader)
+            #expect(run.status == 0, "\(run.errors)")
+            return server.requestLog().dropFirst(before).filter { $0.contains("/\(folder)/") }
+        }
+        #expect(try requestsOfOneStatus().map { $0.split(separator: " ")[0] } == ["PROPFIND", "GET", "GET", "GET"])
+        #expect(try requestsOfOneStatus() == ["PROPFIND /\(folder)/store/ 207"])
+        let publish = try BinaryRun.run(
+            ["publish", "--store", store, "--device-id", "b", "--from", "-"],
+            environment: machine("b", Self.credentials),
+            input: input(used: 55, at: "2026-11-30T11:55:00Z"))
+        #expect(publish.status == 0)
+        #expect(try requestsOfOneStatus() == ["PROPFIND /\(folder)/store/ 207", "GET /\(folder)/store/b.json 200"])
+    }
+
     @Test("a wrong password exits 1, naming the URL and never the password")
     func wrongPassword() throws {
         let server = try WebDAVServer.shared(.apache)

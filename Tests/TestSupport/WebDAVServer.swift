@@ -33,6 +33,12 @@ public final class WebDAVServer: @unchecked Sendable {
             port: port, log: folder.file("server.log"))
     }
 
+    /// Apache's log of requests, one "METHOD PATH STATUS" line each (empty for rclone).
+    public func requestLog() -> [String] {
+        let text = (try? String(contentsOfFile: root + ".run/access.log", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init)
+    }
+
     /// `http://127.0.0.1:<port>`, no credentials.
     public var origin: String { server.origin }
 
