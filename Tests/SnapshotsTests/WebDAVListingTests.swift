@@ -57,6 +57,15 @@ struct WebDAVListingTests {
         #expect(throws: WebDAVListing.ListingError.self) { try WebDAVListing(parsing: Data("<a>ok</a>".utf8)) }
     }
 
+    @Test("hrefs become decoded paths: URL or path, percent escapes (UTF-8 too), no trailing slash")
+    func hrefs() {
+        #expect(WebDAVListing.path(ofHref: " https://h:8080/a/caf%C3%A9%20x.json\n") == "/a/café x.json")
+        #expect(WebDAVListing.path(ofHref: "/dav/store/") == "/dav/store")
+        #expect(WebDAVListing.path(ofHref: "http://h") == "/")
+        #expect(WebDAVListing.path(ofHref: "/") == "/")
+        #expect(WebDAVListing.path(ofHref: "/a/100%.json") == "/a/100%.json")
+    }
+
     @Test("ETags are opaque: weak prefix and quotes removed")
     func tags() {
         #expect(WebDAVListing.opaqueTag(#"W/"3f2-1""#) == "3f2-1")

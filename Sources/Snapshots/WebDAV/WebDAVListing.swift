@@ -49,20 +49,62 @@ struct WebDAVListing {
     }
 
     /// Turns an `href` (an absolute path or a full URL, percent-encoded) into a decoded path.
+    ///
+    /// Works on UTF-8 bytes: Foundation's string searching and percent decoding cost more per record than
+    /// the XML parsing of a big listing.
     static func path(ofHref href: String) -> String {
-        var path = href.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let scheme = path.range(of: "://") {
-            let rest = path[scheme.upperBound...]
-            path = rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? "/"
+        var bytes = Array(trimmed(href).utf8)[...]
+        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8) {
+            let authority = bytes[(colon + 3)...]
+            bytes = authority.firstIndex(of: UInt8(ascii: "/")).map { authority[$0...] } ?? [UInt8(ascii: "/")]
         }
-        let decoded = path.removingPercentEncoding ?? path
-        return decoded.count > 1 && decoded.hasSuffix("/") ? String(decoded.dropLast()) : decoded
+        if bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes = bytes.dropLast() }
+        guard bytes.contains(UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.endIndex,
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            {
+                decoded.append(high << 4 | low)
+                index += 3
+            } else {
+                decoded.append(bytes[index])
+                index += 1
+            }
+        }
+        if decoded.count > 1, decoded.last == UInt8(ascii: "/") { decoded.removeLast() }
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    /// `text` without leading and trailing ASCII white space (all XML has).
+    static func trimmed(_ text: String) -> Substring {
+        let utf8 = text.utf8
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return text[first...last]
     }
 
     private final class Delegate: NSObject, XMLParserDelegate {
         var members: [Member] = []
         var sawMultistatus = false
         private var text = ""
+        /// Whether the current element's text is wanted.
+        private var collecting = false
+        private static let textElements: Set<String> = [
+            "href", "status", "getetag", "getlastmodified", "getcontentlength",
+        ]
         private var response: Member?
         /// Properties of the current `propstat`, kept only if its status says 200.
         private var properties = Member(name: "", path: "")
@@ -75,6 +117,7 @@ struct WebDAVListing {
         ) {
             text = ""
             guard namespaceURI == "DAV:" else { return }
+            collecting = Self.textElements.contains(name)
             switch name {
             case "multistatus": sawMultistatus = true
             case "response": response = Member(name: "", path: "")
@@ -88,17 +131,21 @@ struct WebDAVListing {
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
-            text += string
+            if collecting { text += string }
         }
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             guard namespaceURI == "DAV:" else { return }
-            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            // Only the elements whose text is used are kept and trimmed.
+            let value = collecting ? String(WebDAVListing.trimmed(text)) : ""
+            collecting = false
             switch name {
             case "href" where !inPropstat && response != nil:
                 let path = WebDAVListing.path(ofHref: value)
                 response?.path = path
-                response?.name = path.split(separator: "/").last.map(String.init) ?? ""
+                response?.name =
+                    path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[path.utf8.index(after: $0)...]) }
+                    ?? path
             case "status" where inPropstat:
                 // "HTTP/1.1 200 OK"
                 propstatOK = value.split(separator: " ").dropFirst().first == "200"

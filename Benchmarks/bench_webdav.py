@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Benchmark of `aggctl status --json` on a 1000-record store served by real WebDAV servers on loopback.
+
+    bench_webdav.py AGGCTL_BINARY [--devices 1000] [--runs 5] [--servers rclone,apache] [--work DIR] [--shared DIR]
+
+The store comes from shared/tools/gen_store.py (kept in --work). Each server (script/webdav-server)
+serves a copy of it. Measured side by side in one run, interleaved, median of --runs:
+  folder cold   aggctl on the same records in a local folder, fresh state (no caches)
+  folder warm   the same with the caches of an earlier run (what an unchanged store costs without a network)
+  curl all      the floor for a cold read over HTTP: one curl process, one PROPFIND and a GET of every
+                record over one reused connection
+  dav cold      aggctl on the WebDAV store, fresh state: one PROPFIND, then every record, 8 at a time
+  curl propfind the floor for an unchanged store: one curl process, one PROPFIND
+  dav unchanged aggctl again with the caches of an earlier run: one PROPFIND, nothing fetched
+It first checks that the WebDAV and folder runs report the same accounts, and exits 1 if not.
+"""
+import argparse
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import compare_accounts  # noqa: E402
+from bench_store import peak_rss, run  # noqa: E402
+
+NOW = "2026-11-30T12:00:00Z"
+USER, PASSWORD = "bench", "bench-password"
+PROPFIND = ('<?xml version="1.0" encoding="utf-8"?><D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/>'
+            '<D:getetag/><D:getlastmodified/><D:getcontentlength/></D:prop></D:propfind>')
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(kind, root):
+    port = free_port()
+    log = open(root + ".log", "w")
+    # rclone with its own default folder cache (the tests turn it off, which costs 7 s per listing).
+    env = dict(os.environ, WEBDAV_DIR_CACHE_TIME="5m")
+    process = subprocess.Popen([os.path.join(ROOT, "script", "webdav-server"), kind, str(port), root, USER, PASSWORD],
+                               stdout=log, stderr=log, env=env)
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return process, f"http://127.0.0.1:{port}"
+        except OSError:
+            time.sleep(0.05)
+    process.kill()
+    raise SystemExit(f"bench: {kind} did not start; see {root}.log")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("aggctl")
+    parser.add_argument("--devices", type=int, default=1000)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--servers", default="rclone,apache")
+    parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench"))
+    parser.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
+    args = parser.parse_args()
+    generator = os.path.join(os.path.abspath(args.shared), "tools", "gen_store.py")
+    if not os.path.exists(generator):
+        raise SystemExit(f"bench: '{generator}' is missing; pass --shared DIR (the workplace's shared folder)")
+    os.makedirs(args.work, exist_ok=True)
+    folder = os.path.join(args.work, f"store-{args.devices}")
+    if not os.path.isdir(folder) or len(os.listdir(folder)) != args.devices:
+        shutil.rmtree(folder, ignore_errors=True)
+        subprocess.run([sys.executable, generator, folder, "--devices", str(args.devices)], check=True,
+                       stdout=subprocess.DEVNULL)
+    names = sorted(os.listdir(folder))
+    megabytes = sum(os.path.getsize(os.path.join(folder, n)) for n in names) / 1e6
+
+    rows = []
+    for kind in args.servers.split(","):
+        served = os.path.join(args.work, f"dav-{kind}")
+        shutil.rmtree(served, ignore_errors=True)
+        shutil.rmtree(served + ".run", ignore_errors=True)
+        os.makedirs(served)
+        shutil.copytree(folder, os.path.join(served, "store"))
+        for path in (args.work, served, os.path.join(served, "store")):
+            os.chmod(path, 0o777)  # Apache serves as nobody when started by root
+        server, origin = start_server(kind, served)
+        try:
+            store = f"{origin}/store/"
+            env_base = dict(os.environ, AGGCTL_WEBDAV_USER=USER, AGGCTL_WEBDAV_PASSWORD=PASSWORD)
+            states = {name: os.path.join(args.work, f"state-dav-{kind}-{name}") for name in ("cold", "warm", "folder", "folder-warm")}
+            envs = {name: dict(env_base, XDG_STATE_HOME=path) for name, path in states.items()}
+            dav = [args.aggctl, "status", "--store", store, "--json", "--now", NOW]
+            local = [args.aggctl, "status", "--store", folder, "--json", "--now", NOW]
+
+            # Agreement first.
+            outputs = {}
+            for name, argv in (("dav", dav), ("folder", local)):
+                shutil.rmtree(states["cold"], ignore_errors=True)
+                path = os.path.join(args.work, f"dav-{kind}-{name}.json")
+                with open(path, "w") as out:
+                    subprocess.run(argv, stdout=out, env=envs["cold"], check=True)
+                outputs[name] = path
+            sys.argv = ["compare", outputs["dav"], outputs["folder"]]
+            if compare_accounts.main() != 0:
+                raise SystemExit(f"bench: the WebDAV store on {kind} and the folder disagree")
+
+            curl_all = ["curl", "-s", "-u", f"{USER}:{PASSWORD}", "-o", "/dev/null", "-X", "PROPFIND", "-H", "Depth: 1",
+                        "--data", PROPFIND, store, "--next", "-s", "-u", f"{USER}:{PASSWORD}", "-o", "/dev/null"]
+            curl_all += [f"{store}{name}" for name in names]
+            curl_propfind = curl_all[:curl_all.index("--next")]
+
+            shutil.rmtree(states["warm"], ignore_errors=True)
+            subprocess.run(dav, stdout=subprocess.DEVNULL, env=envs["warm"], check=True)
+            time.sleep(2.5)  # records younger than the parse cache's settle time are not cached
+            subprocess.run(dav, stdout=subprocess.DEVNULL, env=envs["warm"], check=True)
+            shutil.rmtree(states["folder-warm"], ignore_errors=True)
+            subprocess.run(local, stdout=subprocess.DEVNULL, env=envs["folder-warm"], check=True)
+            samples = {key: [] for key in ("folder", "folder warm", "curl all", "cold", "curl propfind", "unchanged")}
+            for _ in range(args.runs):
+                shutil.rmtree(states["folder"], ignore_errors=True)
+                samples["folder"].append(run(local, envs["folder"]))
+                samples["folder warm"].append(run(local, envs["folder-warm"]))
+                samples["curl all"].append(run(curl_all))
+                shutil.rmtree(states["cold"], ignore_errors=True)
+                samples["cold"].append(run(dav, envs["cold"]))
+                samples["curl propfind"].append(run(curl_propfind))
+                samples["unchanged"].append(run(dav, envs["warm"]))
+            shutil.rmtree(states["cold"], ignore_errors=True)
+            memory = {"cold": peak_rss(dav, envs["cold"]), "unchanged": peak_rss(dav, envs["warm"])}
+            rows.append((kind, {key: statistics.median(values) for key, values in samples.items()}, memory))
+        finally:
+            server.terminate()
+            server.wait()
+
+    print()
+    print(f"{args.devices} records, {megabytes:.1f} MB, median of {args.runs} runs, milliseconds")
+    print(f"{'server':>7} {'folder cold':>12} {'folder warm':>12} {'curl all':>9} {'dav cold':>9} {'cold/curl':>10} {'curl propfind':>14}"
+          f" {'dav unchanged':>14} {'unch/propfind':>14} {'RSS cold':>9} {'RSS unch':>9}")
+    for kind, t, memory in rows:
+        print(f"{kind:>7} {t['folder']*1e3:>12.1f} {t['folder warm']*1e3:>12.1f} {t['curl all']*1e3:>9.1f} {t['cold']*1e3:>9.1f}"
+              f" {t['cold']/t['curl all']:>10.2f} {t['curl propfind']*1e3:>14.1f} {t['unchanged']*1e3:>14.1f}"
+              f" {t['unchanged']/t['curl propfind']:>14.2f} {memory['cold']/1024:>7.0f}MB {memory['unchanged']/1024:>7.0f}MB")
+
+
+if __name__ == "__main__":
+    main()
