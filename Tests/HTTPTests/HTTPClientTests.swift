@@ -111,4 +111,37 @@ struct HTTPClientTests {
             try Self.client().send(HTTPRequest(url: base + "/big/100000", maximumBodySize: 1000))
         }
     }
+
+    @Test(
+        "TLS certificates are verified: a private CA is refused, unless given as the CA file",
+        .enabled(if: RequiredTool.available("openssl"), "openssl is not installed: run script/bootstrap"))
+    func tls() throws {
+        let folder = TemporaryDirectory("aggctl-tls")
+        let certificate = folder.file("cert.pem")
+        let key = folder.file("key.pem")
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        openssl.arguments = [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
+        ]
+        openssl.standardOutput = FileHandle.nullDevice
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        try #require(openssl.terminationStatus == 0)
+        let port = LocalServer.freePort()
+        let server = try LocalServer(
+            ["python3", Repository.path("Tests/Servers/http_server.py"), String(port), certificate, key], port: port,
+            log: folder.file("server.log"))
+        let url = "https://127.0.0.1:\(server.port)/hello"
+        do {
+            _ = try Self.client().send(HTTPRequest(url: url))
+            Issue.record("a self-signed certificate was accepted")
+        } catch let error as HTTPError {
+            #expect(error.kind == .tls, "\(error)")
+        }
+        let trusting = HTTPClient(.init(caFile: certificate, retry: .never))
+        #expect(try trusting.send(HTTPRequest(url: url)).status == 200)
+    }
 }

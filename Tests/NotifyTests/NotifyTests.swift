@@ -88,7 +88,7 @@ struct CommandNotifierTests {
         return path
     }
 
-    @Test("the hook gets the caller's environment without AGGCTL_WEBDAV_* secrets")
+    @Test("the hook gets the caller's environment without AGGCTL_WEBDAV_* secrets or a password in AGGCTL_STORE")
     func secretsStripped() throws {
         let out = root.file("env")
         let hook = try script("env > '\(out)'\n")
@@ -96,11 +96,13 @@ struct CommandNotifierTests {
             program: hook, runner: SpawnProcessRunner(),
             environment: [
                 "PATH": "/usr/bin:/bin", "AGGCTL_WEBDAV_PASSWORD": "hunter2", "AGGCTL_WEBDAV_USER": "me", "KEEP": "yes",
+                "AGGCTL_STORE": "https://me:s3cret@dav.example.org/aggctl/",
             ])
         try notifier.deliver(NotificationTests().notification)
         let env = try String(contentsOfFile: out, encoding: .utf8)
         #expect(!env.contains("hunter2") && !env.contains("AGGCTL_WEBDAV"))
         #expect(env.contains("KEEP=yes"))
+        #expect(env.contains("AGGCTL_STORE=https://dav.example.org/aggctl/") && !env.contains("s3cret"))
         #expect(env.contains("AGGCTL_EVENT_KIND=depleted"))
     }
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """A loopback HTTP server for tests: echoes requests, and misbehaves on request.
 
-    http_server.py PORT
+    http_server.py PORT [CERT KEY]
+
+With CERT and KEY (PEM files), it speaks HTTPS.
 
 Every request is logged; GET /log answers the log as JSON ({method, path, body} per request).
 Paths:
@@ -96,4 +98,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler)
+if len(sys.argv) == 4:
+    import ssl
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[2], sys.argv[3])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 server.serve_forever()
