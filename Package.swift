@@ -22,7 +22,7 @@ let package = Package(
         // HTTP through libcurl, for WebDAV stores, usage endpoints and webhooks.
         .target(name: "HTTP", dependencies: ["CCurl"]),
         // Reading this machine's agent logs into provider entries (`publish --source`).
-        .target(name: "Collectors", dependencies: ["Snapshots", "CShims"]),
+        .target(name: "Collectors", dependencies: ["Snapshots", "CShims", "HTTP"]),
         // The command-line interface: argument parsing, commands, console, exit codes.
         .executableTarget(name: "aggctl", dependencies: ["Snapshots", "Aggregator", "Notify", "Collectors", "HTTP"]),
 
@@ -33,7 +33,7 @@ let package = Package(
         .testTarget(name: "NotifyTests", dependencies: ["Notify", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(
-            name: "CollectorsTests", dependencies: ["Collectors", "Snapshots", "TestSupport"],
+            name: "CollectorsTests", dependencies: ["Collectors", "Snapshots", "HTTP", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "aggctlTests", dependencies: ["aggctl", "Snapshots", "Aggregator", "TestSupport"]),
         // Runs the built binary as a user would; depends on it so `swift test` builds it first.

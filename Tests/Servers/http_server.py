@@ -14,6 +14,10 @@ Paths:
   /big/N                N bytes without a length
   /digest               asks for Digest authentication
   /redirect             sends the client to /landed
+  /usage-api/ok/E       the usage endpoint E (api/oauth/usage, backend-api/wham/usage): the fixture from
+                        Tests/CollectorsTests/Fixtures/api when the request carries the fixture's token
+                        and headers, else 401
+  /usage-api/failing/E  always 500; /usage-api/garbage/E: 200 with a body that is not JSON
   PROPFIND on .../garbage/...  a 207 whose body is not XML
   PROPFIND otherwise    a 207 multistatus listing only the collection itself (an empty store)
 Anything else answers 200 with a JSON echo of the request.
@@ -21,10 +25,18 @@ Anything else answers 200 with a JSON echo of the request.
 import base64
 import http.server
 import json
+import os
 import sys
 import threading
 import time
 
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "CollectorsTests", "Fixtures", "api")
+ENDPOINTS = {
+    "api/oauth/usage": ("claude-oauth-usage.json", {
+        "Authorization": "Bearer sk-ant-oat01-EXAMPLE-NOT-A-REAL-TOKEN", "anthropic-beta": "oauth-2025-04-20"}),
+    "backend-api/wham/usage": ("codex-wham-usage.json", {
+        "Authorization": "Bearer redacted-access", "ChatGPT-Account-Id": "ea7b5bf5-5eb5-61a4-2163-63698b529b4a"}),
+}
 counts = {}
 log = []
 lock = threading.Lock()
@@ -51,6 +63,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(b"x" * int(parts[2]))
             return
+        if self.path.startswith("/usage-api/"):
+            scenario, endpoint = parts[2], "/".join(parts[3:])
+            if scenario == "failing":
+                return self.answer(500, b"internal error")
+            if scenario == "garbage":
+                return self.answer(200, b"<html>maintenance</html>")
+            fixture, expected = ENDPOINTS[endpoint]
+            if any(self.headers.get(name) != value for name, value in expected.items()):
+                return self.answer(401, b'{"error": "unauthorized"}')
+            with open(os.path.join(FIXTURES, fixture), "rb") as f:
+                return self.answer(200, f.read())
         if self.path.startswith("/status/"):
             return self.answer(int(parts[2]), b"{}")
         if self.path.startswith("/failing/"):

@@ -133,7 +133,7 @@ struct CommandTests {
             (["publish", "--store", "/x"], "publish needs --from FILE ('-' for stdin) or --source NAME[:PATH]"),
             (
                 ["publish", "--store", "/x", "--source", "cursor"],
-                "--source: 'cursor' is not a collector; available: codex, claude"
+                "--source: 'cursor' is not a collector; available: codex, claude, codex-api, claude-api"
             ),
             (
                 ["publish", "--store", "/x", "--from", "a", "--device-id", "../up"],
@@ -330,5 +330,33 @@ struct CommandTests {
         let missing = harness.run("publish", "--store", harness.home.file("store"), "--source", "codex")
         #expect(missing.status == .failure)
         #expect(missing.errors.contains("--source codex: no Codex logs in"))
+    }
+
+    @Test("publish --source codex --source codex-api: one entry, the endpoint's windows with the logs' tokens")
+    func publishCombinesLogsAndEndpoint() throws {
+        var harness = Harness()
+        let home = Repository.path("Tests/CollectorsTests/Fixtures/codex-home")
+        harness.now = Records.date("2026-11-30T12:00:00Z")
+        harness.environment["AGGCTL_CODEX_API_URL"] = try LocalServer.sharedHTTPServer().origin + "/usage-api/ok"
+        let outcome = harness.run(
+            "publish", "--store", harness.home.file("store"), "--device-id", "box", "--dry-run", "--source",
+            "codex:" + home, "--source", "codex-api:" + home)
+        #expect(outcome.status == .success, "\(outcome.errors)")
+        let record = try SnapshotCodec.decode(Data(outcome.output.utf8), fileName: "box.json")
+        #expect(record.snapshot.providers.count == 1)
+        let codex = try #require(record.snapshot.providers.first)
+        #expect(codex.session?.usedPercent == 14, "the endpoint's exact window wins over the logs'")
+        #expect(codex.weekly?.usedPercent == 38)
+        #expect(codex.tokens?.today != nil, "the logs' tokens are kept")
+        #expect(codex.accountEmail == "dev243@example.com" && codex.error == nil)
+
+        // Signed out: the entry says so, and the publish still succeeds.
+        harness.environment["CODEX_HOME"] = harness.home.file("nowhere")
+        let signedOut = harness.run(
+            "publish", "--store", harness.home.file("store"), "--device-id", "box", "--dry-run", "--source", "codex-api"
+        )
+        #expect(signedOut.status == .success, "\(signedOut.errors)")
+        let entry = try SnapshotCodec.decode(Data(signedOut.output.utf8), fileName: "box.json").snapshot.providers.first
+        #expect(entry?.error == "signed out (no ChatGPT login in '\(harness.home.file("nowhere"))/auth.json')")
     }
 }

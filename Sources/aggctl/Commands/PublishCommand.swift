@@ -1,5 +1,6 @@
 import Collectors
 import Foundation
+import HTTP
 import Snapshots
 
 /// `aggctl publish`: write this machine's record into the store.
@@ -13,13 +14,18 @@ enum PublishCommand {
         FlagSpec.option(
             "from", "FILE", repeatable: true,
             "read provider entries from FILE ('-' for stdin): aggctl JSON or `codexbar usage --format json`"),
-        FlagSpec.option("source", "NAME[:PATH]", repeatable: true, "a built-in collector of this machine's agent logs"),
+        FlagSpec.option(
+            "source", "NAME[:PATH]", repeatable: true,
+            "a built-in collector: codex or claude (this machine's logs), codex-api or claude-api (usage endpoints)"),
         FlagSpec.toggle("dry-run", "print the record instead of writing it"),
         FlagSpec.option("now", "DATE", "write the record as if it were DATE (RFC 3339): its generatedAt"),
     ]
     static let details = """
         Input is read strictly: an entry that does not decode is an error naming the file and the entry, and
         nothing is written. Exit 1 when input cannot be read or the store cannot be written.
+        codex-api and claude-api use the tokens Codex (auth.json) and Claude Code (.credentials.json or
+        CLAUDE_CODE_OAUTH_TOKEN) keep; a failure becomes the entry's error ("signed out", "could not read
+        usage"), not a failed run. Entries of one provider and account from several sources are combined.
         """
 
     static let command = Command(name: name, summary: summary, flags: flags, details: details) { flags, context in
@@ -29,7 +35,9 @@ enum PublishCommand {
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
         let inputs = flags.all("from")
         let sources = try flags.all("source").map {
-            try parseSource($0, environment: context.environment, stateFolder: context.stateDirectory + "/collectors")
+            try parseSource(
+                $0, environment: context.environment, stateFolder: context.stateDirectory + "/collectors",
+                httpClient: { try context.httpClient() })
         }
         guard !inputs.isEmpty || !sources.isEmpty else {
             throw UsageError("publish needs --from FILE ('-' for stdin) or --source NAME[:PATH]", command: name)
@@ -46,13 +54,16 @@ enum PublishCommand {
         for input in inputs {
             providers += try readProviders(from: input, context: context, now: now)
         }
-        for source in sources {
+        var collected: [ProviderUsage] = []
+        // Endpoints first: their windows are exact, and win over what logs suggest (see `combine`).
+        for source in sources.sorted(by: { $0.isEndpoint && !$1.isEndpoint }) {
             do {
-                providers.append(try source.collect(now: now))
+                collected.append(try source.collect(now: now))
             } catch let error as CollectorError {
                 throw CommandFailure("--source \(source.name): \(error.message)")
             }
         }
+        providers += Self.combine(collected)
         guard !providers.isEmpty else {
             throw CommandFailure(
                 "no provider entries in \(inputs.map { "'\($0)'" }.joined(separator: ", ")); nothing to publish")
@@ -93,15 +104,59 @@ enum PublishCommand {
     /// A built-in collector named by `--source NAME[:PATH]`.
     struct Source {
         var name: String
+        /// A usage endpoint (exact windows) rather than logs.
+        var isEndpoint = false
         var collect: (Date) throws -> ProviderUsage
 
         func collect(now: Date) throws -> ProviderUsage { try collect(now) }
     }
 
-    static let sourceNames = ["codex", "claude"]
+    static let sourceNames = ["codex", "claude", "codex-api", "claude-api"]
+
+    /// One entry per provider and account from several sources of this machine (`--source claude
+    /// --source claude-api`): the first entry's figures, completed by the later ones' (an endpoint's
+    /// windows with the logs' tokens and cost). Entries of one provider combine when their accounts are
+    /// the same or one of them does not know it.
+    static func combine(_ entries: [ProviderUsage]) -> [ProviderUsage] {
+        var combined: [ProviderUsage] = []
+        for entry in entries {
+            let email = entry.accountEmail?.lowercased()
+            guard
+                let index = combined.firstIndex(where: {
+                    $0.providerID == entry.providerID
+                        && ($0.accountEmail == nil || email == nil || $0.accountEmail?.lowercased() == email)
+                })
+            else {
+                combined.append(entry)
+                continue
+            }
+            var first = combined[index]
+            first.accountEmail = first.accountEmail ?? entry.accountEmail
+            first.plan = first.plan ?? entry.plan
+            first.lastUpdated = max(first.lastUpdated, entry.lastUpdated)
+            first.session = first.session ?? entry.session
+            first.weekly = first.weekly ?? entry.weekly
+            first.modelWeekly = first.modelWeekly ?? entry.modelWeekly
+            first.tokens = first.tokens ?? entry.tokens
+            first.costUSD = first.costUSD ?? entry.costUSD
+            first.weeklySamples = first.weeklySamples ?? entry.weeklySamples
+            // An error says why figures are missing: it stays only while they still are.
+            if first.session != nil || first.weekly != nil {
+                first.error = nil
+            } else {
+                first.error = first.error ?? entry.error
+            }
+            combined[index] = first
+        }
+        return combined
+    }
 
     /// - Parameter stateFolder: where collectors keep what they read, to read only what is new next time.
-    static func parseSource(_ text: String, environment: [String: String], stateFolder: String) throws -> Source {
+    /// - Parameter httpClient: makes the client the usage endpoints use.
+    static func parseSource(
+        _ text: String, environment: [String: String], stateFolder: String,
+        httpClient: () throws -> HTTPClient
+    ) throws -> Source {
         let collector = text.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
         let path = text.contains(":") ? String(text[text.index(after: text.firstIndex(of: ":")!)...]) : nil
         switch collector {
@@ -117,6 +172,16 @@ enum PublishCommand {
                 try ClaudeCollector(folders: folders).collect(
                     now: now, stateFolder: stateFolder, readerVersion: "aggctl \(Aggctl.version)")
             }
+        case "claude-api":
+            // PATH: Claude Code's config folder, where its token and account live.
+            var endpoint = ClaudeUsageEndpoint(environment: environment, client: try httpClient())
+            if let path { endpoint.configFolder = path }
+            return Source(name: "claude-api", isEndpoint: true) { [endpoint] now in endpoint.collect(now: now) }
+        case "codex-api":
+            // PATH: the Codex home holding auth.json.
+            var endpoint = CodexUsageEndpoint(environment: environment, client: try httpClient())
+            if let path { endpoint.home = path }
+            return Source(name: "codex-api", isEndpoint: true) { [endpoint] now in endpoint.collect(now: now) }
         default:
             throw UsageError(
                 "--source: '\(text)' is not a collector; available: \(sourceNames.joined(separator: ", ")) "

@@ -1,0 +1,94 @@
+import Foundation
+import HTTP
+import Snapshots
+
+/// `--source claude-api`: the session and weekly windows from Anthropic's OAuth usage endpoint, exact where
+/// the logs can only tell that a limit was hit.
+///
+/// The token is `CLAUDE_CODE_OAUTH_TOKEN`, else the one Claude Code keeps in `.credentials.json` in its
+/// config folder; aggctl never refreshes or writes it (an expired token reads as signed out until Claude
+/// Code renews it). The account comes from Claude Code's `.claude.json` (`oauthAccount.emailAddress`).
+public struct ClaudeUsageEndpoint: Sendable {
+    public static let defaultBaseURL = "https://api.anthropic.com"
+
+    /// Claude Code's config folder (`CLAUDE_CONFIG_DIR`, else `~/.claude`).
+    public var configFolder: String
+    public var home: String
+    /// `CLAUDE_CODE_OAUTH_TOKEN`, when set.
+    public var token: String?
+    /// `AGGCTL_CLAUDE_API_URL`, else the real endpoint's origin.
+    public var baseURL: String
+    public var client: HTTPClient
+
+    public init(configFolder: String, home: String, token: String?, baseURL: String, client: HTTPClient) {
+        self.configFolder = configFolder
+        self.home = home
+        self.token = token
+        self.baseURL = baseURL
+        self.client = client
+    }
+
+    public init(environment: [String: String], client: HTTPClient) {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        self.init(
+            configFolder: environment["CLAUDE_CONFIG_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.claude",
+            home: home, token: environment["CLAUDE_CODE_OAUTH_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
+            baseURL: environment["AGGCTL_CLAUDE_API_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultBaseURL,
+            client: client)
+    }
+
+    public func collect(now: Date) -> ProviderUsage {
+        let credentialsPath = configFolder + "/.credentials.json"
+        let stored = Self.readJSON(credentialsPath)?["claudeAiOauth"]
+        let email = [configFolder + "/.claude.json", home + "/.claude.json"].lazy
+            .compactMap { Self.readJSON($0)?["oauthAccount"]?["emailAddress"]?.string }.first
+        let plan = Self.plan(tier: stored?["rateLimitTier"]?.string, subscription: stored?["subscriptionType"]?.string)
+        guard let token = token ?? stored?["accessToken"]?.string, !token.isEmpty else {
+            return UsageEndpoint.failure(
+                "claude", "signed out (no token in CLAUDE_CODE_OAUTH_TOKEN or '\(credentialsPath)')", now: now,
+                email: email, plan: plan)
+        }
+        if self.token == nil, let expires = stored?["expiresAt"]?.number, expires / 1000 < now.timeIntervalSince1970 {
+            return UsageEndpoint.failure(
+                "claude", "signed out (the token in '\(credentialsPath)' expired; Claude Code renews it when it runs)",
+                now: now, email: email, plan: plan)
+        }
+        let endpoint = UsageEndpoint(
+            providerID: "claude", url: baseURL + "/api/oauth/usage",
+            headers: [("Authorization", "Bearer " + token), ("anthropic-beta", "oauth-2025-04-20")], client: client)
+        return endpoint.fetch(now: now, email: email, plan: plan) { json in
+            Self.entry(json, now: now, email: email, plan: plan)
+        }
+    }
+
+    /// `five_hour` is the session window, `seven_day` the weekly one, the per-model weeks `modelWeekly`.
+    static func entry(_ json: JSONValue, now: Date, email: String?, plan: String?) -> ProviderUsage? {
+        func window(_ key: String, minutes: Int) -> UsageWindow? {
+            guard let object = json[key], let used = object.percent("utilization") else { return nil }
+            return UsageWindow(
+                usedPercent: used, windowMinutes: minutes, resetsAt: object["resets_at"]?.string.flatMap(RFC3339.parse))
+        }
+        let session = window("five_hour", minutes: 300)
+        let weekly = window("seven_day", minutes: 10_080)
+        guard session != nil || weekly != nil else { return nil }
+        let models = [("seven_day_opus", "Opus"), ("seven_day_sonnet", "Sonnet")].compactMap { key, name in
+            window(key, minutes: 10_080).map { NamedWindow(name: name, window: $0) }
+        }
+        return ProviderUsage(
+            providerID: "claude", accountEmail: email, plan: plan, lastUpdated: now, session: session, weekly: weekly,
+            modelWeekly: models.isEmpty ? nil : models)
+    }
+
+    /// "default_claude_max_20x" → "Max 20x"; else the subscription type capitalised ("pro" → "Pro").
+    static func plan(tier: String?, subscription: String?) -> String? {
+        if let tier, let range = tier.range(of: "max_") {
+            return "Max " + tier[range.upperBound...]
+        }
+        return subscription.map { $0.prefix(1).uppercased() + $0.dropFirst() }
+    }
+
+    static func readJSON(_ path: String) -> JSONValue? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return data.withUnsafeBytes { JSONValue.parse($0) }
+    }
+}
