@@ -145,7 +145,6 @@ public struct DirectoryStore: SnapshotStore {
         }
     }
 
-    /// The names in the store folder, `.` and `..` excluded.
     /// The names in the store folder, `.` and `..` excluded; with `recordsOnly`, only record names,
     /// judged on the raw bytes before any String is made (hidden files are most of what is skipped).
     private func entryNames(recordsOnly: Bool = false) throws -> [String] {
