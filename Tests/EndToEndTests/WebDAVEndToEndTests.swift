@@ -11,12 +11,12 @@ import Testing
 #endif
 
 let webDAVServersMissing: Comment =
-    "rclone or apache2 not installed: run script/bootstrap (under CI=true a missing server fails instead)"
+    "rclone, apache2 or nginx not installed: run script/bootstrap (under CI=true a missing server fails instead)"
 
 /// `aggctl` against real WebDAV servers on 127.0.0.1, as two machines and a reader would use it.
 @Suite(
     "WebDAV end to end",
-    .enabled(if: RequiredTool.available("rclone") && RequiredTool.available("apache2"), webDAVServersMissing))
+    .enabled(if: WebDAVServer.Kind.allCases.allSatisfy { RequiredTool.available($0.tool) }, webDAVServersMissing))
 struct WebDAVEndToEndTests {
     let root = TemporaryDirectory("aggctl-dav-e2e")
 

@@ -19,7 +19,13 @@ struct WebDAVHarness: StoreHarness {
     var storePath: String { "\(server.root)/\(folder)/store" }
 
     static func client(password: String = WebDAVServer.password, timeout: Duration = .seconds(20)) -> HTTPClient {
-        HTTPClient(.init(credentials: HTTPCredentials(user: WebDAVServer.user, password: password), timeout: timeout))
+        // Retries as in the binary, without its waits (nginx answers a first write to a new store with 500s).
+        HTTPClient(
+            .init(
+                credentials: HTTPCredentials(user: WebDAVServer.user, password: password), timeout: timeout,
+                retry: RetryPolicy(attempts: 4, initialDelay: 0.001, maximumDelay: 0.004, jitter: 0) {
+                    Thread.sleep(forTimeInterval: $0)
+                }))
     }
 
     func makeStore() throws -> any SnapshotStore { WebDAVStore(url: storeURL, client: Self.client()) }
@@ -53,6 +59,14 @@ struct ApacheStoreTests {
     @Test(arguments: StoreConformance.checks)
     func conforms(to check: ConformanceCheck) throws {
         try check.run(WebDAVHarness(.apache))
+    }
+}
+
+@Suite("WebDAV store on nginx", .enabled(if: RequiredTool.available("nginx"), "nginx \(missingServerReason)"))
+struct NginxStoreTests {
+    @Test(arguments: StoreConformance.checks)
+    func conforms(to check: ConformanceCheck) throws {
+        try check.run(WebDAVHarness(.nginx))
     }
 }
 
@@ -97,9 +111,10 @@ struct WebDAVStoreFailureTests {
         }
     }
 
-    @Test("a same-size rewrite within the same second changes the listed version")
+    @Test("on servers with ETags, a same-size rewrite within the same second changes the listed version")
     func versionsChange() throws {
-        for kind in WebDAVServer.Kind.allCases where RequiredTool.available(kind.tool) {
+        // nginx lists only dates and lengths: there the parse cache's settle time covers it (conformance).
+        for kind in [WebDAVServer.Kind.rclone, .apache] where RequiredTool.available(kind.tool) {
             let store = try WebDAVHarness(kind).makeStore()
             var versions = Set<RecordVersion?>()
             for used in [11.0, 12, 13] {

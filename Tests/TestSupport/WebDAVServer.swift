@@ -7,9 +7,18 @@ public final class WebDAVServer: @unchecked Sendable {
         case rclone
         /// Apache mod_dav_fs: strict preconditions, weak ETags for fresh files.
         case apache
+        /// nginx with dav-ext: no ETags in listings (dates and lengths only), a 500 for a PUT into a
+        /// missing collection.
+        case nginx
 
         /// The program that must be installed.
-        public var tool: String { self == .rclone ? "rclone" : "apache2" }
+        public var tool: String {
+            switch self {
+            case .rclone: "rclone"
+            case .apache: "apache2"
+            case .nginx: "nginx"
+            }
+        }
     }
 
     public static let user = "aggctl"
@@ -33,7 +42,7 @@ public final class WebDAVServer: @unchecked Sendable {
             port: port, log: folder.file("server.log"))
     }
 
-    /// Apache's log of requests, one "METHOD PATH STATUS" line each (empty for rclone).
+    /// The log of requests, one "METHOD PATH STATUS" line each (Apache and nginx; empty for rclone).
     public func requestLog() -> [String] {
         let text = (try? String(contentsOfFile: root + ".run/access.log", encoding: .utf8)) ?? ""
         return text.split(separator: "\n").map(String.init)

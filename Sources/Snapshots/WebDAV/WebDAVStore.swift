@@ -106,10 +106,13 @@ public struct WebDAVStore: SnapshotStore {
             method: "PUT", url: url(of: staged.temporaryName), headers: [("Content-Type", "application/json")],
             body: data)
         var response = try send("write", staged.temporaryName, put)
-        // A missing collection: 404 (rclone), 409 (Apache, wsgidav). Create it, then write again.
-        if response.status == 404 || response.status == 409 {
-            try createCollection()
-            response = try send("write", staged.temporaryName, put)
+        // A missing collection: 404 (rclone), 409 (Apache, wsgidav), or a 500 (nginx, after the client's
+        // retries; only the first publish to a new store pays for them). Create it, then write again. A
+        // collection that existed (405) means a 500 was something else; after a 404 or 409 another
+        // writer made it meanwhile.
+        if [404, 409, 500].contains(response.status) {
+            let created = try createCollection()
+            if created || response.status != 500 { response = try send("write", staged.temporaryName, put) }
         }
         guard response.isSuccess else { throw failure(response, "write", staged.deviceID.recordName) }
         return staged
@@ -135,11 +138,13 @@ public struct WebDAVStore: SnapshotStore {
         guard response.isSuccess || response.status == 404 else { throw failure(response, "remove", name) }
     }
 
-    /// MKCOL of the store's own collection; its parent must exist.
-    private func createCollection() throws {
+    /// MKCOL of the store's own collection; its parent must exist. Returns whether it was made now (false:
+    /// it existed already).
+    private func createCollection() throws -> Bool {
         let response = try send("create", displayName, HTTPRequest(method: "MKCOL", url: collection))
         switch response.status {
-        case 200..<300, 405: return  // 405: it exists already (made by another writer meanwhile)
+        case 200..<300: return true
+        case 405: return false
         case 409: throw SnapshotStoreError.parentMissing(store: displayName)
         default: throw failure(response, "create", displayName)
         }
