@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark of `aggctl status --json` on a 1000-record store served by real WebDAV servers on loopback.
 
-    bench_webdav.py AGGCTL_BINARY [--devices 1000] [--runs 5] [--servers rclone,apache] [--work DIR] [--shared DIR]
+    bench_webdav.py AGGCTL_BINARY [--devices 1000] [--runs 5] [--servers rclone,apache,nginx] [--work DIR] [--shared DIR]
 
 The store comes from shared/tools/gen_store.py (kept in --work). Each server (script/webdav-server)
 serves a copy of it. Measured side by side in one run, interleaved, median of --runs:
@@ -65,7 +65,7 @@ def main():
     parser.add_argument("aggctl")
     parser.add_argument("--devices", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--servers", default="rclone,apache")
+    parser.add_argument("--servers", default="rclone,apache,nginx")
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench"))
     parser.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
     args = parser.parse_args()
