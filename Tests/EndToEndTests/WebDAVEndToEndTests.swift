@@ -151,6 +151,42 @@ struct WebDAVEndToEndTests {
         #expect(try requestsOfOneStatus() == ["PROPFIND /\(folder)/store/ 207", "GET /\(folder)/store/b.json 200"])
     }
 
+    @Test("publish sweeps its own temporary files an hour old, at most hourly on a server")
+    func sweepsLeftovers() throws {
+        let server = try WebDAVServer.shared(.apache)
+        let folder = try server.makeFolder()
+        let store = "\(server.origin)/\(folder)/store/"
+        let laptop = machine("laptop", Self.credentials)
+        func publish() throws {
+            let run = try BinaryRun.run(
+                ["publish", "--store", store, "--device-id", "laptop", "--from", "-"], environment: laptop,
+                input: input(used: 30, at: "2026-11-30T11:50:00Z"))
+            #expect(run.status == 0, "\(run.errors)")
+        }
+        try publish()
+        let path = "\(server.root)/\(folder)/store"
+        func plantLeftover() throws {
+            for name in [".laptop.json.1.aa.tmp", ".desktop.json.1.bb.tmp"] {
+                try Data("x".utf8).write(to: URL(fileURLWithPath: "\(path)/\(name)"))
+                try FileManager.default.setAttributes(
+                    [.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: "\(path)/\(name)")
+            }
+        }
+        let stamps = root.file("laptop/state/aggctl/cache")
+        try FileManager.default.removeItem(atPath: stamps)  // as if the last sweep was long ago
+        try plantLeftover()
+        try publish()
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: path).sorted() == [
+                ".desktop.json.1.bb.tmp", "laptop.json",
+            ])
+        try plantLeftover()
+        try publish()
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: path).contains(".laptop.json.1.aa.tmp"),
+            "swept within the hour")
+    }
+
     @Test("a wrong password exits 1, naming the URL and never the password")
     func wrongPassword() throws {
         let server = try WebDAVServer.shared(.apache)

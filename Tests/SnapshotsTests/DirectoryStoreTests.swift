@@ -66,17 +66,6 @@ struct DirectoryStoreTests {
         #expect(throws: SnapshotStoreError.notAStore(store: path)) { try DirectoryStore(path: path).listRecords() }
     }
 
-    @Test("leftover temporary files of this device are swept, other devices' are not")
-    func leftoverTemporaryFilesAreSwept() throws {
-        let harness = DirectoryHarness()
-        try harness.plant(".laptop-1.json.1.aa.tmp", Data("x".utf8))
-        try harness.plant(".desktop-2.json.1.bb.tmp", Data("x".utf8))
-        let store = DirectoryStore(path: harness.storePath)
-        store.removeLeftoverTemporaryFiles(
-            of: StoreConformance.laptop, olderThan: 3600, now: Date().addingTimeInterval(7200))
-        #expect(try harness.allNames() == [".desktop-2.json.1.bb.tmp"])
-    }
-
     @Test("two files claiming one deviceID: the one named after it is read, the other reported")
     func duplicateDeviceIDs() throws {
         let harness = DirectoryHarness()

@@ -39,6 +39,10 @@ final class CountingStore: SnapshotStore, @unchecked Sendable {
     func commitRecord(_ staged: StagedRecord) throws { try inner.commitRecord(staged) }
     func discardRecord(_ staged: StagedRecord) { inner.discardRecord(staged) }
     func removeRecord(for deviceID: DeviceID) throws { try inner.removeRecord(for: deviceID) }
+    var sweepsCheaply: Bool { true }
+    func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date) {
+        inner.removeLeftoverTemporaryFiles(of: deviceID, olderThan: age, now: now)
+    }
 }
 
 struct ParseCacheTests {

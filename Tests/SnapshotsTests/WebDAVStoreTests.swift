@@ -38,6 +38,8 @@ struct WebDAVHarness: StoreHarness {
         try data.write(to: URL(fileURLWithPath: "\(storePath)/\(name)"))
     }
 
+    var listsHiddenFiles: Bool { server.kind != .nginx }
+
     func allNames() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: storePath).sorted()
     }

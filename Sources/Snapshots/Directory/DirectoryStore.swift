@@ -131,6 +131,8 @@ public struct DirectoryStore: SnapshotStore {
         syncFolder()
     }
 
+    public var sweepsCheaply: Bool { true }
+
     /// Removes this device's temporary files older than `age` seconds: left behind by a publisher that was
     /// killed between writing and renaming. Another device's files are never touched.
     public func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date) {

@@ -56,6 +56,14 @@ public protocol SnapshotStore: Sendable {
 
     /// Deletes the device's record. Deleting a record that does not exist is not an error.
     func removeRecord(for deviceID: DeviceID) throws
+
+    /// Removes this device's temporary files older than `age` seconds: left behind by a publisher killed
+    /// between staging and committing. Another device's files are never touched. Never throws: cleanup.
+    func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date)
+
+    /// Whether `removeLeftoverTemporaryFiles` costs no more than reading a folder, so that a publish may
+    /// sweep every time; a server's sweep lists the whole store, so publish sweeps it hourly.
+    var sweepsCheaply: Bool { get }
 }
 
 extension SnapshotStore {

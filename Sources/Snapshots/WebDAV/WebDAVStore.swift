@@ -39,6 +39,37 @@ public struct WebDAVStore: SnapshotStore {
     }
 
     public func listRecords() throws -> [RecordInfo] {
+        // rclone can list a record twice while it is being replaced: one entry per name.
+        var seen = Set<String>()
+        var records: [RecordInfo] = []
+        for member in try members() {
+            guard RecordInfo.isRecordName(member.name), seen.insert(member.name).inserted else { continue }
+            let modified = member.lastModified.flatMap(HTTPDate.parse)
+            var version: RecordVersion?
+            if let etag = member.etag {
+                version = .tag(WebDAVListing.opaqueTag(etag))
+            } else if let modified = member.lastModified, let length = member.contentLength {
+                version = .tag("modified \(modified), \(length) bytes")
+            }
+            records.append(
+                RecordInfo(name: member.name, size: member.contentLength, modified: modified, version: version))
+        }
+        return records
+    }
+
+    public var sweepsCheaply: Bool { false }
+
+    public func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date) {
+        let prefix = "." + deviceID.recordName + "."
+        for member in (try? members()) ?? [] where member.name.hasPrefix(prefix) && member.name.hasSuffix(".tmp") {
+            guard let modified = member.lastModified.flatMap(HTTPDate.parse), now.timeIntervalSince(modified) > age
+            else { continue }
+            _ = try? client.send(HTTPRequest(method: "DELETE", url: url(of: member.name)))
+        }
+    }
+
+    /// The collection's files (not the collection itself, nor sub-collections), from one PROPFIND.
+    private func members() throws -> [WebDAVListing.Member] {
         let response = try send(
             "list", collection,
             HTTPRequest(
@@ -62,23 +93,7 @@ public struct WebDAVStore: SnapshotStore {
                 operation: "list", target: displayName,
                 reason: "the server's answer is not a WebDAV listing (bad XML at line \(error.line))")
         }
-        var records: [RecordInfo] = []
-        records.reserveCapacity(listing.members.count)
-        // rclone can list a record twice while it is being replaced: one entry per name.
-        var seen = Set<String>()
-        for member in listing.members where !member.isCollection && member.path != collectionPath {
-            guard RecordInfo.isRecordName(member.name), seen.insert(member.name).inserted else { continue }
-            let modified = member.lastModified.flatMap(HTTPDate.parse)
-            var version: RecordVersion?
-            if let etag = member.etag {
-                version = .tag(WebDAVListing.opaqueTag(etag))
-            } else if let modified = member.lastModified, let length = member.contentLength {
-                version = .tag("modified \(modified), \(length) bytes")
-            }
-            records.append(
-                RecordInfo(name: member.name, size: member.contentLength, modified: modified, version: version))
-        }
-        return records
+        return listing.members.filter { !$0.isCollection && $0.path != collectionPath }
     }
 
     public func readRecord(named name: String, maximumSize: Int) throws -> Data {

@@ -90,15 +90,32 @@ enum PublishCommand {
         } catch let error as SnapshotStoreError {
             throw CommandFailure(error.description)
         }
-        if let directory = store as? DirectoryStore {
-            directory.removeLeftoverTemporaryFiles(of: deviceID, olderThan: 3600, now: now)
-        }
+        sweepLeftovers(in: store, of: deviceID, context: context)
         if context.console.errorsAreTerminal {
             context.console.note(
                 "published '\(deviceID)' with \(providers.count) provider entr\(providers.count == 1 ? "y" : "ies") "
                     + "to '\(location.displayName)'")
         }
         return .success
+    }
+
+    /// Removes this device's temporary files that a killed publish left (older than an hour): every time
+    /// in a folder, hourly on a server (the sweep lists the whole store), as a stamp file in the cache
+    /// folder records. Uses the real clock: `--now` dates the record, not the files.
+    static func sweepLeftovers(in store: any SnapshotStore, of deviceID: DeviceID, context: RunContext) {
+        let realNow = Date()
+        guard !store.sweepsCheaply else {
+            return store.removeLeftoverTemporaryFiles(of: deviceID, olderThan: 3600, now: realNow)
+        }
+        let stamp =
+            String(ParseCache.path(in: context.stateDirectory + "/cache", store: store.displayName).dropLast(6))
+            + ".swept"
+        let last = (try? FileManager.default.attributesOfItem(atPath: stamp)[.modificationDate]) as? Date
+        guard last.map({ realNow.timeIntervalSince($0) >= 3600 }) ?? true else { return }
+        try? FileManager.default.createDirectory(
+            atPath: context.stateDirectory + "/cache", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: stamp, contents: nil)
+        store.removeLeftoverTemporaryFiles(of: deviceID, olderThan: 3600, now: realNow)
     }
 
     /// A built-in collector named by `--source NAME[:PATH]`.

@@ -12,6 +12,13 @@ protocol StoreHarness: Sendable {
     func plant(_ name: String, _ data: Data) throws
     /// Every name in the store, hidden ones included.
     func allNames() throws -> [String]
+    /// Whether the store can list hidden files (nginx's WebDAV listings leave them out, so nothing there
+    /// can find a leftover temporary file to sweep).
+    var listsHiddenFiles: Bool { get }
+}
+
+extension StoreHarness {
+    var listsHiddenFiles: Bool { true }
 }
 
 /// One behaviour every `SnapshotStore` must have, named so that a failure reads as the broken promise.
@@ -132,6 +139,19 @@ enum StoreConformance {
             let staged = try store.stageRecord(record(laptop, used: 99), for: laptop)
             store.discardRecord(staged)
             #expect(try harness.allNames() == [laptop.recordName])
+        },
+        ConformanceCheck(name: "this device's old temporary files are swept; young ones and other devices' stay") {
+            harness in
+            let store = try harness.makeStore()
+            try store.writeRecord(record(laptop), for: laptop)
+            try harness.plant(".laptop-1.json.1.aa.tmp", Data("x".utf8))
+            try harness.plant(".desktop-2.json.1.bb.tmp", Data("x".utf8))
+            store.removeLeftoverTemporaryFiles(of: laptop, olderThan: 3600, now: Date())
+            #expect(try harness.allNames().count == 3, "an hour has not passed")
+            store.removeLeftoverTemporaryFiles(of: laptop, olderThan: 3600, now: Date().addingTimeInterval(7200))
+            let left = harness.listsHiddenFiles ? [] : [".laptop-1.json.1.aa.tmp"]
+            let names = try harness.allNames()
+            #expect(names == ([".desktop-2.json.1.bb.tmp", laptop.recordName] + left).sorted(), "\(names)")
         },
         ConformanceCheck(name: "removing a record deletes it, and removing a missing one is fine") { harness in
             let store = try harness.makeStore()
