@@ -195,7 +195,9 @@ public final class HTTPClient: @unchecked Sendable {
     }
 
     private func error(for code: CURLcode, detail: String, request: HTTPRequest, exchange: Exchange) -> HTTPError {
-        let reason = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        // curl's texts start with a capital; aggctl's messages are lowercase.
+        let text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        let reason = text.prefix(1).lowercased() + text.dropFirst()
         switch code {
         case CURLE_COULDNT_CONNECT, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR:
             return HTTPError(.connection, request: request.summary, reason: "\(reason)")
