@@ -89,6 +89,18 @@ struct WebDAVStoreFailureTests {
         }
     }
 
+    @Test("without any credentials, the message says where to give them")
+    func noCredentials() throws {
+        let harness = try WebDAVHarness(.apache)
+        let store = WebDAVStore(url: harness.storeURL, client: HTTPClient(.init(retry: .never)))
+        do {
+            _ = try store.listRecords()
+            Issue.record("listed without credentials")
+        } catch {
+            #expect("\(error)".hasSuffix("AGGCTL_WEBDAV_USER and AGGCTL_WEBDAV_PASSWORD, or ~/.netrc)"), "\(error)")
+        }
+    }
+
     @Test("credentials in the store's URL are used, and never shown")
     func userinfo() throws {
         let harness = try WebDAVHarness(.apache)

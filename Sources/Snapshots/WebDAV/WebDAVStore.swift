@@ -190,6 +190,11 @@ public struct WebDAVStore: SnapshotStore {
     /// The store's error for an unexpected status.
     private func failure(_ response: HTTPResponse, _ operation: String, _ target: String) -> SnapshotStoreError {
         switch response.status {
+        case 401 where client.configuration.credentials == nil:
+            return .permissionDenied(
+                store: displayName,
+                detail: "HTTP 401: the server wants a user name and password; give them in the URL, "
+                    + "AGGCTL_WEBDAV_USER and AGGCTL_WEBDAV_PASSWORD, or ~/.netrc")
         case 401:
             return .permissionDenied(
                 store: displayName, detail: "HTTP 401: the server refused the user name or password")

@@ -70,8 +70,8 @@ enum StoreConformance {
             let store = try harness.makeStore()
             var cache: ParseCache? = ParseCache(store: store.displayName, readerVersion: "test")
             func used() throws -> Double? {
-                try store.readContents(cache: &cache, now: Date()).records.first?.snapshot.providers[0].session?
-                    .usedPercent
+                let contents = try store.readContents(cache: &cache, now: Date())
+                return contents.records.first?.snapshot.providers[0].session?.usedPercent
             }
             try store.writeRecord(record(laptop, used: 40), for: laptop)
             #expect(try used() == 40)
