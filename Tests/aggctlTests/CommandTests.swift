@@ -359,4 +359,15 @@ struct CommandTests {
         let entry = try SnapshotCodec.decode(Data(signedOut.output.utf8), fileName: "box.json").snapshot.providers.first
         #expect(entry?.error == "signed out (no ChatGPT login in '\(harness.home.file("nowhere"))/auth.json')")
     }
+
+    @Test("a bad AGGCTL_HTTP_TIMEOUT is a usage error naming the variable")
+    func badTimeout() {
+        var harness = Harness()
+        harness.environment["AGGCTL_HTTP_TIMEOUT"] = "soon"
+        let outcome = harness.run("status", "--store", "http://127.0.0.1:1/store/")
+        #expect(outcome.status == .usage)
+        #expect(
+            outcome.errors.contains(
+                "AGGCTL_HTTP_TIMEOUT: 'soon' is not a number of seconds; expected a number such as 30"))
+    }
 }
