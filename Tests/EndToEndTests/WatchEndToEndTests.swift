@@ -18,8 +18,8 @@ struct WatchEndToEndTests {
         process.executableURL = URL(fileURLWithPath: BinaryRun.binary)
         process.arguments = ["watch"] + arguments
         process.environment = ["HOME": root.path, "PATH": "/usr/bin:/bin"]
-        FileManager.default.createFile(atPath: root.file("out"), contents: nil)
-        FileManager.default.createFile(atPath: root.file("err"), contents: nil)
+        _ = FileManager.default.createFile(atPath: root.file("out"), contents: nil)
+        _ = FileManager.default.createFile(atPath: root.file("err"), contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: root.file("out")))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: root.file("err")))
         try process.run()

@@ -68,6 +68,22 @@ struct HTTPClientTests {
         #expect(try Self.client().send(HTTPRequest(url: base + "/flaky/\(stubborn)/9")).status == 500)
     }
 
+    @Test("a 429 waits as long as Retry-After says, up to the client's limit")
+    func retryAfter() throws {
+        let waits = Waits()
+        func client(limit: TimeInterval) -> HTTPClient {
+            HTTPClient(
+                .init(
+                    retry: RetryPolicy(attempts: 4, initialDelay: 0.01, maximumDelay: 0.02, jitter: 0) {
+                        waits.add($0)
+                    },
+                    maximumRetryAfter: limit))
+        }
+        #expect(try client(limit: 10).send(HTTPRequest(url: base + "/busy/\(UUID().uuidString)/3")).status == 200)
+        #expect(try client(limit: 2).send(HTTPRequest(url: base + "/busy/\(UUID().uuidString)/30")).status == 200)
+        #expect(waits.all == [3, 2])
+    }
+
     @Test("credentials go as Basic auth, switch to Digest when asked, and never reach an error message")
     func credentials() throws {
         let credentials = HTTPCredentials(user: "alice", password: "s3cret-pass")
@@ -144,4 +160,12 @@ struct HTTPClientTests {
         let trusting = HTTPClient(.init(caFile: certificate, retry: .never))
         #expect(try trusting.send(HTTPRequest(url: url)).status == 200)
     }
+}
+
+/// The waits a retry policy asked for, instead of sleeping.
+final class Waits: @unchecked Sendable {
+    private let lock = NSLock()
+    private var waits: [TimeInterval] = []
+    var all: [TimeInterval] { lock.withLock { waits } }
+    func add(_ wait: TimeInterval) { lock.withLock { waits.append(wait) } }
 }

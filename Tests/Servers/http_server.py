@@ -10,6 +10,7 @@ Paths:
   /status/N             answers status N
   /slow                 waits 5 s before answering
   /flaky/KEY/N/...      answers 500 (Retry-After: 0) to the first N requests for KEY, then as usual
+  /busy/KEY/SECONDS     answers 429 with Retry-After: SECONDS to the first request for KEY, then as usual
   /failing/...          always answers 500
   /big/N                N bytes without a length
   /digest               asks for Digest authentication
@@ -78,6 +79,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.answer(int(parts[2]), b"{}")
         if self.path.startswith("/failing/"):
             return self.answer(500, b"internal error")
+        if self.path.startswith("/busy/"):
+            with lock:
+                counts[parts[2]] = counts.get(parts[2], 0) + 1
+                first = counts[parts[2]] == 1
+            if first:
+                return self.answer(429, b"slow down", {"Retry-After": parts[3]})
         if self.path.startswith("/flaky/"):
             with lock:
                 counts[parts[2]] = counts.get(parts[2], 0) + 1

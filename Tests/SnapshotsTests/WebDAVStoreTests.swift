@@ -89,6 +89,21 @@ struct WebDAVStoreFailureTests {
         }
     }
 
+    @Test("Digest authentication: the client answers Apache's challenge, and a wrong password is refused")
+    func digest() throws {
+        let server = try WebDAVServer.shared(.apache, digest: true)
+        let url = URL(string: "\(server.origin)/\(try server.makeFolder())/store/")!
+        let store = WebDAVStore(url: url, client: WebDAVHarness.client())
+        try store.writeRecord(StoreConformance.record(StoreConformance.laptop), for: StoreConformance.laptop)
+        #expect(try store.listRecords().map(\.name) == [StoreConformance.laptop.recordName])
+        #expect(
+            try store.readRecord(named: StoreConformance.laptop.recordName)
+                == StoreConformance.record(StoreConformance.laptop))
+        let wrong = WebDAVStore(url: url, client: WebDAVHarness.client(password: "wrong-secret"))
+        #expect(throws: SnapshotStoreError.self) { try wrong.listRecords() }
+        #expect(server.requestLog().contains { $0.hasPrefix("PROPFIND") && $0.hasSuffix(" 401") })
+    }
+
     @Test("without any credentials, the message says where to give them")
     func noCredentials() throws {
         let harness = try WebDAVHarness(.apache)

@@ -33,7 +33,7 @@ public final class LocalServer: @unchecked Sendable {
             """
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", watchdog, "watchdog", String(getpid())] + command
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardOutput = output
         process.standardError = output

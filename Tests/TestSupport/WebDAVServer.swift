@@ -30,7 +30,8 @@ public final class WebDAVServer: @unchecked Sendable {
     private let folder: TemporaryDirectory
     private let server: LocalServer
 
-    public init(_ kind: Kind) throws {
+    /// - Parameter digest: HTTP Digest authentication instead of Basic (Apache only).
+    public init(_ kind: Kind, digest: Bool = false) throws {
         self.kind = kind
         folder = TemporaryDirectory("aggctl-dav-\(kind)")
         root = folder.file("root")
@@ -38,7 +39,10 @@ public final class WebDAVServer: @unchecked Sendable {
         chmod(folder.path, 0o755)
         let port = LocalServer.freePort()
         server = try LocalServer(
-            [Repository.path("script/webdav-server"), kind.rawValue, String(port), root, Self.user, Self.password],
+            [
+                "env", "WEBDAV_AUTH=\(digest ? "digest" : "basic")", Repository.path("script/webdav-server"),
+                kind.rawValue, String(port), root, Self.user, Self.password,
+            ],
             port: port, log: folder.file("server.log"))
     }
 
@@ -53,8 +57,8 @@ public final class WebDAVServer: @unchecked Sendable {
 
     /// One server of each kind per test process, started on first use: servers start in well under a
     /// second, but the suites make hundreds of stores.
-    public static func shared(_ kind: Kind) throws -> WebDAVServer {
-        try registry.server(kind)
+    public static func shared(_ kind: Kind, digest: Bool = false) throws -> WebDAVServer {
+        try registry.server(kind, digest: digest)
     }
 
     /// A new empty folder inside the served root, world-writable (Apache serves as `nobody` under root).
@@ -70,14 +74,15 @@ public final class WebDAVServer: @unchecked Sendable {
 
     private final class Registry: @unchecked Sendable {
         private let lock = NSLock()
-        private var servers: [Kind: WebDAVServer] = [:]
+        private var servers: [String: WebDAVServer] = [:]
 
-        func server(_ kind: Kind) throws -> WebDAVServer {
+        func server(_ kind: Kind, digest: Bool) throws -> WebDAVServer {
             lock.lock()
             defer { lock.unlock() }
-            if let running = servers[kind] { return running }
-            let started = try WebDAVServer(kind)
-            servers[kind] = started
+            let key = "\(kind)\(digest ? "-digest" : "")"
+            if let running = servers[key] { return running }
+            let started = try WebDAVServer(kind, digest: digest)
+            servers[key] = started
             return started
         }
     }

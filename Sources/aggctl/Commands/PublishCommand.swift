@@ -114,7 +114,7 @@ enum PublishCommand {
         guard last.map({ realNow.timeIntervalSince($0) >= 3600 }) ?? true else { return }
         try? FileManager.default.createDirectory(
             atPath: context.stateDirectory + "/cache", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: stamp, contents: nil)
+        _ = FileManager.default.createFile(atPath: stamp, contents: nil)
         store.removeLeftoverTemporaryFiles(of: deviceID, olderThan: 3600, now: realNow)
     }
 
