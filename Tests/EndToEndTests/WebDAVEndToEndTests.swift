@@ -191,6 +191,53 @@ struct WebDAVEndToEndTests {
             "swept within the hour")
     }
 
+    @Test("all together: watch reads a WebDAV store every second and tells a webhook of depleted, then restored")
+    func watchOverWebDAV() throws {
+        let server = try WebDAVServer.shared(.nginx)
+        let store = "\(server.origin)/\(try server.makeFolder())/store/"
+        let hooks = try LocalServer.sharedHTTPServer()
+        let hookPath = "/hook/\(UUID().uuidString.prefix(8))"
+        func publish(used: Double, at: String) throws {
+            let run = try BinaryRun.run(
+                ["publish", "--store", store, "--device-id", "laptop", "--from", "-"],
+                environment: machine("laptop", Self.credentials), input: input(used: used, at: at))
+            #expect(run.status == 0, "\(run.errors)")
+        }
+        try publish(used: 40, at: "2026-11-30T11:50:00Z")
+        let watch = Process()
+        watch.executableURL = URL(fileURLWithPath: BinaryRun.binary)
+        watch.arguments = [
+            "watch", "--store", store, "--interval", "1", "--notify", "webhook:" + hooks.origin + hookPath,
+            "--now", "2026-11-30T12:00:00Z",
+        ]
+        watch.environment = machine("watcher", Self.credentials)
+        watch.standardOutput = FileHandle.nullDevice
+        watch.standardError = FileHandle.nullDevice
+        try watch.run()
+        defer { if watch.isRunning { kill(watch.processIdentifier, SIGKILL) } }
+        func kinds() throws -> [String] {
+            try requests(hooks).filter { $0.path == hookPath }.compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.body.utf8)) as? [String: Any])?["kind"] as? String
+            }
+        }
+        func waitFor(_ expected: [String]) throws -> Bool {
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline {
+                if try kinds() == expected { return true }
+                usleep(100_000)
+            }
+            return false
+        }
+        // Whether watch's first round saw 40 % or already 100 %, it tells of the depletion once.
+        try publish(used: 100, at: "2026-11-30T11:55:00Z")
+        #expect(try waitFor(["depleted"]), "\((try? kinds()) ?? [])")
+        try publish(used: 10, at: "2026-11-30T11:58:00Z")
+        #expect(try waitFor(["depleted", "restored"]), "\((try? kinds()) ?? [])")
+        kill(watch.processIdentifier, SIGTERM)
+        watch.waitUntilExit()
+        #expect(watch.terminationStatus == 0)
+    }
+
     @Test("a wrong password exits 1, naming the URL and never the password")
     func wrongPassword() throws {
         let server = try WebDAVServer.shared(.apache)
