@@ -13,7 +13,7 @@ enum DoctorCommand {
           WebDAV), login, clock offset against the server's Date header;
           folder: that it (or its parent) exists;
           then the listing, and a write: a probe record aggctl-doctor-*.json is written, read back and
-          removed (the folder's clock is judged by the probe's modification time).
+          removed (a folder's clock is judged by its modification time after the probe).
         One line per check: ok, warn or FAIL, with what to fix. Exit 1 when a check fails.
         """
 
