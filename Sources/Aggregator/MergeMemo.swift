@@ -40,8 +40,7 @@ public struct MergeMemo: Sendable {
 
     /// The memo file for `store` inside `directory`.
     public static func path(in directory: String, store: String) -> String {
-        let cache = ParseCache.path(in: directory, store: store)
-        return String(cache.dropLast(".cache".count)) + ".merge"
+        ParseCache.path(in: directory, store: store, extension: "merge")
     }
 
     /// Reads the memo at `path`; nil when it is missing, damaged or foreign.

@@ -39,44 +39,43 @@ public struct ClaudeUsageEndpoint: Sendable {
 
     public func collect(now: Date) -> ProviderUsage {
         let credentialsPath = configFolder + "/.credentials.json"
-        let stored = Self.readJSON(credentialsPath)?["claudeAiOauth"]
+        let stored = JSONValue.read(contentsOf: credentialsPath)?["claudeAiOauth"]
         let email = [configFolder + "/.claude.json", home + "/.claude.json"].lazy
-            .compactMap { Self.readJSON($0)?["oauthAccount"]?["emailAddress"]?.string }.first
-        let plan = Self.plan(tier: stored?["rateLimitTier"]?.string, subscription: stored?["subscriptionType"]?.string)
+            .compactMap { JSONValue.read(contentsOf: $0)?["oauthAccount"]?["emailAddress"]?.string }.first
+        let known = ProviderUsage(
+            providerID: "claude", accountEmail: email,
+            plan: Self.plan(tier: stored?["rateLimitTier"]?.string, subscription: stored?["subscriptionType"]?.string),
+            lastUpdated: now)
         guard let token = token ?? stored?["accessToken"]?.string, !token.isEmpty else {
-            return UsageEndpoint.failure(
-                "claude", "signed out (no token in CLAUDE_CODE_OAUTH_TOKEN or '\(credentialsPath)')", now: now,
-                email: email, plan: plan)
+            return known.failing("signed out (no token in CLAUDE_CODE_OAUTH_TOKEN or '\(credentialsPath)')")
         }
         if self.token == nil, let expires = stored?["expiresAt"]?.number, expires / 1000 < now.timeIntervalSince1970 {
-            return UsageEndpoint.failure(
-                "claude", "signed out (the token in '\(credentialsPath)' expired; Claude Code renews it when it runs)",
-                now: now, email: email, plan: plan)
+            return known.failing(
+                "signed out (the token in '\(credentialsPath)' expired; Claude Code renews it when it runs)")
         }
         let endpoint = UsageEndpoint(
-            providerID: "claude", url: baseURL + "/api/oauth/usage",
+            known: known, url: baseURL + "/api/oauth/usage",
             headers: [("Authorization", "Bearer " + token), ("anthropic-beta", "oauth-2025-04-20")], client: client)
-        return endpoint.fetch(now: now, email: email, plan: plan) { json in
-            Self.entry(json, now: now, email: email, plan: plan)
-        }
+        return endpoint.fetch(figures: Self.figures)
     }
 
-    /// `five_hour` is the session window, `seven_day` the weekly one, the per-model weeks `modelWeekly`.
-    static func entry(_ json: JSONValue, now: Date, email: String?, plan: String?) -> ProviderUsage? {
+    /// `known` with the answer's windows: `five_hour` is the session, `seven_day` the week, the per-model
+    /// weeks `modelWeekly`; nil when it has neither session nor week.
+    static func figures(_ json: JSONValue, onto known: ProviderUsage) -> ProviderUsage? {
         func window(_ key: String, minutes: Int) -> UsageWindow? {
-            guard let object = json[key], let used = object.percent("utilization") else { return nil }
+            guard let object = json[key], let used = object["utilization"]?.number else { return nil }
             return UsageWindow(
                 usedPercent: used, windowMinutes: minutes, resetsAt: object["resets_at"]?.string.flatMap(RFC3339.parse))
         }
-        let session = window("five_hour", minutes: 300)
-        let weekly = window("seven_day", minutes: 10_080)
-        guard session != nil || weekly != nil else { return nil }
+        var entry = known
+        entry.session = window("five_hour", minutes: 300)
+        entry.weekly = window("seven_day", minutes: 10_080)
+        guard entry.session != nil || entry.weekly != nil else { return nil }
         let models = [("seven_day_opus", "Opus"), ("seven_day_sonnet", "Sonnet")].compactMap { key, name in
             window(key, minutes: 10_080).map { NamedWindow(name: name, window: $0) }
         }
-        return ProviderUsage(
-            providerID: "claude", accountEmail: email, plan: plan, lastUpdated: now, session: session, weekly: weekly,
-            modelWeekly: models.isEmpty ? nil : models)
+        entry.modelWeekly = models.isEmpty ? nil : models
+        return entry
     }
 
     /// "default_claude_max_20x" → "Max 20x"; else the subscription type capitalised ("pro" → "Pro").
@@ -85,10 +84,5 @@ public struct ClaudeUsageEndpoint: Sendable {
             return "Max " + tier[range.upperBound...]
         }
         return subscription.map { $0.prefix(1).uppercased() + $0.dropFirst() }
-    }
-
-    static func readJSON(_ path: String) -> JSONValue? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return data.withUnsafeBytes { JSONValue.parse($0) }
     }
 }

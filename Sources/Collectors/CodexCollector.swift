@@ -191,9 +191,12 @@ extension CodexCollector.Scan: LogScanPartial {
 extension CodexCollector {
     /// The account e-mail and plan from `auth.json`'s `id_token`, read without verifying it.
     func accountFromAuth() -> (email: String?, plan: String?) {
-        guard let data = FileManager.default.contents(atPath: home + "/auth.json"),
-            let auth = data.withUnsafeBytes({ JSONValue.parse($0) }),
-            let token = auth["tokens"]?["id_token"]?.string, let claims = JSONWebToken.claims(of: token)
+        Self.account(inAuth: JSONValue.read(contentsOf: home + "/auth.json"))
+    }
+
+    /// The account e-mail and plan from a parsed `auth.json`, for callers that read it for more.
+    static func account(inAuth auth: JSONValue?) -> (email: String?, plan: String?) {
+        guard let token = auth?["tokens"]?["id_token"]?.string, let claims = JSONWebToken.claims(of: token)
         else { return (nil, nil) }
         return (claims["email"]?.string, claims["https://api.openai.com/auth"]?["chatgpt_plan_type"]?.string)
     }

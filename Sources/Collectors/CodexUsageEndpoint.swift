@@ -28,36 +28,35 @@ public struct CodexUsageEndpoint: Sendable {
 
     public func collect(now: Date) -> ProviderUsage {
         let authPath = home + "/auth.json"
-        let account = CodexCollector(home: home).accountFromAuth()
-        let tokens = ClaudeUsageEndpoint.readJSON(authPath)?["tokens"]
+        let auth = JSONValue.read(contentsOf: authPath)
+        let account = CodexCollector.account(inAuth: auth)
+        let known = ProviderUsage(
+            providerID: "codex", accountEmail: account.email, plan: account.plan, lastUpdated: now)
+        let tokens = auth?["tokens"]
         guard let token = tokens?["access_token"]?.string, !token.isEmpty else {
-            return UsageEndpoint.failure(
-                "codex", "signed out (no ChatGPT login in '\(authPath)')", now: now, email: account.email,
-                plan: account.plan)
+            return known.failing("signed out (no ChatGPT login in '\(authPath)')")
         }
         var headers = [("Authorization", "Bearer " + token)]
         if let accountID = tokens?["account_id"]?.string { headers.append(("ChatGPT-Account-Id", accountID)) }
         let endpoint = UsageEndpoint(
-            providerID: "codex", url: baseURL + "/backend-api/wham/usage", headers: headers, client: client)
-        return endpoint.fetch(now: now, email: account.email, plan: account.plan) { json in
-            Self.entry(json, now: now, email: account.email, plan: account.plan)
-        }
+            known: known, url: baseURL + "/backend-api/wham/usage", headers: headers, client: client)
+        return endpoint.fetch(figures: Self.figures)
     }
 
-    /// `primary_window` is the session window, `secondary_window` the weekly one; the answer's `plan_type` is
-    /// newer than the login's.
-    static func entry(_ json: JSONValue, now: Date, email: String?, plan: String?) -> ProviderUsage? {
+    /// `known` with the answer's windows: `primary_window` is the session, `secondary_window` the week;
+    /// the answer's `plan_type` is newer than the login's. Nil when it has neither window.
+    static func figures(_ json: JSONValue, onto known: ProviderUsage) -> ProviderUsage? {
         func window(_ key: String) -> UsageWindow? {
-            guard let object = json["rate_limit"]?[key], let used = object.percent("used_percent") else { return nil }
+            guard let object = json["rate_limit"]?[key], let used = object["used_percent"]?.number else { return nil }
             return UsageWindow(
                 usedPercent: used, windowMinutes: object["limit_window_seconds"]?.number.map { Int($0) / 60 },
                 resetsAt: object["reset_at"]?.number.map { Date(timeIntervalSince1970: $0) })
         }
-        let session = window("primary_window")
-        let weekly = window("secondary_window")
-        guard session != nil || weekly != nil else { return nil }
-        return ProviderUsage(
-            providerID: "codex", accountEmail: email, plan: json["plan_type"]?.string ?? plan, lastUpdated: now,
-            session: session, weekly: weekly)
+        var entry = known
+        entry.session = window("primary_window")
+        entry.weekly = window("secondary_window")
+        guard entry.session != nil || entry.weekly != nil else { return nil }
+        entry.plan = json["plan_type"]?.string ?? known.plan
+        return entry
     }
 }

@@ -8,51 +8,50 @@ import Snapshots
 ///
 /// Tokens go only into the `Authorization` header: error texts name the URL and the status, never them.
 struct UsageEndpoint {
-    var providerID: String
+    /// What is known without asking (provider, account, plan, time): every answer, figures or failure,
+    /// starts from it.
+    var known: ProviderUsage
     var url: String
     var headers: [(name: String, value: String)]
     var client: HTTPClient
 
-    /// An entry carrying only why there are no figures.
-    static func failure(_ providerID: String, _ reason: String, now: Date, email: String? = nil, plan: String? = nil)
-        -> ProviderUsage
-    {
-        ProviderUsage(providerID: providerID, accountEmail: email, plan: plan, lastUpdated: now, error: reason)
-    }
-
-    /// GETs the usage and hands the parsed JSON to `entry`; failures become an entry with `error`.
-    func fetch(
-        now: Date, email: String?, plan: String?, entry: (JSONValue) -> ProviderUsage?
-    ) -> ProviderUsage {
+    /// GETs the usage and hands the parsed JSON to `figures`, which adds the windows to `known` (nil when
+    /// the JSON has none); failures become `known` with an `error`.
+    func fetch(figures: (JSONValue, ProviderUsage) -> ProviderUsage?) -> ProviderUsage {
         let response: HTTPResponse
         do {
             response = try client.send(HTTPRequest(url: url, headers: headers + [("Accept", "application/json")]))
         } catch let error as HTTPError {
-            return Self.failure(
-                providerID, "could not read usage (\(error.message))", now: now, email: email, plan: plan)
+            return known.failing("could not read usage (\(error.message))")
         } catch {
-            return Self.failure(providerID, "could not read usage (\(error))", now: now, email: email, plan: plan)
+            return known.failing("could not read usage (\(error))")
         }
         switch response.status {
         case 200:
             let json = response.body.withUnsafeBytes { JSONValue.parse($0) }
-            if let json, let usage = entry(json) { return usage }
-            return Self.failure(
-                providerID, "could not read usage (the answer from \(url) is not the expected JSON)", now: now,
-                email: email, plan: plan)
+            if let json, let usage = figures(json, known) { return usage }
+            return known.failing("could not read usage (the answer from \(url) is not the expected JSON)")
         case 401, 403:
-            return Self.failure(
-                providerID, "signed out (the usage endpoint refused the token: HTTP \(response.status))", now: now,
-                email: email, plan: plan)
+            return known.failing("signed out (the usage endpoint refused the token: HTTP \(response.status))")
         default:
-            return Self.failure(
-                providerID, "could not read usage (HTTP \(response.status) from \(url))", now: now, email: email,
-                plan: plan)
+            return known.failing("could not read usage (HTTP \(response.status) from \(url))")
         }
     }
 }
 
+extension ProviderUsage {
+    /// This entry with `reason` for why its figures are missing.
+    func failing(_ reason: String) -> ProviderUsage {
+        var entry = self
+        entry.error = reason
+        return entry
+    }
+}
+
 extension JSONValue {
-    /// A percentage field that may be missing or null.
-    func percent(_ key: String) -> Double? { self[key]?.number }
+    /// The JSON document in the file at `path`; nil when it is missing or not JSON.
+    static func read(contentsOf path: String) -> JSONValue? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return data.withUnsafeBytes { JSONValue.parse($0) }
+    }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// - TLS certificates are verified (against `caFile` when given); only `http` and `https` are spoken.
 /// - Credentials go to libcurl as options, never in a URL; Basic first, Digest once a server asks for it.
 ///   Redirects are followed only by clients without credentials, so a password never goes elsewhere.
-/// - Connection failures, 5xx and 429 answers are retried with jittered backoff (honouring `Retry-After`);
+/// - Connection failures, 429 and passing 5xx answers are retried with jittered backoff (honouring `Retry-After`);
 ///   a timeout is not, so a server that never answers costs one timeout, not four.
 public final class HTTPClient: @unchecked Sendable {
     public struct Configuration: Sendable {
@@ -204,7 +204,7 @@ public final class HTTPClient: @unchecked Sendable {
         case CURLE_OPERATION_TIMEDOUT:
             let seconds = Double(configuration.timeout.milliseconds) / 1000
             return HTTPError(
-                .timeout, request: request.summary, reason: "no answer within \(seconds.formatted()) s (\(reason))")
+                .timeout, request: request.summary, reason: "no answer within \(seconds.shortText) s (\(reason))")
         case CURLE_FILESIZE_EXCEEDED:
             return HTTPError(
                 .bodyTooLarge(size: exchange.announcedLength), request: request.summary, reason: "response too large")
@@ -227,7 +227,8 @@ extension Duration {
 }
 
 extension Double {
-    fileprivate func formatted() -> String {
+    /// "0.3", "1": no trailing ".0" on whole seconds.
+    fileprivate var shortText: String {
         self == rounded() ? String(Int(self)) : String(self)
     }
 }

@@ -53,8 +53,9 @@ public struct HTTPResponse: Sendable, Equatable {
 
     public var isSuccess: Bool { (200..<300).contains(status) }
 
-    /// A server error or "too many requests": worth asking again a little later.
-    public var isTransient: Bool { status == 429 || status == 502 || status == 503 || status == 504 || status == 500 }
+    /// "Too many requests" or a server error that may pass (not 501 "not implemented" or 507 "out of
+    /// space"): worth asking again a little later.
+    public var isTransient: Bool { [429, 500, 502, 503, 504].contains(status) }
 
     /// `Retry-After` in seconds (either form RFC 9110 allows), relative to `now`.
     public func retryAfter(now: Date) -> TimeInterval? {

@@ -85,38 +85,42 @@ struct WebDAVEndToEndTests {
         let store = WebDAVStore(url: url, client: client)
         let device = Records.id("laptop")
         // Records of very different sizes, so that a partial read of one is never a whole other.
-        func record(_ index: Int) -> Data {
+        @Sendable func record(_ index: Int) -> Data {
             let providers = (0...(index % 2 == 0 ? 0 : 60)).map {
                 Records.entry("p\($0)", at: "2026-11-30T11:50:00Z", sessionUsed: Double(index % 100))
             }
             return Records.json(Records.snapshot("laptop", generatedAt: "2026-11-30T12:00:00Z", providers))
         }
         try store.writeRecord(record(0), for: device)
-        let done = Flag()
-        let reads = Counter()
-        let bad = Counter()
-        let reader = Thread {
-            while !done.isSet {
-                // What `status` does: list, read, decode.
-                do {
-                    let contents = try store.readContents()
-                    if contents.records.count == 1 { reads.add() }
-                    for problem in contents.problems { bad.add("\(problem.file): \(problem.reason)") }
-                } catch {
-                    bad.add("\(error)")
-                }
+        // The writer replaces the record 200 times on another thread; this one reads the store meanwhile,
+        // as `status` does (list, read, decode).
+        let reads = TestLog()
+        let problems = TestLog()
+        let writer = Thread {
+            do {
+                for index in 1...200 { try store.writeRecord(record(index), for: device) }
+            } catch {
+                problems.append("writer: \(error)")
             }
         }
-        reader.start()
-        for index in 1...200 { try store.writeRecord(record(index), for: device) }
-        done.set()
-        while !reader.isFinished { usleep(1000) }
+        writer.start()
+        while !writer.isFinished {
+            do {
+                let contents = try store.readContents()
+                if contents.records.count == 1 { reads.append("whole") }
+                for problem in contents.problems { problems.append("\(problem.file): \(problem.reason)") }
+            } catch {
+                problems.append("\(error)")
+            }
+        }
         // Servers replace by removing, then renaming (rclone, Apache): a reader can rarely miss the record
         // for a moment even after rereading, and says so; it must never take in a torn one.
-        let torn = bad.problems.filter { !$0.hasSuffix("disappeared while the store was read") }
+        let torn = problems.entries.filter { !$0.hasSuffix("disappeared while the store was read") }
         #expect(torn == [])
-        #expect(bad.problems.count < 10, "missed the record \(bad.problems.count) times")
-        #expect(reads.count >= 5, "the reader read the whole store only \(reads.count) times during the writes")
+        #expect(problems.entries.count < 10, "missed the record \(problems.entries.count) times")
+        #expect(
+            reads.entries.count >= 5,
+            "the reader read the whole store only \(reads.entries.count) times during the writes")
         #expect(try store.listRecords().map(\.name) == [device.recordName])
     }
 
@@ -332,50 +336,4 @@ struct LoggedRequest: Decodable {
 func requests(_ server: LocalServer) throws -> [LoggedRequest] {
     let data = try HTTPClient().send(HTTPRequest(url: server.origin + "/log")).body
     return try JSONDecoder().decode([LoggedRequest].self, from: data)
-}
-
-/// A TCP port that completes connections (the kernel's backlog does) but never reads or answers.
-final class SilentListener {
-    let port: Int
-    private let socket: Int32
-
-    init() throws {
-        #if canImport(Glibc)
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        self.socket = socket
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, length) == 0 && listen(socket, 16) == 0 && getsockname(socket, $0, &length) == 0
-            }
-        }
-        guard bound else { throw LocalServer.Failure(description: "cannot listen on 127.0.0.1") }
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    deinit { close(socket) }
-}
-
-/// A flag and counters shared between a test and its threads.
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
-}
-
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var total = 0
-    private var seen: [String] = []
-    var count: Int { lock.withLock { total } }
-    var problems: [String] { lock.withLock { seen } }
-    func add() { lock.withLock { total += 1 } }
-    func add(_ problem: String) { lock.withLock { seen.append(problem) } }
 }

@@ -93,10 +93,10 @@ struct DirectoryStoreTests {
         let path = harness.storePath + "/" + laptop.recordName
 
         // A careless writer: truncates and rewrites the file in place, in two halves, over and over.
-        nonisolated(unsafe) var stop = false
+        let stopped = TestLog()  // a lock-guarded stop signal: a plain shared Bool is a data race
         let writer = Thread {
             var flip = false
-            while !stop {
+            while stopped.entries.isEmpty {
                 let data = flip ? big : small
                 flip.toggle()
                 guard let handle = FileHandle(forWritingAtPath: path) else { continue }
@@ -107,7 +107,7 @@ struct DirectoryStoreTests {
             }
         }
         writer.start()
-        defer { stop = true }
+        defer { stopped.append("stop") }
 
         let store = DirectoryStore(path: harness.storePath)
         var records = 0
@@ -121,7 +121,7 @@ struct DirectoryStoreTests {
                 #expect([1, 200].contains(record.snapshot.providers.count))
             }
         }
-        stop = true
+        stopped.append("stop")
         #expect(records + problems >= 2000)
         #expect(records > 0)
     }

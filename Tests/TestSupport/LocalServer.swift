@@ -96,7 +96,7 @@ public final class LocalServer: @unchecked Sendable {
         }
     }
 
-    private static func socket() -> Int32 {
+    static func socket() -> Int32 {
         #if canImport(Glibc)
             return Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -104,13 +104,36 @@ public final class LocalServer: @unchecked Sendable {
         #endif
     }
 
-    private static func loopback(port: Int) -> sockaddr_in {
+    static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         return address
     }
+}
+
+/// A TCP port on 127.0.0.1 that completes connections (the kernel's backlog does) but never reads or
+/// answers: a server that accepted and hangs.
+public final class SilentListener {
+    public let port: Int
+    private let socket: Int32
+
+    public init() throws {
+        let socket = LocalServer.socket()
+        self.socket = socket
+        var address = LocalServer.loopback(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && listen(socket, 16) == 0 && getsockname(socket, $0, &length) == 0
+            }
+        }
+        guard bound else { throw LocalServer.Failure(description: "cannot listen on 127.0.0.1") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(socket) }
 }
 
 /// Whether a test needing `tool` can run here. Missing on a developer's machine: the test is skipped with

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// Where `--store` points, parsed from a path or URL.
 public enum StoreLocation: Sendable, Equatable {
@@ -39,11 +40,8 @@ public enum StoreLocation: Sendable, Equatable {
         }
     }
 
-    /// `url` without user name and password.
+    /// `url` without user name and password (the one way aggctl strips them, `HTTPRequest.displayURL`).
     public static func redacting(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "<url>" }
-        components.user = nil
-        components.password = nil
-        return components.string ?? "<url>"
+        HTTPRequest.displayURL(url.absoluteString)
     }
 }

@@ -97,17 +97,7 @@ public struct WebDAVStore: SnapshotStore {
     }
 
     public func readRecord(named name: String, maximumSize: Int) throws -> Data {
-        let request = HTTPRequest(url: url(of: name), maximumBodySize: maximumSize)
-        let response: HTTPResponse
-        do {
-            response = try client.send(request)
-        } catch let error as HTTPError {
-            if case .bodyTooLarge(let size) = error.kind {
-                throw SnapshotStoreError.recordTooLarge(
-                    name: name, size: size ?? Int64(maximumSize) + 1, limit: maximumSize)
-            }
-            throw SnapshotStoreError.failed(operation: "read", target: location(of: name), reason: error.reason)
-        }
+        let response = try send("read", name, HTTPRequest(url: url(of: name), maximumBodySize: maximumSize))
         switch response.status {
         case 200: return response.body
         case 404, 410: throw SnapshotStoreError.recordMissing(name: name)
@@ -173,11 +163,15 @@ public struct WebDAVStore: SnapshotStore {
     private static let segmentCharacters = CharacterSet(
         charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=")
 
-    /// Sends a request, turning a failure to get any answer into the store's error.
+    /// Sends a request, turning a failure to get any answer into the store's error (a body over the
+    /// request's limit: the record is too large).
     private func send(_ operation: String, _ target: String, _ request: HTTPRequest) throws -> HTTPResponse {
         do {
             return try client.send(request)
         } catch let error as HTTPError {
+            if case .bodyTooLarge(let size) = error.kind, let limit = request.maximumBodySize {
+                throw SnapshotStoreError.recordTooLarge(name: target, size: size ?? Int64(limit) + 1, limit: limit)
+            }
             throw SnapshotStoreError.failed(operation: operation, target: location(of: target), reason: error.reason)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import Snapshots
 
 /// Conversions of flag values into typed options; each failure names the flag and the accepted form.
@@ -28,17 +29,9 @@ enum ValueParsers {
     static func store(_ text: String, flag: String) throws -> StoreLocation {
         guard let location = StoreLocation(parsing: text) else {
             throw UsageError(
-                "--\(flag): '\(redactingUserInfo(text))' is not a store; expected a folder path, file:// URL, "
+                "--\(flag): '\(HTTPRequest.displayURL(text))' is not a store; expected a folder path, file:// URL, "
                     + "or http(s):// WebDAV URL")
         }
         return location
-    }
-
-    /// Hides a password a user typed into a URL before the text appears in a message.
-    static func redactingUserInfo(_ text: String) -> String {
-        guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@") else {
-            return text
-        }
-        return String(text[..<scheme.upperBound]) + "***@" + String(text[text.index(after: at)...])
     }
 }

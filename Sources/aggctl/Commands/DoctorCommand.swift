@@ -41,12 +41,12 @@ enum DoctorCommand {
 
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
         let location = try context.storeLocation(flags, command: name)
-        var findings: [Finding] = [Finding(check: "store", outcome: .ok, detail: location.displayName)]
+        var findings: [Finding] = []
         let report = { (finding: Finding) in
             findings.append(finding)
-            print(finding, on: context.console)
+            show(finding, on: context.console)
         }
-        print(findings[0], on: context.console)
+        report(Finding(check: "store", outcome: .ok, detail: location.displayName))
         var fatal = false
         switch location {
         case .webDAV(let url):
@@ -62,7 +62,8 @@ enum DoctorCommand {
         return findings.contains { $0.outcome == .failed } ? .failure : .success
     }
 
-    static func print(_ finding: Finding, on console: Console) {
+    /// One line per finding, and its fix indented under the detail.
+    static func show(_ finding: Finding, on console: Console) {
         console.print(
             "\(finding.outcome.rawValue)  \(finding.check.padding(toLength: 12, withPad: " ", startingAt: 0))\(finding.detail)"
         )

@@ -107,13 +107,10 @@ enum PublishCommand {
         guard !store.sweepsCheaply else {
             return store.removeLeftoverTemporaryFiles(of: deviceID, olderThan: 3600, now: realNow)
         }
-        let stamp =
-            String(ParseCache.path(in: context.stateDirectory + "/cache", store: store.displayName).dropLast(6))
-            + ".swept"
+        let stamp = ParseCache.path(in: context.cacheFolder, store: store.displayName, extension: "swept")
         let last = (try? FileManager.default.attributesOfItem(atPath: stamp)[.modificationDate]) as? Date
         guard last.map({ realNow.timeIntervalSince($0) >= 3600 }) ?? true else { return }
-        try? FileManager.default.createDirectory(
-            atPath: context.stateDirectory + "/cache", withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: context.cacheFolder, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: stamp, contents: nil)
         store.removeLeftoverTemporaryFiles(of: deviceID, olderThan: 3600, now: realNow)
     }

@@ -48,7 +48,7 @@ enum StatusCommand {
             staleAfter: try context.seconds("stale-after", flags: flags, default: MergeOptions.defaultStaleAfter),
             maxSkew: try context.seconds("max-skew", flags: flags, default: MergeOptions.defaultMaxSkew))
         let merging = CachedMerge(
-            store: try context.openStore(location), cacheFolder: context.stateDirectory + "/cache",
+            store: try context.openStore(location), cacheFolder: context.cacheFolder,
             readerVersion: "aggctl \(Aggctl.version)")
         do {
             let outcome = try merging.merge(options: options, realNow: Date())

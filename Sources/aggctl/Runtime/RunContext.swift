@@ -36,6 +36,9 @@ struct RunContext: Sendable {
     /// `--state-dir`, when given.
     var stateDirectoryOverride: String?
 
+    /// Where the per-store caches (parse cache, merge memo, sweep stamp) live: `cache` in the state directory.
+    var cacheFolder: String { stateDirectory + "/cache" }
+
     /// The state directory: `--state-dir`, else `$XDG_STATE_HOME/aggctl`, else `~/.local/state/aggctl`.
     var stateDirectory: String {
         if let stateDirectoryOverride { return stateDirectoryOverride }
