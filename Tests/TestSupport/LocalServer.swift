@@ -9,14 +9,22 @@ import Foundation
 /// A real server process on 127.0.0.1 for the duration of a test (or of a test process, when shared).
 ///
 /// It runs under a small watchdog shell that stops it when the test process goes away, so a crashed or
-/// killed test run never leaves servers behind. Output goes to a log file, quoted when it fails to start.
+/// killed test run never leaves servers behind: SIGTERM first, and when the server has not exited
+/// `stopGrace` seconds later, SIGKILL to the whole process group (the server's workers included). Output
+/// goes to a log file, quoted when it fails to start.
 public final class LocalServer: @unchecked Sendable {
     public let port: Int
     public let log: String
-    private let process = Process()
+    private let watchdog: SpawnedProcess
+
+    /// How long a server has to exit after SIGTERM before its process group is killed.
+    public static let stopGrace = 3
 
     /// `http://127.0.0.1:<port>`.
     public var origin: String { "http://127.0.0.1:\(port)" }
+
+    /// The process group of the watchdog, the server and everything the server started.
+    public var processGroup: pid_t { watchdog.pid }
 
     /// Starts `command` (whose arguments may include `port`), and waits until it accepts connections.
     ///
@@ -24,25 +32,29 @@ public final class LocalServer: @unchecked Sendable {
     public init(_ command: [String], port: Int, log: String, readyTimeout: TimeInterval = 20) throws {
         self.port = port
         self.log = log
-        let watchdog = """
+        // The loop polls both the test process and the server; `stop` runs on either one's end and on
+        // the watchdog's own SIGTERM. `kill -KILL 0` ends the watchdog's whole group, itself included.
+        let script = """
             parent=$1; shift
             "$@" & child=$!
-            trap 'kill $child 2>/dev/null; exit 0' TERM INT
+            stop() {
+              trap '' TERM INT
+              kill -TERM $child 2>/dev/null
+              ticks=0
+              while kill -0 $child 2>/dev/null && [ $ticks -lt \(Self.stopGrace * 10) ]; do
+                sleep 0.1; ticks=$((ticks + 1))
+              done
+              kill -KILL 0
+            }
+            trap stop TERM INT
             while kill -0 "$parent" 2>/dev/null && kill -0 $child 2>/dev/null; do sleep 0.2; done
-            kill $child 2>/dev/null; wait $child
+            stop
             """
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", watchdog, "watchdog", String(getpid())] + command
         _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try? output.close()
+        watchdog = try SpawnedProcess(["/bin/sh", "-c", script, "watchdog", String(getpid())] + command, output: log)
         let deadline = Date().addingTimeInterval(readyTimeout)
         while !LocalServer.accepts(port: port) {
-            guard process.isRunning, Date() < deadline else {
+            guard watchdog.isRunning, Date() < deadline else {
                 stop()
                 let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
                 throw Failure(
@@ -57,9 +69,13 @@ public final class LocalServer: @unchecked Sendable {
         stop()
     }
 
+    /// Asks the watchdog to stop the server; returns at once (the group is gone within `stopGrace` s).
     public func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        watchdog.send(SIGTERM)
     }
+
+    /// Whether any process of the server's group is still alive.
+    public var isAlive: Bool { watchdog.groupIsAlive }
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String

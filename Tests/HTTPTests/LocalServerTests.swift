@@ -1,0 +1,109 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The test servers themselves: they must stop when told, whatever they do with SIGTERM, so that a test
+/// run leaves no process behind (`script/no-leftovers` checks the whole run).
+struct LocalServerTests {
+    /// A Python HTTP server on `port`, started through `sh` so that `prefix` can change its signals first.
+    static func server(_ prefix: String, port: Int, log: String) throws -> LocalServer {
+        try LocalServer(
+            ["sh", "-c", "\(prefix) exec python3 -m http.server --bind 127.0.0.1 \"$0\"", String(port)], port: port,
+            log: log)
+    }
+
+    @Test("a server that ignores SIGTERM is killed with its whole group shortly after it is told to stop")
+    func ignoringTerm() throws {
+        let folder = TemporaryDirectory("aggctl-local-server")
+        let server = try Self.server("trap '' TERM;", port: LocalServer.freePort(), log: folder.file("log"))
+        #expect(server.isAlive)
+        let stopped = Date()
+        server.stop()
+        let deadline = stopped.addingTimeInterval(TimeInterval(LocalServer.stopGrace) + 5)
+        while server.isAlive && Date() < deadline { usleep(50_000) }
+        #expect(!server.isAlive, "the server's group outlived its stop")
+        #expect(!LocalServer.accepts(port: server.port))
+        // It had its grace period: SIGTERM first, SIGKILL only when that did nothing.
+        #expect(Date().timeIntervalSince(stopped) >= TimeInterval(LocalServer.stopGrace) - 0.5)
+    }
+
+    #if os(Linux)
+        @Test("a server starts with no signal blocked, whatever the test thread blocks")
+        func emptySignalMask() throws {
+            var blocked = sigset_t()
+            sigemptyset(&blocked)
+            sigaddset(&blocked, SIGTERM)
+            var previous = sigset_t()
+            pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+            defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+            let folder = TemporaryDirectory("aggctl-local-server")
+            let server = try Self.server("", port: LocalServer.freePort(), log: folder.file("log"))
+            defer { server.stop() }
+            let group = server.processGroup
+            let children = try String(contentsOfFile: "/proc/\(group)/task/\(group)/children", encoding: .utf8)
+            let pids = [group] + children.split(separator: " ").compactMap { Int32($0) }
+            for pid in pids {
+                let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+                let line = status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }
+                #expect(line?.split(separator: "\t").last == "0000000000000000", "process \(pid): \(line ?? "")")
+            }
+            #expect(pids.count >= 2, "the watchdog and the server (and its sleep, at times)")
+        }
+    #endif
+
+    @Test("a stopped server's port is free again and its group gone, when it honours SIGTERM")
+    func honouringTerm() throws {
+        let folder = TemporaryDirectory("aggctl-local-server")
+        let server = try Self.server("", port: LocalServer.freePort(), log: folder.file("log"))
+        server.stop()
+        let deadline = Date().addingTimeInterval(TimeInterval(LocalServer.stopGrace))
+        while server.isAlive && Date() < deadline { usleep(20_000) }
+        #expect(!server.isAlive)
+    }
+}
+
+/// `script/no-leftovers`, the check at the end of `script/test`.
+struct NoLeftoversTests {
+    static func run(_ script: String) throws -> (status: Int32, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Repository.path("script/no-leftovers"))
+        process.arguments = ["sh", "-c", script]
+        process.environment = ProcessInfo.processInfo.environment.merging(["NO_LEFTOVERS_GRACE": "0.5"]) { $1 }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    #if os(Linux)
+        @Test("a run that leaves a process behind fails, names it and kills it, even one that left its session")
+        func leftover() throws {
+            let marker = "sleep 600.\(Int.random(in: 100_000...999_999))"
+            let run = try Self.run("setsid \(marker) & exit 0")
+            #expect(run.status == 1)
+            #expect(run.errors.contains(marker), "\(run.errors)")
+            let pgrep = Process()
+            pgrep.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
+            pgrep.arguments = ["-f", marker]
+            pgrep.standardOutput = FileHandle.nullDevice
+            try pgrep.run()
+            pgrep.waitUntilExit()
+            #expect(pgrep.terminationStatus == 1, "the leftover is still running")
+        }
+    #endif
+
+    @Test("a run that cleans up passes its own exit status on")
+    func clean() throws {
+        #expect(try Self.run("sleep 0.1 & wait; exit 0").status == 0)
+        #expect(try Self.run("exit 3").status == 3)
+    }
+}

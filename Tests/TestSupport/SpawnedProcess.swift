@@ -1,0 +1,102 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A long-running child process for a test (a server and its watchdog), started the way a shell would
+/// start it: an empty signal mask and default signal dispositions, whatever the spawning test thread
+/// blocks, and a process group of its own so that it can be stopped as a whole.
+///
+/// Foundation's `Process` passes the spawning thread's signal mask on; test threads block SIGTERM, so a
+/// server started that way could never be stopped by SIGTERM and outlived the test run.
+public final class SpawnedProcess: @unchecked Sendable {
+    /// The child's process id, which is also its process group id.
+    public let pid: pid_t
+    private let lock = NSLock()
+    private var exitStatus: Int32?
+
+    /// Starts `arguments[0]` (looked up on `PATH`) with this process's environment, stdin from
+    /// `/dev/null` and stdout and stderr appended to `output`.
+    ///
+    /// - Throws: `LocalServer.Failure` when it cannot be started.
+    public init(_ arguments: [String], output: String) throws {
+        #if canImport(Glibc)
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
+        #else
+            var actions: posix_spawn_file_actions_t?
+            var attributes: posix_spawnattr_t?
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        sigdelset(&defaults, SIGKILL)
+        sigdelset(&defaults, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
+        guard spawned == 0 else {
+            throw LocalServer.Failure(
+                description: "cannot start '\(arguments[0])': \(String(cString: strerror(spawned)))")
+        }
+        self.pid = pid
+    }
+
+    /// Whether the child has not exited yet (reaps it when it has).
+    public var isRunning: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard exitStatus == nil else { return false }
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        if result == pid || (result < 0 && errno == ECHILD) {
+            exitStatus = status
+            return false
+        }
+        return true
+    }
+
+    /// Sends `signal` to the child alone (not its group).
+    public func send(_ signal: Int32) {
+        if isRunning { kill(pid, signal) }
+    }
+
+    /// Waits up to `timeout` seconds for the child to exit; whether it did.
+    @discardableResult
+    public func waitForExit(timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while isRunning {
+            guard Date() < deadline else { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
+    /// Whether any process of the child's group is still alive (the child's own children included).
+    public var groupIsAlive: Bool {
+        _ = isRunning
+        return kill(-pid, 0) == 0
+    }
+}
