@@ -8,26 +8,30 @@ let package = Package(
         .executable(name: "aggctl", targets: ["aggctl"])
     ],
     targets: [
+        // Hostile text made safe for a terminal, a notification or an HTTP header: the one place.
+        .target(name: "TextSafety"),
         // The record format, its codec and validation, and the stores records live in.
-        .target(name: "Snapshots", dependencies: ["HTTP"]),
+        .target(name: "Snapshots", dependencies: ["HTTP", "TextSafety"]),
         // Merge, staleness and (later) transition detection; knows records, never a store's medium.
         .target(name: "Aggregator", dependencies: ["Snapshots"]),
         // Notification values and backends; knows nothing of stores or records.
-        .target(name: "Notify", dependencies: ["HTTP"]),
-        // C functions the toolchain's Glibc module does not declare (memmem).
+        .target(name: "Notify", dependencies: ["HTTP", "TextSafety", "CShims"]),
+        // C functions the toolchain's Glibc module does not declare (memmem, closing descriptors in a spawn).
         .target(name: "CShims"),
         // libcurl, the one system library (Debian: libcurl4-openssl-dev; script/bootstrap installs it).
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         // HTTP through libcurl, for WebDAV stores, usage endpoints and webhooks.
-        .target(name: "HTTP", dependencies: ["CCurl"]),
+        .target(name: "HTTP", dependencies: ["CCurl", "TextSafety"]),
         // Reading this machine's agent logs into provider entries (`publish --source`).
-        .target(name: "Collectors", dependencies: ["Snapshots", "CShims", "HTTP"]),
+        .target(name: "Collectors", dependencies: ["Snapshots", "CShims", "HTTP", "TextSafety"]),
         // The command-line interface: argument parsing, commands, console, exit codes.
-        .executableTarget(name: "aggctl", dependencies: ["Snapshots", "Aggregator", "Notify", "Collectors", "HTTP"]),
+        .executableTarget(
+            name: "aggctl", dependencies: ["Snapshots", "Aggregator", "Notify", "Collectors", "HTTP", "TextSafety"]),
 
         // Helpers the test targets share: temporary folders, record builders, the repository's paths.
-        .target(name: "TestSupport", dependencies: ["Snapshots"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Snapshots", "CShims"], path: "Tests/TestSupport"),
+        .testTarget(name: "TextSafetyTests", dependencies: ["TextSafety"]),
         .testTarget(name: "SnapshotsTests", dependencies: ["Snapshots", "TestSupport"]),
         .testTarget(name: "AggregatorTests", dependencies: ["Aggregator", "Snapshots", "TestSupport"]),
         .testTarget(name: "NotifyTests", dependencies: ["Notify", "TestSupport"]),

@@ -6,7 +6,7 @@ import Snapshots
 /// text and repeat across accounts: by position, loading shares one string per device.
 extension MergeMemo {
     static let magic: [UInt8] = Array("AGGMERGE".utf8)
-    static let format: UInt32 = 3
+    static let format: UInt32 = 4
     /// Accounts are stored in this many independent chunks, so loading decodes them on every core.
     static let accountChunks = 8
 
@@ -141,6 +141,7 @@ extension BinaryWriter {
         }
         u8((account.stale ? 1 : 0) | (account.clockSkew ? 2 : 0))
         optionalString(account.error)
+        optional(account.errorDeviceID) { out, id in out.u32(devices[id] ?? UInt32.max) }
     }
 }
 
@@ -196,10 +197,11 @@ extension BinaryReader {
         }
         let flags = try u8()
         let error = try optionalString()
+        let errorDeviceID = try optional { try $0.device(devices) }
         return MergedAccount(
             key: key, providerID: providerID, accountEmail: accountEmail, plan: plan, session: session, weekly: weekly,
             modelWeekly: modelWeekly, deviceID: deviceID, deviceName: deviceName, lastUpdated: lastUpdated,
             seenOn: seenOn, tokens: tokens, costUSD: cost, perDevice: perDevice, stale: flags & 1 != 0,
-            clockSkew: flags & 2 != 0, error: error)
+            clockSkew: flags & 2 != 0, error: error, errorDeviceID: errorDeviceID)
     }
 }

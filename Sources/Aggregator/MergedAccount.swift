@@ -28,7 +28,11 @@ public struct MergedAccount: Sendable, Equatable {
     public var stale: Bool
     /// The winning entry is dated further in the future than `maxSkew`: every entry of the key was skewed.
     public var clockSkew: Bool
+    /// Why figures are missing: the winning entry's own `error`, or that of a newer entry without windows
+    /// (signed out on another machine), which never hides the windows shown.
     public var error: String?
+    /// The device of that newer error-only entry, when the error is not the winning entry's own.
+    public var errorDeviceID: DeviceID?
 
     /// Tokens per UTC date, summed over the devices that reported the account, sorted by date.
     ///

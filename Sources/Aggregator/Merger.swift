@@ -8,8 +8,11 @@ public enum Merger {
     /// Merges the records of a store.
     ///
     /// Per account key the winning entry is the one not marked clock-skewed, then with the newest
-    /// `lastUpdated`, then the newest record `generatedAt`, then the smallest deviceID. Its windows stand
-    /// for the account; tokens and cost are added up over every device that reported the key.
+    /// `lastUpdated`, then the newest record `generatedAt`, then the smallest deviceID, among the entries
+    /// that carry a window: an entry without figures (signed out) never hides another device's figures;
+    /// its error is reported beside them. Only when no entry has a window does the newest stand alone.
+    /// The winner's windows stand for the account; tokens and cost are added up over every device that
+    /// reported the key.
     public static func merge(_ contents: StoreContents, options: MergeOptions) -> MergeResult {
         let records = contents.records
         // One candidate per provider entry, holding indices rather than copies: copying entries and
@@ -26,7 +29,8 @@ public enum Merger {
                     providerID: records[recordIndex].snapshot.providers[entryIndex].providerID,
                     accountEmail: records[recordIndex].snapshot.providers[entryIndex].accountEmail,
                     deviceID: deviceID)
-                let lastUpdated = records[recordIndex].snapshot.providers[entryIndex].lastUpdated
+                let entry = records[recordIndex].snapshot.providers[entryIndex]
+                let lastUpdated = entry.lastUpdated
                 // Grouped by hashing; only the distinct keys are sorted below (sorting every entry by key
                 // compared strings tens of thousands of times on a large store).
                 let group: Int
@@ -42,7 +46,8 @@ public enum Merger {
                     Candidate(
                         deviceID: deviceID, record: recordIndex, entry: entryIndex, lastUpdated: lastUpdated,
                         generatedAt: generatedAt,
-                        clockSkew: lastUpdated.timeIntervalSince(options.now) > options.maxSkew))
+                        clockSkew: lastUpdated.timeIntervalSince(options.now) > options.maxSkew,
+                        hasWindows: entry.hasWindows))
             }
         }
         let keys = groups.sorted { $0.key.compare($1.key) < 0 }
@@ -89,6 +94,8 @@ public enum Merger {
         var lastUpdated: Date
         var generatedAt: Date
         var clockSkew: Bool
+        /// The entry carries a session, weekly or per-model window: only such entries speak for windows.
+        var hasWindows: Bool
 
         /// Whether this entry's figures are preferred to `other`'s for the same account: not skewed, then
         /// newest `lastUpdated`, then newest `generatedAt`, then smallest deviceID.
@@ -105,10 +112,19 @@ public enum Merger {
     private static func account(
         _ key: AccountKey, _ deviceBests: [Candidate], _ records: [StoredRecord], _ options: MergeOptions
     ) -> MergedAccount {
-        let winner = deviceBests.dropFirst().reduce(deviceBests[0]) { $1.ranksAbove($0) ? $1 : $0 }
+        let newest = deviceBests.dropFirst().reduce(deviceBests[0]) { $1.ranksAbove($0) ? $1 : $0 }
+        let winner =
+            newest.hasWindows
+            ? newest
+            : deviceBests.filter(\.hasWindows).reduce(nil as Candidate?) { best, candidate in
+                best.map { candidate.ranksAbove($0) ? candidate : $0 } ?? candidate
+            } ?? newest
         let snapshot = records[winner.record].snapshot
         let entry = snapshot.providers[winner.entry]
         let entries = deviceBests.map { records[$0.record].snapshot.providers[$0.entry] }
+        // A newer entry without windows stands beside the figures with its error, never in their place.
+        let newestError =
+            winner.deviceID == newest.deviceID ? nil : records[newest.record].snapshot.providers[newest.entry].error
 
         return MergedAccount(
             key: key,
@@ -137,7 +153,8 @@ public enum Merger {
             },
             stale: options.now.timeIntervalSince(entry.lastUpdated) > options.staleAfter,
             clockSkew: winner.clockSkew,
-            error: entry.error)
+            error: newestError ?? entry.error,
+            errorDeviceID: newestError == nil ? nil : newest.deviceID)
     }
 
     private static func tokenTotals(_ ledgers: [TokenUsage]) -> TokenTotals? {

@@ -1,7 +1,28 @@
 #define _GNU_SOURCE
+#include <errno.h>
 #include <string.h>
+#include <spawn.h>
 #include "CShims.h"
 
 void *aggctl_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
     return memmem(haystack, haystack_length, needle, needle_length);
+}
+
+int aggctl_spawn_close_others(posix_spawn_file_actions_t *actions, posix_spawnattr_t *attributes, int lowest) {
+#if defined(__APPLE__)
+    (void)actions;
+    (void)lowest;
+    short flags = 0;
+    int result = posix_spawnattr_getflags(attributes, &flags);
+    if (result != 0) return result;
+    return posix_spawnattr_setflags(attributes, flags | POSIX_SPAWN_CLOEXEC_DEFAULT);
+#elif defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    (void)attributes;
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+#else
+    (void)actions;
+    (void)attributes;
+    (void)lowest;
+    return ENOSYS;
+#endif
 }

@@ -55,7 +55,8 @@ public struct ClaudeUsageEndpoint: Sendable {
         }
         let endpoint = UsageEndpoint(
             known: known, url: baseURL + "/api/oauth/usage",
-            headers: [("Authorization", "Bearer " + token), ("anthropic-beta", "oauth-2025-04-20")], client: client)
+            headers: [("Authorization", "Bearer " + token), ("anthropic-beta", "oauth-2025-04-20")],
+            tokenSource: self.token == nil ? "'\(credentialsPath)'" : "CLAUDE_CODE_OAUTH_TOKEN", client: client)
         return endpoint.fetch(figures: Self.figures)
     }
 

@@ -39,7 +39,8 @@ public struct CodexUsageEndpoint: Sendable {
         var headers = [("Authorization", "Bearer " + token)]
         if let accountID = tokens?["account_id"]?.string { headers.append(("ChatGPT-Account-Id", accountID)) }
         let endpoint = UsageEndpoint(
-            known: known, url: baseURL + "/backend-api/wham/usage", headers: headers, client: client)
+            known: known, url: baseURL + "/backend-api/wham/usage", headers: headers, tokenSource: "'\(authPath)'",
+            client: client)
         return endpoint.fetch(figures: Self.figures)
     }
 

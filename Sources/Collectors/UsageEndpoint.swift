@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Snapshots
+import TextSafety
 
 /// What the two usage endpoints share: a bearer token, one GET, a JSON answer turned into an entry, and
 /// every failure turned into the entry's `error` ("signed out", "could not read usage"), never a thrown
@@ -13,11 +14,21 @@ struct UsageEndpoint {
     var known: ProviderUsage
     var url: String
     var headers: [(name: String, value: String)]
+    /// Where the token came from (`CLAUDE_CODE_OAUTH_TOKEN`, a file's path), for the message when it is
+    /// malformed.
+    var tokenSource: String
     var client: HTTPClient
 
     /// GETs the usage and hands the parsed JSON to `figures`, which adds the windows to `known` (nil when
     /// the JSON has none); failures become `known` with an `error`.
+    ///
+    /// A token (or account id) with a line break or NUL would add headers of its own: the entry says it
+    /// is malformed, and no request is made.
     func fetch(figures: (JSONValue, ProviderUsage) -> ProviderUsage?) -> ProviderUsage {
+        if let bad = headers.first(where: { !SafeText.isHeaderSafe($0.value) }) {
+            let what = bad.name == "Authorization" ? "the token" : "the \(bad.name) value"
+            return known.failing("signed out (\(what) from \(tokenSource) is malformed: it holds a line break or NUL)")
+        }
         let response: HTTPResponse
         do {
             response = try client.send(HTTPRequest(url: url, headers: headers + [("Accept", "application/json")]))

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import TextSafety
 
 /// The one HTTP client aggctl has, over libcurl: used by the WebDAV store, the usage endpoints and webhooks.
 ///
@@ -10,6 +11,8 @@ import Foundation
 ///   Redirects are followed only by clients without credentials, so a password never goes elsewhere.
 /// - Connection failures, 429 and passing 5xx answers are retried with jittered backoff (honouring `Retry-After`);
 ///   a timeout is not, so a server that never answers costs one timeout, not four.
+/// - A request whose URL, header names or values, or credentials hold a line break or NUL is refused
+///   before anything is sent: no token, password or record text can add a header of its own.
 public final class HTTPClient: @unchecked Sendable {
     public struct Configuration: Sendable {
         public var credentials: HTTPCredentials?
@@ -60,6 +63,7 @@ public final class HTTPClient: @unchecked Sendable {
     ///
     /// - Throws: `HTTPError` when no response came (refused, timed out, TLS, too large).
     public func send(_ request: HTTPRequest) throws -> HTTPResponse {
+        try refuseInjection(request)
         let retry = configuration.retry
         var attempt = 1
         while true {
@@ -80,6 +84,28 @@ public final class HTTPClient: @unchecked Sendable {
             }
             retry.sleep(wait)
             attempt += 1
+        }
+    }
+
+    /// Throws `invalidRequest` when any text that goes on the wire could end a line early. The message
+    /// names the header, never its value.
+    private func refuseInjection(_ request: HTTPRequest) throws {
+        func refuse(_ what: String) -> HTTPError {
+            HTTPError(
+                .invalidRequest, request: SafeText.line(request.summary),
+                reason: "refused before sending: \(what) holds a line break, NUL or control character")
+        }
+        guard !SafeText.hasControlCharacters(request.url) else { throw refuse("the URL") }
+        for header in request.headers {
+            guard SafeText.isHeaderSafe(header.name), !header.name.contains(":") else {
+                throw refuse("a header name")
+            }
+            guard SafeText.isHeaderSafe(header.value) else { throw refuse("the value of header '\(header.name)'") }
+        }
+        if let credentials = configuration.credentials {
+            guard SafeText.isHeaderSafe(credentials.user), SafeText.isHeaderSafe(credentials.password) else {
+                throw refuse("the user name or password")
+            }
         }
     }
 
@@ -177,7 +203,7 @@ public final class HTTPClient: @unchecked Sendable {
                 setup.append(aggctl_curl_set_long(handle, CURLOPT_HTTPAUTH, scheme))
                 setup.append(aggctl_curl_set_string(handle, CURLOPT_USERNAME, credentials.user))
                 setup.append(aggctl_curl_set_string(handle, CURLOPT_PASSWORD, credentials.password))
-            } else {
+            } else if request.followsRedirects {
                 setup.append(aggctl_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 1))
                 setup.append(aggctl_curl_set_long(handle, CURLOPT_MAXREDIRS, 3))
                 setup.append(aggctl_curl_set_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))

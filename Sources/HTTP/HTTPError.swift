@@ -9,6 +9,9 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case tls
         /// The response body was over `HTTPRequest.maximumBodySize`; `size` is what the server announced.
         case bodyTooLarge(size: Int64?)
+        /// Refused before anything was sent: a header, a credential or the URL would have carried a line
+        /// break or NUL (a header injection).
+        case invalidRequest
         case other
     }
 

@@ -10,20 +10,39 @@ public struct HTTPRequest: Sendable {
     public var body: Data?
     /// A response body over this many bytes is refused while it downloads (`HTTPError.Kind.bodyTooLarge`).
     public var maximumBodySize: Int?
+    /// Whether a redirect is followed (by a client without credentials); a webhook's never is.
+    public var followsRedirects: Bool
+    /// What messages show instead of the URL, for a URL that is a secret as a whole (a webhook's token
+    /// sits in its path or query): `HTTPRequest.origin(of:)`.
+    public var shownAs: String?
 
     public init(
         method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: Data? = nil,
-        maximumBodySize: Int? = nil
+        maximumBodySize: Int? = nil, followsRedirects: Bool = true, shownAs: String? = nil
     ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.maximumBodySize = maximumBodySize
+        self.followsRedirects = followsRedirects
+        self.shownAs = shownAs
     }
 
-    /// What a message may show: the method and the URL with any userinfo (`user:password@`) removed.
-    public var summary: String { "\(method) \(HTTPRequest.displayURL(url))" }
+    /// What a message may show: the method and the URL with any userinfo (`user:password@`) removed, or
+    /// `shownAs`.
+    public var summary: String { "\(method) \(shownAs ?? HTTPRequest.displayURL(url))" }
+
+    /// `scheme://host[:port]` of `url`, nothing of its userinfo, path, query or fragment: how a URL that is
+    /// a secret (a webhook) is shown.
+    public static func origin(of url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return "(a URL)" }
+        let rest = url[scheme.upperBound...]
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+        var authority = rest[..<authorityEnd]
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        return String(url[..<scheme.upperBound]).lowercased() + authority
+    }
 
     /// `url` as it may be shown: any userinfo removed.
     public static func displayURL(_ url: String) -> String {

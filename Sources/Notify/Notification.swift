@@ -1,8 +1,11 @@
 import Foundation
+import TextSafety
 
 /// A message for a person about their quota, as every notification backend receives it.
 ///
 /// Free of store and record types: a backend needs the words, an identity and a few facts to pass on.
+/// Its texts quote records (an account, a provider id), so each is made one safe line when the
+/// notification is made: no backend can pass a control character on to a terminal, a log or a hook.
 public struct Notification: Sendable, Equatable {
     public enum Urgency: String, Sendable {
         case normal, critical
@@ -28,12 +31,12 @@ public struct Notification: Sendable, Equatable {
     ) {
         self.id = id
         self.kind = kind
-        self.providerID = providerID
-        self.accountEmail = accountEmail
+        self.providerID = SafeText.line(providerID)
+        self.accountEmail = accountEmail.map { SafeText.line($0) }
         self.remainingPercent = remainingPercent
         self.resetsAt = resetsAt
-        self.title = title
-        self.body = body
+        self.title = SafeText.line(title)
+        self.body = SafeText.line(body)
         self.at = at
         self.urgency = urgency
     }

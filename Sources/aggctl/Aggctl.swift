@@ -32,7 +32,22 @@ enum Aggctl {
     }
 
     /// Runs `aggctl` with `arguments` (without the program name) and returns the exit status.
+    ///
+    /// Output that did not arrive fails the run (exit 1), so `status --json > file` on a full disk never
+    /// leaves a short file behind a success; a reader that went away (`status | head`) is a normal end.
     static func run(_ arguments: [String], context: RunContext) -> ExitStatus {
+        let status = dispatch(arguments, context: context)
+        // A run that failed already said why (`check` names the event that stays queued).
+        if status == .success, let failure = context.console.output.failure.map(OutputFailure.init),
+            !failure.isClosedPipe
+        {
+            context.console.fail("cannot write to standard output: \(failure)")
+            return .failure
+        }
+        return status
+    }
+
+    private static func dispatch(_ arguments: [String], context: RunContext) -> ExitStatus {
         let console = context.console
         do {
             guard let first = arguments.first else {

@@ -10,6 +10,13 @@ import Foundation
 @main
 struct EntryPoint {
     static func main() {
+        // Started with stdin, stdout or stderr closed (`aggctl check >&-`), the next file opened would take
+        // that number, and output meant for stdout would land in the state file. /dev/null holds each
+        // closed one; a closed stdout still counts as output that cannot be written.
+        let closed = (0...2).map { fcntl($0, F_GETFD) == -1 && errno == EBADF }
+        for descriptor in 0...2 where closed[descriptor] {
+            _ = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+        }
         // A closed stdout pipe (`aggctl status | head -1`) must end quietly, not kill us with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         // Signals blocked by whoever started us (a thread pool, a test runner) are inherited across exec;
@@ -18,7 +25,16 @@ struct EntryPoint {
         sigemptyset(&none)
         sigprocmask(SIG_SETMASK, &none, nil)
         let environment = ProcessInfo.processInfo.environment
-        let status = Aggctl.run(Array(CommandLine.arguments.dropFirst()), context: .standard(environment: environment))
+        var status = Aggctl.run(
+            Array(CommandLine.arguments.dropFirst()),
+            context: .standard(environment: environment, closedOutput: closed[1], closedErrors: closed[2]))
+        // Closing is the last write: a file system that reports a failed write only then (NFS, a full
+        // quota) must not end in success. A pipe or terminal never fails here.
+        if close(1) != 0, errno != EBADF, errno != EINTR, status == .success {
+            let message = "aggctl: error: cannot write to standard output: \(String(cString: strerror(errno)))\n"
+            _ = message.withCString { write(2, $0, strlen($0)) }
+            status = .failure
+        }
         exit(status.rawValue)
     }
 }

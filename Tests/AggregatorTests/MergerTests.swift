@@ -26,6 +26,42 @@ struct MergerTests {
         #expect(result.accounts.map(\.session?.usedPercent) == [37.5, 130, -5])
     }
 
+    @Test("an entry without figures never hides one with figures: its error stands beside them")
+    func errorOnlyNeverHidesWindows() {
+        let older = Records.snapshot(
+            "laptop", generatedAt: "2026-11-30T11:50:00Z",
+            [Records.entry(at: "2026-11-30T11:50:00Z", sessionUsed: 100, tokensToday: 5)])
+        let newer = Records.snapshot(
+            "desktop", generatedAt: "2026-11-30T11:59:00Z",
+            [Records.entry(at: "2026-11-30T11:59:00Z", sessionUsed: nil, tokensToday: 7, error: "signed out")])
+        for order in [[older, newer], [newer, older]] {
+            let account = merge(order).accounts[0]
+            #expect(account.session?.usedPercent == 100)
+            #expect(account.deviceID.rawValue == "laptop")
+            #expect(account.lastUpdated == Records.date("2026-11-30T11:50:00Z"))
+            #expect(account.error == "signed out")
+            #expect(account.errorDeviceID?.rawValue == "desktop")
+            // Ledgers still add up over both devices.
+            #expect(account.tokens?.today == 12)
+        }
+        // Only when no entry has a window does the newest stand alone, with its own error.
+        let alone = merge([
+            Records.snapshot(
+                "laptop", generatedAt: "2026-11-30T11:50:00Z",
+                [Records.entry(at: "2026-11-30T11:50:00Z", sessionUsed: nil, error: "old")]), newer,
+        ]).accounts[0]
+        #expect(alone.deviceID.rawValue == "desktop" && alone.error == "signed out" && alone.errorDeviceID == nil)
+        #expect(alone.session == nil)
+        // A newer entry with windows and an error speaks for itself.
+        let own = merge([
+            older,
+            Records.snapshot(
+                "desktop", generatedAt: "2026-11-30T11:59:00Z",
+                [Records.entry(at: "2026-11-30T11:59:00Z", sessionUsed: 20, error: "partial")]),
+        ]).accounts[0]
+        #expect(own.deviceID.rawValue == "desktop" && own.error == "partial" && own.errorDeviceID == nil)
+    }
+
     @Test("the key is provider plus e-mail, trimmed and lowercased")
     func keyNormalisesEmail() {
         let result = merge([

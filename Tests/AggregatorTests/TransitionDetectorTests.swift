@@ -164,4 +164,36 @@ struct TransitionDetectorTests {
             ])
         #expect(second.events.map(\.title) == ["Zed session depleted"])
     }
+
+    @Test("a warning threshold added after the state was written is armed against the last known percent")
+    func thresholdAddedLater() {
+        let (_, seen) = run([account("2026-11-30T10:00:00Z", used: 60)])
+        let (events, state) = run(
+            [account("2026-11-30T10:05:00Z", used: 70), account("2026-11-30T10:10:00Z", used: 80)], warnAt: [25],
+            from: seen)
+        #expect(events.map(\.kind) == [.warning])
+        #expect(events.first?.threshold == 25)
+        let (again, _) = run([account("2026-11-30T10:15:00Z", used: 85)], warnAt: [25], from: state)
+        #expect(again.isEmpty)
+        // A threshold added below the current level waits to be crossed; one already crossed stays quiet.
+        let (crossed, _) = run([account("2026-11-30T10:20:00Z", used: 90)], warnAt: [25, 5], from: state)
+        #expect(crossed.isEmpty)
+    }
+
+    @Test("an account whose figures come from an older entry beside a newer error moves nothing new")
+    func errorOnlyEntryMovesNothing() {
+        let figures = Records.snapshot(
+            "laptop", generatedAt: "2026-11-30T10:00:00Z", [Records.entry(at: "2026-11-30T10:00:00Z", sessionUsed: 40)])
+        let error = Records.snapshot(
+            "desktop", generatedAt: "2026-11-30T10:30:00Z",
+            [Records.entry(at: "2026-11-30T10:30:00Z", sessionUsed: nil, error: "signed out")])
+        let merged = Merger.merge(
+            StoreContents(records: [Records.stored(figures), Records.stored(error)]),
+            options: MergeOptions(now: Records.date("2026-11-30T10:31:00Z"))
+        ).accounts[0]
+        let (_, state) = run([account("2026-11-30T10:00:00Z", used: 40)])
+        let outcome = TransitionDetector.evaluate(previous: state, accounts: [merged])
+        #expect(outcome.events.isEmpty)
+        #expect(outcome.next == state)
+    }
 }

@@ -59,13 +59,14 @@ struct DesktopNotificationTests {
         """
 
     @Test(
-        "a depleted event reaches the desktop notification service with title, body and critical urgency",
+        "a depleted event reaches the desktop notification service with title, body (markup as text) and critical urgency",
         .enabled(if: runs, "needs dbus-run-session, notify-send, gdbus and python3-dbus/gi: \(missing)"))
     func depletedOnTheDesktop() throws {
         try #require(Self.missing.isEmpty, "missing under CI: \(Self.missing); script/bootstrap installs them")
         let root = TemporaryDirectory("aggctl-desktop")
         let entry = Records.entry(
-            email: "o'brien \"$(x)\"@example.com", at: "2026-11-30T12:00:00Z", sessionUsed: 100,
+            email: "o'brien \"$(x)\"<a href='http://evil.test'>&<img src=x>@example.com", at: "2026-11-30T12:00:00Z",
+            sessionUsed: 100,
             resetsAt: "2026-11-30T15:00:00Z")
         try root.write(
             "store/laptop.json", Records.json(Records.snapshot("laptop", generatedAt: "2026-11-30T12:00:00Z", [entry])))
@@ -105,7 +106,11 @@ struct DesktopNotificationTests {
             #expect(call["app"] as? String == "aggctl")
             #expect(call["summary"] as? String == "Claude session depleted")
             #expect((call["body"] as? String)?.hasPrefix("0% left. Will notify when it's available again.") == true)
-            #expect((call["body"] as? String)?.contains("o'brien \"$(x)\"@example.com") == true)
+            // Shown as written, and as text: notification servers render body markup.
+            let body = call["body"] as? String ?? ""
+            #expect(
+                body.contains("o'brien \"$(x)\"&lt;a href='http://evil.test'&gt;&amp;&lt;img src=x&gt;@example.com"))
+            #expect(!body.contains("<"), "\(body)")
             #expect(call["urgency"] as? Int == 2)
             #expect((call["id"] as? String)?.hasPrefix("evt-") == true)
         }

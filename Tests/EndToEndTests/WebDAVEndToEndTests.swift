@@ -331,6 +331,8 @@ struct LoggedRequest: Decodable {
     var path: String
     var body: String
     var idempotencyKey: String?
+    var authorization: String?
+    var headers: [String]
 }
 
 func requests(_ server: LocalServer) throws -> [LoggedRequest] {

@@ -138,6 +138,39 @@ struct HTTPClientTests {
         }
     }
 
+    @Test("a header, URL or credential with CR, LF or NUL is refused before anything is sent")
+    func injectionRefused() throws {
+        let trap = "/trap-\(UUID().uuidString.prefix(8))"
+        let refusals: [(HTTPClient, HTTPRequest)] = [
+            (Self.client(), HTTPRequest(url: base + trap, headers: [("Authorization", "Bearer a\r\nX-Evil: 1")])),
+            (Self.client(), HTTPRequest(url: base + trap, headers: [("X-A\nB", "v")])),
+            (Self.client(), HTTPRequest(url: base + trap + "\r\nX-Evil: 1")),
+            (
+                Self.client(credentials: HTTPCredentials(user: "me", password: "pw\u{0}x")),
+                HTTPRequest(url: base + trap)
+            ),
+        ]
+        for (client, request) in refusals {
+            #expect {
+                try client.send(request)
+            } throws: { error in
+                (error as? HTTPError)?.kind == .invalidRequest && !"\(error)".contains("\r")
+                    && !"\(error)".contains("Bearer")
+            }
+        }
+        let log = try Self.client().send(HTTPRequest(url: base + "/log")).body
+        #expect(!String(decoding: log, as: UTF8.self).contains(trap))
+    }
+
+    @Test("a request that does not follow redirects gets the 302; one shown as its origin names only that")
+    func noRedirects() throws {
+        let request = HTTPRequest(
+            url: base + "/redirect", followsRedirects: false, shownAs: HTTPRequest.origin(of: base))
+        #expect(try Self.client().send(request).status == 302)
+        #expect(request.summary == "GET \(base)")
+        #expect(HTTPRequest.origin(of: "https://u:p@Hooks.Example/path?q#f") == "https://Hooks.Example")
+    }
+
     @Test(
         "TLS certificates are verified: a private CA is refused, unless given as the CA file",
         .enabled(if: RequiredTool.available("openssl"), "openssl is not installed: run script/bootstrap"))

@@ -88,7 +88,7 @@ struct CommandNotifierTests {
         return path
     }
 
-    @Test("the hook gets the caller's environment without AGGCTL_WEBDAV_* secrets or a password in AGGCTL_STORE")
+    @Test("the hook gets the caller's environment without secrets: WebDAV, webhook, cloud and agent tokens")
     func secretsStripped() throws {
         let out = root.file("env")
         let hook = try script("env > '\(out)'\n")
@@ -96,14 +96,35 @@ struct CommandNotifierTests {
             program: hook, runner: SpawnProcessRunner(),
             environment: [
                 "PATH": "/usr/bin:/bin", "AGGCTL_WEBDAV_PASSWORD": "hunter2", "AGGCTL_WEBDAV_USER": "me", "KEEP": "yes",
-                "AGGCTL_STORE": "https://me:s3cret@dav.example.org/aggctl/",
+                "AGGCTL_STORE": "https://me:s3cret@dav.example.org/aggctl/", "AGGCTL_WEBHOOK_TOKEN": "hook-tok",
+                "AWS_SECRET_ACCESS_KEY": "aws-secret", "AWS_ACCESS_KEY_ID": "AKIAEXAMPLE",
+                "AWS_SESSION_TOKEN": "sess-tok",
+                "CLAUDE_CODE_OAUTH_TOKEN": "claude-tok", "GH_TOKEN": "gh-tok", "GITHUB_TOKEN": "gh-tok2",
             ])
         try notifier.deliver(NotificationTests().notification)
         let env = try String(contentsOfFile: out, encoding: .utf8)
         #expect(!env.contains("hunter2") && !env.contains("AGGCTL_WEBDAV"))
+        for secret in ["hook-tok", "aws-secret", "AKIAEXAMPLE", "sess-tok", "claude-tok", "gh-tok"] {
+            #expect(!env.contains(secret), "\(secret) passed on")
+        }
         #expect(env.contains("KEEP=yes"))
         #expect(env.contains("AGGCTL_STORE=https://dav.example.org/aggctl/") && !env.contains("s3cret"))
         #expect(env.contains("AGGCTL_EVENT_KIND=depleted"))
+    }
+
+    @Test("a hook gets none of the caller's descriptors but stdin, stdout and stderr")
+    func noInheritedDescriptors() throws {
+        // Opened without close-on-exec, as the state lock or another thread's pipe might be.
+        let descriptor = open(root.file("held"), O_CREAT | O_RDWR, 0o600)
+        defer { close(descriptor) }
+        let out = root.file("fds")
+        let hook = try script(
+            "if [ -e /proc/self/fd/\(descriptor) ]; then echo held; else echo closed; fi > '\(out)'\n")
+        let notifier = CommandNotifier(program: hook, runner: SpawnProcessRunner(), environment: [:])
+        try notifier.deliver(NotificationTests().notification)
+        #if os(Linux)
+            #expect(try String(contentsOfFile: out, encoding: .utf8) == "closed\n")
+        #endif
     }
 
     @Test("a hook past its time limit is stopped and counts as failed")

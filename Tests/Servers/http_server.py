@@ -20,6 +20,8 @@ Paths:
                         and headers, else 401
   /usage-api/failing/E  always 500; /usage-api/garbage/E: 200 with a body that is not JSON
   PROPFIND on .../garbage/...  a 207 whose body is not XML
+  PROPFIND on .../hostile/...  a 207 listing good.json beside entries outside the collection: ../x.json,
+                        a subfolder's file, an encoded slash, the same path on another host
   PROPFIND otherwise    a 207 multistatus listing only the collection itself (an empty store)
 Anything else answers 200 with a JSON echo of the request.
 """
@@ -55,7 +57,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.answer(200, json.dumps(log).encode())
         with lock:
             log.append({"method": self.command, "path": self.path, "body": body.decode("utf-8", "replace"),
-                        "idempotencyKey": self.headers.get("Idempotency-Key")})
+                        "idempotencyKey": self.headers.get("Idempotency-Key"),
+                        "authorization": self.headers.get("Authorization"),
+                        "headers": sorted(self.headers.keys())})
         if self.path == "/slow":
             time.sleep(5)
         if self.path.startswith("/big/"):
@@ -99,6 +103,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.command == "PROPFIND":
             if "/garbage/" in self.path:
                 return self.answer(207, b"<multistatus this is <<not XML", {"Content-Type": "application/xml"})
+            if "/hostile/" in self.path:
+                base = self.path if self.path.endswith("/") else self.path + "/"
+                hrefs = [base, base + "good.json", base + "../escaped.json", base + "sub/inner.json",
+                         base + "a%2Fb.json", "http://elsewhere.test" + base + "other.json",
+                         "http://127.0.0.1:%d%sfull.json" % (self.server.server_port, base)]
+                entries = "".join(
+                    '<D:response><D:href>%s</D:href><D:propstat><D:prop><D:resourcetype/>'
+                    '<D:getcontentlength>10</D:getcontentlength><D:getetag>"e%d"</D:getetag></D:prop>'
+                    '<D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>' % (href, n)
+                    for n, href in enumerate(hrefs))
+                listing = '<?xml version="1.0"?><D:multistatus xmlns:D="DAV:">%s</D:multistatus>' % entries
+                return self.answer(207, listing.encode(), {"Content-Type": "application/xml"})
             listing = ('<?xml version="1.0"?><D:multistatus xmlns:D="DAV:"><D:response><D:href>%s</D:href>'
                        '<D:propstat><D:prop><D:resourcetype><D:collection/></D:resourcetype></D:prop>'
                        '<D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response></D:multistatus>' % self.path)

@@ -1,3 +1,4 @@
+import CShims
 import Foundation
 
 #if canImport(Glibc)
@@ -8,7 +9,8 @@ import Foundation
 
 /// A long-running child process for a test (a server and its watchdog), started the way a shell would
 /// start it: an empty signal mask and default signal dispositions, whatever the spawning test thread
-/// blocks, and a process group of its own so that it can be stopped as a whole.
+/// blocks, a process group of its own so that it can be stopped as a whole, and none of the test
+/// process's descriptors but the three standard ones.
 ///
 /// Foundation's `Process` passes the spawning thread's signal mask on; test threads block SIGTERM, so a
 /// server started that way could never be stopped by SIGTERM and outlived the test run.
@@ -50,6 +52,9 @@ public final class SpawnedProcess: @unchecked Sendable {
         posix_spawnattr_setsigmask(&attributes, &unblocked)
         posix_spawnattr_setflags(
             &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        // A server lives long: it must not hold another test's pipes open (that test would wait for an
+        // end of output that never comes) or any other descriptor of the test process.
+        _ = aggctl_spawn_close_others(&actions, &attributes, 3)
 
         let argv = arguments.map { strdup($0) } + [nil]
         defer {
@@ -95,8 +100,22 @@ public final class SpawnedProcess: @unchecked Sendable {
     }
 
     /// Whether any process of the child's group is still alive (the child's own children included).
+    /// A zombie does not count: an orphan's zombie waits for whoever adopted it, not for us.
     public var groupIsAlive: Bool {
         _ = isRunning
-        return kill(-pid, 0) == 0
+        #if os(Linux)
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            return entries.contains { entry in
+                guard entry.first?.isNumber == true,
+                    let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                    let close = stat.lastIndex(of: ")")
+                else { return false }
+                // After the command name: state, parent, process group.
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                return fields.count > 2 && fields[0] != "Z" && Int32(fields[2]) == pid
+            }
+        #else
+            return kill(-pid, 0) == 0
+        #endif
     }
 }

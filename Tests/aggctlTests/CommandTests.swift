@@ -65,6 +65,7 @@ struct CommandTests {
             Set(claude.keys) == [
                 "providerID", "accountEmail", "plan", "session", "weekly", "deviceID", "deviceName", "lastUpdated",
                 "seenOn", "modelWeekly", "tokens", "costUSD", "perDevice", "stale", "clockSkew", "error",
+                "errorDeviceID",
             ])
         #expect(claude["deviceID"] as? String == "studio-mac-1a2b3c4d")
         #expect(claude["seenOn"] as? [String] == ["laptop-9f8e7d6c", "studio-mac-1a2b3c4d"])
@@ -129,7 +130,7 @@ struct CommandTests {
             (["status", "--store", "/x", "--now", "yesterday"], "--now: 'yesterday' is not a date"),
             (["status", "--store", "/x", "--stale-after", "-5"], "--stale-after: '-5' is not a number of seconds"),
             (["status"], "missing --store S"),
-            (["status", "--store", "ftp://host/x"], "--store: 'ftp://host/x' is not a store"),
+            (["status", "--store", "ftp://host/x"], "--store: 'ftp://host/x' has the unsupported scheme 'ftp'"),
             (["publish", "--store", "/x"], "publish needs --from FILE ('-' for stdin) or --source NAME[:PATH]"),
             (
                 ["publish", "--store", "/x", "--source", "cursor"],

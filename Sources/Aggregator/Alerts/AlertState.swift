@@ -23,7 +23,9 @@ public struct AccountAlertState: Codable, Sendable, Equatable {
     public var resetsAt: Date?
     /// A restore reported early, waiting for a newer entry that is not depleted to confirm it.
     public var heldRestore: HeldRestore?
-    /// Warning thresholds the remaining percent is above: crossing one downward fires it.
+    /// Warning thresholds the remaining percent was above when the state was written. Kept in the file
+    /// for older releases, which read it; the detector judges what is armed from `remainingPercent` and
+    /// the thresholds of the run, so that a threshold added later is armed too.
     public var armedWarnings: [Int]
 
     public init(

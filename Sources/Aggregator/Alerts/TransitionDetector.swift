@@ -66,8 +66,10 @@ public enum TransitionDetector {
 
             // Warnings: fired once when the remaining percent crosses an armed threshold downward (the
             // smallest one when several are crossed at once), armed again when it rises above it. A
-            // depleted window gets its depleted event instead.
-            let armed = state.armedWarnings.filter(thresholds.contains)
+            // depleted window gets its depleted event instead. Armed means "the last known remaining
+            // percent is above it", judged with today's thresholds: one added to `--warn-at` after the
+            // state was written is armed like the others, not left out until the window recovers.
+            let armed = thresholds.filter { state.remainingPercent > Double($0) }
             let crossed = armed.filter { remaining <= Double($0) }
             if let smallest = crossed.min(), fired == nil, !isDepleted, !baselineOnly {
                 fired = event(.warning, threshold: smallest)

@@ -2,8 +2,15 @@
 #ifndef AGGCTL_CSHIMS_H
 #define AGGCTL_CSHIMS_H
 #include <stddef.h>
+#include <spawn.h>
 
 // memmem (a GNU extension on glibc, standard on macOS): finds a byte string in a buffer.
 void *aggctl_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
+
+// Makes a spawned child close every descriptor from `lowest` up, whatever this process has open (a
+// concurrent thread's pipes, sockets, the state lock): posix_spawn_file_actions_addclosefrom_np on glibc
+// 2.34 and later. On macOS, where that does not exist, sets POSIX_SPAWN_CLOEXEC_DEFAULT on `attributes`
+// instead (descriptors set up by `actions` stay open). Returns 0, or an errno value.
+int aggctl_spawn_close_others(posix_spawn_file_actions_t *actions, posix_spawnattr_t *attributes, int lowest);
 
 #endif

@@ -5,9 +5,8 @@ import HTTP
 ///
 /// The program runs without a shell: the event goes to its stdin as JSON and into `AGGCTL_EVENT_*`
 /// variables, so text from records (an account name with `$(...)` in it) is only ever data. It gets the
-/// caller's environment without any `AGGCTL_WEBDAV_*` variable, and `AGGCTL_STORE` without userinfo (secrets
-/// are not passed on). Success is
-/// exit status 0 within `timeout` (60 s): a hook that runs longer is stopped and counts as failed.
+/// caller's environment without secrets (`SecretEnvironment`). Success is exit status 0 within `timeout`
+/// (60 s): a hook that runs longer is stopped and counts as failed.
 public struct CommandNotifier: Notifier {
     public let program: String
     private let runner: any ProcessRunner
@@ -19,10 +18,7 @@ public struct CommandNotifier: Notifier {
     ) {
         self.program = program
         self.runner = runner
-        var passed = environment.filter { !$0.key.hasPrefix("AGGCTL_WEBDAV_") }
-        // A store URL may carry a password in its userinfo.
-        passed["AGGCTL_STORE"] = passed["AGGCTL_STORE"].map(HTTPRequest.displayURL)
-        self.environment = passed
+        self.environment = SecretEnvironment.withoutSecrets(environment)
         self.timeout = timeout
     }
 

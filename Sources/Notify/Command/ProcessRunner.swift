@@ -1,3 +1,4 @@
+import CShims
 import Foundation
 
 /// Runs a program: the seam for hooks and desktop helpers. Never through a shell.
@@ -92,6 +93,9 @@ public struct SpawnProcessRunner: ProcessRunner {
         posix_spawnattr_setsigmask(&attributes, &unblocked)
         posix_spawnattr_setflags(
             &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        // Nothing else of ours: not the state lock (a hook that outlived us would hold it), not another
+        // thread's pipes or sockets.
+        _ = aggctl_spawn_close_others(&actions, &attributes, 3)
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -1,11 +1,13 @@
 import Foundation
+import TextSafety
 
 /// A notification on the desktop: the freedesktop notification service on Linux (through `notify-send`),
 /// the notification centre on macOS (through `osascript`).
 ///
 /// Texts travel as program arguments, never inside a script or a shell command line, so an account name
-/// with quotes or `$(...)` in it is shown as written. On Linux the app name is `aggctl`, and depleted
-/// events are sent with critical urgency.
+/// with quotes or `$(...)` in it is shown as written. On Linux the app name is `aggctl`, depleted events
+/// are sent with critical urgency, and the body's `&`, `<` and `>` go as entities: notification servers
+/// render a subset of HTML in bodies, and a record's `<a href>` or `<img>` must stay text.
 public struct DesktopNotifier: Notifier {
     public let name = "desktop"
     private let runner: any ProcessRunner
@@ -16,7 +18,7 @@ public struct DesktopNotifier: Notifier {
     public init(helper: String, runner: any ProcessRunner, environment: [String: String]) {
         self.helper = helper
         self.runner = runner
-        self.environment = environment.filter { !$0.key.hasPrefix("AGGCTL_WEBDAV_") }
+        self.environment = SecretEnvironment.withoutSecrets(environment)
     }
 
     public func deliver(_ notification: Notification) throws {
@@ -38,7 +40,8 @@ public struct DesktopNotifier: Notifier {
         #else
             return [
                 "--app-name=aggctl", "--urgency=\(notification.urgency == .critical ? "critical" : "normal")",
-                "--hint=string:x-aggctl-event-id:\(notification.id)", "--", notification.title, notification.body,
+                "--hint=string:x-aggctl-event-id:\(notification.id)", "--", notification.title,
+                SafeText.markup(notification.body),
             ]
         #endif
     }

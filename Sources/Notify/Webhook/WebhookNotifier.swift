@@ -3,27 +3,53 @@ import HTTP
 
 /// POSTs each event as JSON to a URL (`--notify webhook:https://...`): the line `stdout` prints, with
 /// `Content-Type: application/json` and the event's id in `Idempotency-Key`, so a receiver can drop a
-/// repeat after a retried delivery. Success is any 2xx answer.
+/// repeat after a retried delivery. Success is any 2xx answer; a redirect is not followed.
+///
+/// A webhook URL is a secret as a whole (Slack, Discord and ntfy put the token in its path or query):
+/// messages and the outbox show only its scheme and host. The URL's userinfo goes as Basic
+/// authentication (through the client's credentials); a bearer token (`AGGCTL_WEBHOOK_TOKEN`) as
+/// `Authorization: Bearer`.
 ///
 /// The client makes one attempt per delivery: the outbox's `RetryPolicy` retries, like every backend.
-/// The backend's name, kept in the outbox, is the URL without userinfo.
 public struct WebhookNotifier: Notifier {
+    /// `webhook:<scheme>://<host> #<8 hex digits>`: the digits tell two webhooks on one host apart in the
+    /// outbox, without showing anything of the path or query (a 32-bit hash of the whole URL).
     public let name: String
     private let url: String
     private let client: HTTPClient
+    private let bearerToken: String?
 
-    /// - Parameter client: an `HTTPClient` configured without retries (`RetryPolicy.never`).
-    public init(url: String, client: HTTPClient) {
+    /// - Parameters:
+    ///   - client: an `HTTPClient` configured without retries (`RetryPolicy.never`), with the URL's
+    ///     userinfo as its credentials (`credentials(in:)`).
+    ///   - bearerToken: sent as `Authorization: Bearer`, when given.
+    public init(url: String, client: HTTPClient, bearerToken: String? = nil) {
         self.url = url
         self.client = client
-        name = "webhook:" + HTTPRequest.displayURL(url)
+        self.bearerToken = bearerToken
+        let visible = HTTPRequest.displayURL(url)
+        var hash: UInt32 = 0x811c_9dc5
+        for byte in visible.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        let hex = String(hash, radix: 16)
+        name = "webhook:\(HTTPRequest.origin(of: url)) #" + String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
+    /// The user name and password in `url`'s userinfo (percent-decoded), for Basic authentication.
+    public static func credentials(in url: String) -> HTTPCredentials? {
+        guard let components = URLComponents(string: url), let user = components.percentEncodedUser else {
+            return nil
+        }
+        return HTTPCredentials(
+            user: user.removingPercentEncoding ?? user,
+            password: components.percentEncodedPassword.map { $0.removingPercentEncoding ?? $0 } ?? "")
     }
 
     public func deliver(_ notification: Notification) throws {
+        var headers = [("Content-Type", "application/json"), ("Idempotency-Key", notification.id)]
+        if let bearerToken { headers.append(("Authorization", "Bearer " + bearerToken)) }
         let request = HTTPRequest(
-            method: "POST", url: url,
-            headers: [("Content-Type", "application/json"), ("Idempotency-Key", notification.id)],
-            body: Data(notification.jsonLine.utf8))
+            method: "POST", url: url, headers: headers, body: Data(notification.jsonLine.utf8),
+            followsRedirects: false, shownAs: HTTPRequest.origin(of: url))
         let response: HTTPResponse
         do {
             response = try client.send(request)

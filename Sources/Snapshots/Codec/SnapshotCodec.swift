@@ -1,4 +1,5 @@
 import Foundation
+import TextSafety
 
 /// Reads and writes `DeviceSnapshot` records.
 ///
@@ -88,11 +89,9 @@ public enum SnapshotCodec {
         fileName.hasSuffix(".json") ? String(fileName.dropLast(5)) : fileName
     }
 
-    /// Text from a record, cut short and stripped of control characters, fit to quote in a one-line message.
+    /// Text from a record, cut short and with control characters escaped, fit to quote in a one-line message.
     public static func printable(_ text: String, limit: Int = 60) -> String {
-        var out = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
-        if out.count > limit { out = String(out.prefix(limit)) + "..." }
-        return out
+        SafeText.line(text, limit: limit)
     }
 
     /// One step of the path to a value inside a document.

@@ -1,4 +1,5 @@
 import Foundation
+import TextSafety
 
 /// What `publish --from` reads: this machine's provider entries from another program.
 ///
@@ -41,8 +42,25 @@ public enum UsageInput {
                 throw RecordDecodingError(
                     reason: "providers[\(index)]: '\(SnapshotCodec.printable(given))': \(problem)")
             }
+            if let field = fieldWithControlCharacters(providers[index]) {
+                throw RecordDecodingError(
+                    reason: "providers[\(index)].\(field) holds control characters (a line break, ESC, ...); "
+                        + "identity fields are plain one-line text")
+            }
         }
         return providers
+    }
+
+    /// The first identity field of `entry` (account, plan, a model's name) that a terminal would not show
+    /// as written; nil when all are plain text. `error` is free text and is escaped where it is shown.
+    static func fieldWithControlCharacters(_ entry: ProviderUsage) -> String? {
+        if let email = entry.accountEmail, SafeText.hasControlCharacters(email) { return "accountEmail" }
+        if let plan = entry.plan, SafeText.hasControlCharacters(plan) { return "plan" }
+        for (position, model) in (entry.modelWeekly ?? []).enumerated() where SafeText.hasControlCharacters(model.name)
+        {
+            return "modelWeekly[\(position)].name"
+        }
+        return nil
     }
 
     private struct Document: Decodable {

@@ -39,6 +39,12 @@ public struct ProviderUsage: Codable, Sendable, Equatable {
         self.error = error
     }
 
+    /// Whether the entry carries a figure of a window (session, weekly or per-model): what a merge may
+    /// show for the account. An entry with only an `error` or a ledger does not.
+    public var hasWindows: Bool {
+        session != nil || weekly != nil || !(modelWeekly ?? []).isEmpty
+    }
+
     /// Why `candidate` is not a valid provider id, or nil when it is one.
     public static func problem(withProviderID candidate: String) -> String? {
         if candidate.isEmpty { return "a provider id cannot be empty" }

@@ -14,10 +14,19 @@ struct WebDAVListing {
         var name: String
         /// The decoded path, without a trailing slash.
         var path: String
+        /// `host[:port]` when the href was a full URL (`http://host/...`), nil for a path.
+        var hrefAuthority: String?
         var isCollection = false
         var etag: String?
         var lastModified: String?
         var contentLength: Int64?
+
+        /// The decoded path of the collection the member is in (`/` for one at the top).
+        var parentPath: String {
+            guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+            let parent = String(path[..<slash])
+            return parent.isEmpty ? "/" : parent
+        }
     }
 
     var members: [Member] = []
@@ -76,6 +85,33 @@ struct WebDAVListing {
         }
         if decoded.count > 1, decoded.last == UInt8(ascii: "/") { decoded.removeLast() }
         return String(decoding: decoded, as: UTF8.self)
+    }
+
+    /// The `host[:port]` of an href that is a full URL, nil for an absolute path.
+    static func hrefAuthority(_ href: String) -> String? {
+        let text = trimmed(href)
+        guard let scheme = text.range(of: "://") else { return nil }
+        let rest = text[scheme.upperBound...]
+        var authority = rest[..<(rest.firstIndex(of: "/") ?? rest.endIndex)]
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        return text[..<scheme.lowerBound].lowercased() + "://" + authority
+    }
+
+    /// `scheme://host:port`, lower-cased, with the scheme's default port written out, so that
+    /// `http://Host/` and `http://host:80/` compare equal.
+    static func authority(scheme: String, hostAndPort: String) -> String {
+        let lower = hostAndPort.lowercased()
+        // "[::1]:8080" and "host:8080" have a port; "[::1]" and "host" do not.
+        let hasPort = lower.last.map(\.isNumber) == true && lower.contains(":")
+        let port = hasPort ? "" : (scheme == "https" ? ":443" : ":80")
+        return scheme.lowercased() + "://" + lower + port
+    }
+
+    /// `authority(scheme:hostAndPort:)` of an href's `scheme://host[:port]`.
+    static func authority(of hrefAuthority: String) -> String {
+        guard let range = hrefAuthority.range(of: "://") else { return hrefAuthority }
+        return authority(
+            scheme: String(hrefAuthority[..<range.lowerBound]), hostAndPort: String(hrefAuthority[range.upperBound...]))
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
@@ -143,6 +179,7 @@ struct WebDAVListing {
             case "href" where !inPropstat && response != nil:
                 let path = WebDAVListing.path(ofHref: value)
                 response?.path = path
+                response?.hrefAuthority = WebDAVListing.hrefAuthority(value)
                 response?.name =
                     path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[path.utf8.index(after: $0)...]) }
                     ?? path

@@ -29,13 +29,24 @@ public struct WebDAVStore: SnapshotStore {
     /// replacing one record every few milliseconds (the test), two were not always enough.
     public var rereadsOfFailedRecords: Int { 4 }
 
+    /// The host and port the collection is on, lower-cased, to recognise it in listings' full-URL hrefs.
+    private let authority: String
+
+    /// - Parameter url: a collection URL as `StoreLocation.parse` accepts it (no query, fragment or dot
+    ///   segments); its userinfo is dropped.
     public init(url: URL, client: HTTPClient) {
-        var text = StoreLocation.redacting(url)
-        if !text.hasSuffix("/") { text += "/" }
-        collection = text
-        displayName = text
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let scheme = (components?.scheme ?? "http").lowercased()
+        let host = components?.percentEncodedHost ?? url.host ?? ""
+        let port = components?.port.map { ":\($0)" } ?? ""
+        var path = components?.percentEncodedPath ?? "/"
+        if !path.hasPrefix("/") { path = "/" + path }
+        if !path.hasSuffix("/") { path += "/" }
+        collection = "\(scheme)://\(host)\(port)\(path)"
+        displayName = collection
         self.client = client
-        collectionPath = WebDAVListing.path(ofHref: URLComponents(string: text)?.percentEncodedPath ?? "/")
+        collectionPath = WebDAVListing.path(ofHref: path)
+        authority = WebDAVListing.authority(scheme: scheme, hostAndPort: host + port)
     }
 
     public func listRecords() throws -> [RecordInfo] {
@@ -64,7 +75,7 @@ public struct WebDAVStore: SnapshotStore {
         for member in (try? members()) ?? [] where member.name.hasPrefix(prefix) && member.name.hasSuffix(".tmp") {
             guard let modified = member.lastModified.flatMap(HTTPDate.parse), now.timeIntervalSince(modified) > age
             else { continue }
-            _ = try? client.send(HTTPRequest(method: "DELETE", url: url(of: member.name)))
+            _ = try? client.send(HTTPRequest(method: "DELETE", url: try url(of: member.name)))
         }
     }
 
@@ -93,11 +104,17 @@ public struct WebDAVStore: SnapshotStore {
                 operation: "list", target: displayName,
                 reason: "the server's answer is not a WebDAV listing (bad XML at line \(error.line))")
         }
-        return listing.members.filter { !$0.isCollection && $0.path != collectionPath }
+        // Only the collection's own files count. A listing is the server's word, and a hostile or confused
+        // server may name anything: another folder (`../x.json`), a sub-collection's file, another host.
+        // Such entries are ignored, never mapped by their last segment into this store.
+        return listing.members.filter { member in
+            !member.isCollection && member.parentPath == collectionPath
+                && (member.hrefAuthority.map { WebDAVListing.authority(of: $0) == authority } ?? true)
+        }
     }
 
     public func readRecord(named name: String, maximumSize: Int) throws -> Data {
-        let response = try send("read", name, HTTPRequest(url: url(of: name), maximumBodySize: maximumSize))
+        let response = try send("read", name, HTTPRequest(url: try url(of: name), maximumBodySize: maximumSize))
         switch response.status {
         case 200: return response.body
         case 404, 410: throw SnapshotStoreError.recordMissing(name: name)
@@ -108,7 +125,7 @@ public struct WebDAVStore: SnapshotStore {
     public func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord {
         let staged = StagedRecord(deviceID: deviceID, temporaryName: StagedRecord.temporaryName(for: deviceID))
         let put = HTTPRequest(
-            method: "PUT", url: url(of: staged.temporaryName), headers: [("Content-Type", "application/json")],
+            method: "PUT", url: try url(of: staged.temporaryName), headers: [("Content-Type", "application/json")],
             body: data)
         var response = try send("write", staged.temporaryName, put)
         // A missing collection: 404 (rclone), 409 (Apache, wsgidav), or a 500 (nginx, after the client's
@@ -128,18 +145,19 @@ public struct WebDAVStore: SnapshotStore {
         let response = try send(
             "replace", target,
             HTTPRequest(
-                method: "MOVE", url: url(of: staged.temporaryName),
-                headers: [("Destination", url(of: target)), ("Overwrite", "T")]))
+                method: "MOVE", url: try url(of: staged.temporaryName),
+                headers: [("Destination", try url(of: target)), ("Overwrite", "T")]))
         guard response.isSuccess else { throw failure(response, "replace", target) }
     }
 
     public func discardRecord(_ staged: StagedRecord) {
-        _ = try? client.send(HTTPRequest(method: "DELETE", url: url(of: staged.temporaryName)))
+        guard let url = try? url(of: staged.temporaryName) else { return }
+        _ = try? client.send(HTTPRequest(method: "DELETE", url: url))
     }
 
     public func removeRecord(for deviceID: DeviceID) throws {
         let name = deviceID.recordName
-        let response = try send("remove", name, HTTPRequest(method: "DELETE", url: url(of: name)))
+        let response = try send("remove", name, HTTPRequest(method: "DELETE", url: try url(of: name)))
         guard response.isSuccess || response.status == 404 else { throw failure(response, "remove", name) }
     }
 
@@ -155,8 +173,17 @@ public struct WebDAVStore: SnapshotStore {
         }
     }
 
-    private func url(of name: String) -> String {
-        collection + (name.addingPercentEncoding(withAllowedCharacters: Self.segmentCharacters) ?? name)
+    /// The URL of a file in the collection: the collection's path plus `name` encoded as one segment.
+    /// Names are record names or temporary names (device ids are validated); anything else (empty, a dot
+    /// segment, a name that would not stay one segment) is refused rather than sent.
+    private func url(of name: String) throws -> String {
+        guard !name.isEmpty, name != ".", name != "..",
+            let encoded = name.addingPercentEncoding(withAllowedCharacters: Self.segmentCharacters)
+        else {
+            throw SnapshotStoreError.failed(
+                operation: "address", target: location(of: name), reason: "not a file name in the collection")
+        }
+        return collection + encoded
     }
 
     /// RFC 3986 `pchar` without `:` and `@` (harmless in a path, but some servers mistake them).

@@ -26,12 +26,14 @@ enum ValueParsers {
         return DeviceID(rawValue: text)!
     }
 
-    static func store(_ text: String, flag: String) throws -> StoreLocation {
-        guard let location = StoreLocation(parsing: text) else {
+    /// A `--store` value; `source` names where it came from (`--store`, `AGGCTL_STORE`, the config file).
+    static func store(_ text: String, source: String) throws -> StoreLocation {
+        do {
+            return try StoreLocation.parse(text)
+        } catch {
             throw UsageError(
-                "--\(flag): '\(HTTPRequest.displayURL(text))' is not a store; expected a folder path, file:// URL, "
+                "\(source): '\(HTTPRequest.displayURL(text))' \(error.reason); expected a folder path, file:// URL, "
                     + "or http(s):// WebDAV URL")
         }
-        return location
     }
 }

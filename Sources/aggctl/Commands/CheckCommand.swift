@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import Notify
 import Snapshots
+import TextSafety
 
 /// `aggctl check`: merge, detect session windows running out or coming back, deliver each event once.
 enum CheckCommand {
@@ -24,7 +25,10 @@ enum CheckCommand {
         (4 attempts) and on later runs. Exit 1 when an event is still undelivered (it stays queued).
         Two runs at once take turns on a lock, so each event is delivered once.
         command:PATH runs PATH without a shell, the event as JSON on stdin and in AGGCTL_EVENT_* variables.
-        webhook:URL POSTs the event as JSON (Idempotency-Key: the event id); any 2xx answer is success.
+        webhook:URL POSTs the event as JSON (Idempotency-Key: the event id); any 2xx answer is success,
+        redirects are not followed. The URL's user:password@ goes as Basic authentication; else
+        AGGCTL_WEBHOOK_TOKEN (or the file AGGCTL_WEBHOOK_TOKEN_FILE) as a bearer token. Messages show a
+        webhook's scheme and host only: its path and query are secrets.
         """
     static let command = Command(name: name, summary: summary, flags: flags, details: details) { flags, context in
         try run(flags, context: context)
@@ -163,10 +167,10 @@ enum CheckCommand {
                     DesktopNotifier(helper: helper, runner: context.processRunner, environment: context.environment)
                 ]
             }
-            return [StdoutNotifier { output.write($0) }]
+            return [StdoutNotifier { try output.writeChecked($0) }]
         }
         return try specs.map { spec -> any Notifier in
-            if spec == "stdout" { return StdoutNotifier { output.write($0) } }
+            if spec == "stdout" { return StdoutNotifier { try output.writeChecked($0) } }
             if spec == "desktop" {
                 guard let helper else {
                     throw UsageError(
@@ -186,21 +190,52 @@ enum CheckCommand {
                     program: program, runner: context.processRunner, environment: context.environment)
             }
             if spec.hasPrefix("webhook:") {
-                let url = String(spec.dropFirst("webhook:".count))
-                let lower = url.lowercased()
-                guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), URL(string: url)?.host != nil else {
-                    throw UsageError(
-                        "--notify: '\(HTTPRequest.displayURL(url))' is not an http(s) URL; "
-                            + "expected webhook:https://host/path", command: name)
-                }
-                // One attempt per delivery: the outbox retries every backend alike.
-                return WebhookNotifier(url: url, client: try context.httpClient(retry: .never))
+                return try webhook(String(spec.dropFirst("webhook:".count)), context: context)
             }
+            // Whatever was meant, a URL in it may be a secret: only its scheme and host are shown.
+            let shown = spec.contains("://") ? HTTPRequest.origin(of: spec) + "/..." : spec
             throw UsageError(
-                "--notify: '\(HTTPRequest.displayURL(spec))' is not a notification backend; expected desktop, "
+                "--notify: '\(shown)' is not a notification backend; expected desktop, "
                     + "stdout, command:/path/to/hook or webhook:URL",
                 command: name)
         }
+    }
+
+    /// `webhook:URL`: the URL's userinfo as Basic authentication, else `AGGCTL_WEBHOOK_TOKEN` (or the
+    /// first line of the file `AGGCTL_WEBHOOK_TOKEN_FILE`) as a bearer token. Messages show the URL's
+    /// scheme and host only.
+    static func webhook(_ url: String, context: RunContext) throws -> WebhookNotifier {
+        let lower = url.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), let components = URLComponents(string: url),
+            components.host?.isEmpty == false
+        else {
+            throw UsageError(
+                "--notify: '\(HTTPRequest.origin(of: url))/...' is not an http(s) URL; "
+                    + "expected webhook:https://host/path", command: name)
+        }
+        let credentials = WebhookNotifier.credentials(in: url)
+        var token: String?
+        if credentials == nil {
+            if let value = context.environment["AGGCTL_WEBHOOK_TOKEN"], !value.isEmpty {
+                token = value
+            } else if let path = context.environment["AGGCTL_WEBHOOK_TOKEN_FILE"], !path.isEmpty {
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw CommandFailure("cannot read the webhook token file '\(path)' (AGGCTL_WEBHOOK_TOKEN_FILE)")
+                }
+                token = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
+            }
+        }
+        if let token, token.isEmpty || !SafeText.isHeaderSafe(token) {
+            throw UsageError("AGGCTL_WEBHOOK_TOKEN: the token is empty or holds a line break or NUL")
+        }
+        if let credentials, !SafeText.isHeaderSafe(credentials.user) || !SafeText.isHeaderSafe(credentials.password) {
+            throw UsageError("--notify: the user name or password in the webhook URL holds a line break or NUL")
+        }
+        // One attempt per delivery: the outbox retries every backend alike.
+        return WebhookNotifier(
+            url: url, client: try context.httpClient(credentials: credentials, retry: .never), bearerToken: token)
     }
 
     /// `25,10` into thresholds; each a whole percent from 1 to 99.

@@ -42,7 +42,7 @@ enum DevicesCommand {
                     TextTable.Cell(device.stale ? "stale" : "", color: .yellow),
                 ])
             }
-            context.console.print(table.render(color: context.console.usesColor))
+            context.console.printRendered(table.render(color: context.console.usesColor))
         }
         StatusCommand.report(result.problems, on: context.console)
         return .success

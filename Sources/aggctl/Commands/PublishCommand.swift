@@ -2,6 +2,7 @@ import Collectors
 import Foundation
 import HTTP
 import Snapshots
+import TextSafety
 
 /// `aggctl publish`: write this machine's record into the store.
 enum PublishCommand {
@@ -48,6 +49,11 @@ enum PublishCommand {
             try ValueParsers.deviceID($0, flag: "device-id")
         }
         let deviceName = context.setting("device-name", flags: flags)
+        if let deviceName, SafeText.hasControlCharacters(deviceName) {
+            throw UsageError(
+                "--device-name: '\(SafeText.line(deviceName))' holds control characters; expected one line of text",
+                command: name)
+        }
         let now = try context.now(flags)
 
         var providers: [ProviderUsage] = []

@@ -29,7 +29,7 @@ enum StatusCommand {
             StatusReport.status(result, to: &json)
             json.finish()
         } else {
-            context.console.print(table(result, color: context.console.usesColor))
+            context.console.printRendered(table(result, color: context.console.usesColor))
             report(result.problems, on: context.console)
         }
         return .success
@@ -74,7 +74,11 @@ enum StatusCommand {
             var notes: [String] = []
             if account.clockSkew { notes.append("clock skew") }
             if account.stale { notes.append("stale") }
-            if let error = account.error { notes.append(SnapshotCodec.printable(error, limit: 40)) }
+            if let error = account.error {
+                // A newer entry from another machine that has no figures: its error, and where it came from.
+                let from = account.errorDeviceID.map { " (\($0), newer)" } ?? ""
+                notes.append(SnapshotCodec.printable(error, limit: 40) + from)
+            }
             var from = "\(account.deviceName), \(HumanFormat.ago(account.lastUpdated, now: result.now))"
             if account.seenOn.count > 1 { from += " (seen on \(account.seenOn.count))" }
             table.rows.append([

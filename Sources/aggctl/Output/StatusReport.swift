@@ -62,6 +62,8 @@ enum StatusReport {
             json.string(account.deviceName)
             json.key("error")
             json.string(account.error)
+            json.key("errorDeviceID")
+            json.string(account.errorDeviceID?.rawValue)
             json.key("lastUpdated")
             json.date(account.lastUpdated)
             json.key("modelWeekly")

@@ -1,4 +1,9 @@
+import TextSafety
+
 /// A plain-text table for people: left-aligned columns, two spaces apart, colour that never shifts them.
+///
+/// Cells hold record text (device names, accounts, plans): each is made one safe line when it is made,
+/// so a rendered table has exactly one line per row and no control character but its own colours.
 struct TextTable {
     /// One cell: its text and an optional ANSI colour applied when colour is on.
     struct Cell: ExpressibleByStringLiteral {
@@ -6,7 +11,7 @@ struct TextTable {
         var color: ANSIColor?
 
         init(_ text: String, color: ANSIColor? = nil) {
-            self.text = text
+            self.text = SafeText.line(text)
             self.color = color
         }
 

@@ -57,7 +57,15 @@ extension RunContext {
                 "missing --store S (a folder or WebDAV URL; or set AGGCTL_STORE, or 'store = ...' in '\(configFile)')",
                 command: command)
         }
-        return try ValueParsers.store(text, flag: "store")
+        let source: String
+        if flags.value("store") != nil {
+            source = "--store"
+        } else if !(environment["AGGCTL_STORE"] ?? "").isEmpty {
+            source = "AGGCTL_STORE"
+        } else {
+            source = "'store' in '\(configFile)'"
+        }
+        return try ValueParsers.store(text, source: source)
     }
 
     /// A store for `location`.

@@ -24,9 +24,14 @@ struct RunContext: Sendable {
     /// How deliveries are retried within a run; in-process tests keep the attempts and drop the waits.
     var retryPolicy: RetryPolicy = .standard
 
-    static func standard(environment: [String: String]) -> RunContext {
+    /// - Parameters:
+    ///   - closedOutput: stdout was closed when the process started: every write to it fails (EBADF).
+    ///   - closedErrors: the same for stderr.
+    static func standard(
+        environment: [String: String], closedOutput: Bool = false, closedErrors: Bool = false
+    ) -> RunContext {
         RunContext(
-            console: .standard(environment: environment),
+            console: .standard(environment: environment, closedOutput: closedOutput, closedErrors: closedErrors),
             environment: environment,
             clock: { Date() },
             readStandardInput: { try FileHandle.standardInput.readToEnd() ?? Data() },

@@ -1,0 +1,77 @@
+/// The one place where text from outside (records, log lines, listings, file names, the environment) is
+/// made safe for where it is going: a terminal, a notification, an HTTP header.
+///
+/// Everything a record or a server says is hostile until it has passed through here: an `ESC` can clear
+/// a screen or set a window title, a line feed can forge a table row, a `<a href>` becomes a link in a
+/// notification, a CR/LF in a token becomes an extra HTTP header.
+public enum SafeText {
+    /// `text` as one line a terminal shows as written: control characters (C0, DEL, C1), line and
+    /// paragraph separators, and the bidirectional overrides that reorder what is shown are replaced by
+    /// escapes (`\x1B`, `\n`, `\u{202E}`), so nothing is interpreted and the line stays one line.
+    ///
+    /// - Parameter limit: at most this many characters of the result are kept, then `...`.
+    public static func line(_ text: String, limit: Int? = nil) -> String {
+        var out: String
+        if text.unicodeScalars.allSatisfy({ !needsEscape($0) }) {
+            out = text
+        } else {
+            out = ""
+            out.reserveCapacity(text.utf8.count + 8)
+            for scalar in text.unicodeScalars {
+                guard needsEscape(scalar) else {
+                    out.unicodeScalars.append(scalar)
+                    continue
+                }
+                switch scalar {
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                default: out += escape(scalar)
+                }
+            }
+        }
+        if let limit, out.count > limit { out = String(out.prefix(limit)) + "..." }
+        return out
+    }
+
+    /// `text` for a notification body that a server may render as markup (the freedesktop specification's
+    /// subset of HTML): `&`, `<` and `>` as entities, so no tag or link survives.
+    public static func markup(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// Whether `text` may go into an HTTP header or a credential option as it is: no CR, LF or NUL, which
+    /// would end the header and start another (or cut the value short).
+    public static func isHeaderSafe(_ text: String) -> Bool {
+        !text.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+    }
+
+    /// Whether `text` holds anything `line` would escape.
+    public static func hasControlCharacters(_ text: String) -> Bool {
+        text.unicodeScalars.contains(where: needsEscape)
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: return true
+        // Line and paragraph separators; bidirectional embeddings, overrides and isolates.
+        case 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    private static func escape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        if scalar.value <= 0xFF { return "\\x" + (hex.count == 1 ? "0" : "") + hex }
+        return "\\u{" + hex + "}"
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import HTTP
+import Snapshots
+import TestSupport
+import Testing
+
+/// `--store` values: parsed, never concatenated onto, so a store never writes outside its collection.
+struct StoreLocationTests {
+    @Test(
+        "a store URL with a query, a fragment, dot segments, control characters or another host is refused",
+        arguments: [
+            ("http://host/notes.txt?", "has a query ('?')"),
+            ("https://host/store/?x=1", "has a query ('?')"),
+            ("http://host/notes.txt#", "has a fragment ('#')"),
+            ("http://host/a/../b/", "has a '..' segment"),
+            ("http://host/a/%2e%2e/b/", "has a '..' segment"),
+            ("http://host/./b/", "has a '.' segment"),
+            ("http://host/a%2Fb/", "has an encoded '/'"),
+            ("http://host/a\u{1B}b/", "holds control characters"),
+            ("file://otherhost/srv/store", "names another machine ('otherhost')"),
+            ("ftp://host/x", "has the unsupported scheme 'ftp'"),
+            ("http:///path", "has no host"),
+        ])
+    func refused(text: String, reason: String) {
+        #expect(throws: StoreLocation.ParseError.self) { try StoreLocation.parse(text) }
+        do {
+            _ = try StoreLocation.parse(text)
+        } catch {
+            #expect(error.reason.hasPrefix(reason), "\(error.reason)")
+        }
+    }
+
+    @Test("folders, this machine's file:// URLs and plain collection URLs are stores")
+    func accepted() throws {
+        #expect(try StoreLocation.parse("/srv/a?b#c") == .directory(path: "/srv/a?b#c"))
+        #expect(try StoreLocation.parse("file:///srv/store") == .directory(path: "/srv/store"))
+        #expect(try StoreLocation.parse("file://localhost/srv/store") == .directory(path: "/srv/store"))
+        guard case .webDAV(let url) = try StoreLocation.parse("https://me:pw@cloud.test/dav/files/me/aggctl/") else {
+            Issue.record("not a WebDAV store")
+            return
+        }
+        #expect(StoreLocation.redacting(url) == "https://cloud.test/dav/files/me/aggctl/")
+    }
+}
+
+/// A listing is the server's word: entries outside the collection are ignored, not mapped into the store.
+struct HostileListingTests {
+    @Test("a listing's entries outside the collection (../, subfolders, encoded slashes, other hosts) are ignored")
+    func outsideEntriesIgnored() throws {
+        let server = try LocalServer.sharedHTTPServer()
+        let store = WebDAVStore(
+            url: URL(string: "\(server.origin)/hostile/store/")!, client: HTTPClient(.init(retry: .never)))
+        #expect(try store.listRecords().map(\.name).sorted() == ["full.json", "good.json"])
+    }
+}
