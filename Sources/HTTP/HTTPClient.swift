@@ -9,8 +9,9 @@ import TextSafety
 /// - TLS certificates are verified (against `caFile` when given); only `http` and `https` are spoken.
 /// - Credentials go to libcurl as options, never in a URL; Basic first, Digest once a server asks for it.
 ///   Redirects are followed only by clients without credentials, so a password never goes elsewhere.
-/// - Connection failures, 429 and passing 5xx answers are retried with jittered backoff (honouring `Retry-After`);
-///   a timeout is not, so a server that never answers costs one timeout, not four.
+/// - Connection failures, 429 and passing 5xx answers of idempotent requests are retried with jittered
+///   backoff (honouring `Retry-After`); a timeout is not, so a server that never answers costs one
+///   timeout, not four. A request that is not idempotent (MOVE, POST) is sent once: its caller checks.
 /// - A request whose URL, header names or values, or credentials hold a line break or NUL is refused
 ///   before anything is sent: no token, password or record text can add a header of its own.
 public final class HTTPClient: @unchecked Sendable {
@@ -64,7 +65,7 @@ public final class HTTPClient: @unchecked Sendable {
     /// - Throws: `HTTPError` when no response came (refused, timed out, TLS, too large).
     public func send(_ request: HTTPRequest) throws -> HTTPResponse {
         try refuseInjection(request)
-        let retry = configuration.retry
+        let retry = request.isIdempotent ? configuration.retry : .never
         var attempt = 1
         while true {
             let wait: TimeInterval
@@ -174,6 +175,12 @@ public final class HTTPClient: @unchecked Sendable {
             }
             if let limit = request.maximumBodySize {
                 setup.append(aggctl_curl_set_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit)))
+            }
+            if !request.isIdempotent {
+                // libcurl sends a request again by itself when a reused connection turns out dead before
+                // any answer: harmless for a GET, not for a MOVE that did reach the server. On a fresh
+                // connection it never does.
+                setup.append(aggctl_curl_set_long(handle, CURLOPT_FRESH_CONNECT, 1))
             }
             if request.method == "HEAD" {
                 setup.append(aggctl_curl_set_long(handle, CURLOPT_NOBODY, 1))

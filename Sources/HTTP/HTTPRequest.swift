@@ -29,6 +29,15 @@ public struct HTTPRequest: Sendable {
         self.shownAs = shownAs
     }
 
+    /// Whether sending the request twice has the effect of sending it once (RFC 9110 section 9.2.2, plus
+    /// WebDAV's PROPFIND, which only reads): only such requests are retried blindly. A repeated MOVE or
+    /// POST may act twice (rclone answers a repeated MOVE by deleting what the first one moved), so its
+    /// caller must check what happened before sending it again. MKCOL counts: a repeat answers 405,
+    /// which every caller reads as "made already".
+    public var isIdempotent: Bool {
+        ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "PROPFIND", "MKCOL"].contains(method.uppercased())
+    }
+
     /// What a message may show: the method and the URL with any userinfo (`user:password@`) removed, or
     /// `shownAs`.
     public var summary: String { "\(method) \(shownAs ?? HTTPRequest.displayURL(url))" }

@@ -78,4 +78,42 @@ struct WatchEndToEndTests {
         #expect(watch.terminationStatus == 0)
         #expect(text("out").components(separatedBy: "\"depleted\"").count == 2)
     }
+
+    /// The resident memory of `pid` in KiB (Linux).
+    func residentKiB(_ pid: Int32) -> Int? {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        return line?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+    }
+
+    #if os(Linux)
+        @Test("watch's memory stays flat over hundreds of rounds of a 500-record store")
+        func memoryStaysFlat() throws {
+            for index in 0..<500 {
+                let entry = Records.entry(
+                    email: "user\(index)@example.com", at: "2026-11-30T12:00:00Z", sessionUsed: 30)
+                try root.write(
+                    "store/device-\(index).json",
+                    Records.json(Records.snapshot("device-\(index)", generatedAt: "2026-11-30T12:00:00Z", [entry])))
+            }
+            let watch = try start([
+                "--store", root.file("store"), "--state-dir", root.file("state"), "--interval", "0.1",
+                "--notify", "stdout", "--now", "2026-11-30T12:00:30Z",
+            ])
+            defer { if watch.isRunning { kill(watch.processIdentifier, SIGKILL) } }
+            // Warmed up: caches built, the memo written, the allocator at its working size.
+            Thread.sleep(forTimeInterval: 4)
+            let early = try #require(residentKiB(watch.processIdentifier))
+            let rounds = Date()
+            Thread.sleep(forTimeInterval: 20)
+            let late = try #require(residentKiB(watch.processIdentifier))
+            // At 0.1 s apart and a few ms a round, that was well over a hundred rounds; a merge kept per
+            // round grew this store by about 1 MB each.
+            #expect(
+                late - early < 8_192, "grew from \(early) KiB to \(late) KiB in \(Date().timeIntervalSince(rounds)) s")
+            #expect(watch.isRunning, "\(text("err"))")
+            kill(watch.processIdentifier, SIGTERM)
+            watch.waitUntilExit()
+        }
+    #endif
 }

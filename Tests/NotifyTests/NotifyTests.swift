@@ -139,6 +139,31 @@ struct CommandNotifierTests {
         #expect(Date().timeIntervalSince(started) < 5)
     }
 
+    @Test("the time limit holds for an event larger than a pipe's buffer and a hook that never reads it")
+    func largeEventUnreadInput() throws {
+        let hook = try script("sleep 30\n")
+        var notification = NotificationTests().notification
+        notification.body = String(repeating: "x", count: 100_000)
+        let notifier = CommandNotifier(
+            program: hook, runner: SpawnProcessRunner(), environment: ["PATH": "/usr/bin:/bin"], timeout: 0.5)
+        let started = Date()
+        // Past a pipe's 64 KiB and below the 128 KiB a single variable may hold (the body is one too).
+        #expect(throws: NotifierError("hook '\(hook)' ran past 0 s and was stopped")) {
+            try notifier.deliver(notification)
+        }
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test("a hook reads the whole event on stdin, however large")
+    func wholeEvent() throws {
+        let out = root.file("stdin")
+        let hook = try script("cat > '\(out)'\n")
+        var notification = NotificationTests().notification
+        notification.body = String(repeating: "y", count: 100_000)
+        try CommandNotifier(program: hook, runner: SpawnProcessRunner(), environment: [:]).deliver(notification)
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == notification.jsonLine + "\n")
+    }
+
     @Test("a missing program is a clear error, not a crash")
     func missing() {
         let notifier = CommandNotifier(program: root.file("nope"), runner: SpawnProcessRunner(), environment: [:])

@@ -12,7 +12,8 @@ import Snapshots
 /// Two `check` runs started together (cron overlap) must deliver each event once: the read, decide,
 /// deliver and write cycle runs under an exclusive `flock` on `alerts.lock`, and every write of
 /// `alerts.json` is atomic and flushed (temporary file, fsync, rename, folder fsync). A state file that
-/// cannot be read is renamed aside, not overwritten, and reported.
+/// is not valid state is renamed aside, not overwritten, and reported; one that cannot be read at all is
+/// a failure that leaves it alone.
 public struct StateFile: Sendable {
     public let directory: String
 
@@ -32,9 +33,16 @@ public struct StateFile: Sendable {
         case corrupt(setAsideAt: String, reason: String)
     }
 
-    /// Runs `body` while holding the state directory's exclusive lock (waiting for it), creating the
-    /// directory (mode 0700) when missing. The lock goes with the process, even on `kill -9`.
-    public func withLock<Result>(_ body: () throws -> Result) throws -> Result {
+    /// Runs `body` while holding the state directory's exclusive lock, creating the directory (mode 0700)
+    /// when missing. The lock goes with the process, even on `kill -9`.
+    ///
+    /// - Parameters:
+    ///   - timeout: give up (throw) after waiting this many seconds; nil waits as long as it takes.
+    ///   - onWait: told once, after `patience` seconds of waiting, who holds the lock (`process 1234`).
+    public func withLock<Result>(
+        timeout: TimeInterval? = nil, patience: TimeInterval = 3, onWait: (String) -> Void = { _ in },
+        _ body: () throws -> Result
+    ) throws -> Result {
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -47,27 +55,109 @@ public struct StateFile: Sendable {
             throw StateFileError("cannot open '\(lockPath)': \(String(cString: strerror(errno)).lowercased())")
         }
         defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else {
+        let started = Date()
+        var told = false
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
                 throw StateFileError("cannot lock '\(lockPath)': \(String(cString: strerror(errno)).lowercased())")
             }
+            let waited = Date().timeIntervalSince(started)
+            if let timeout, waited >= timeout {
+                throw StateFileError(
+                    "gave up after waiting \(Self.seconds(waited)) s for the state lock '\(lockPath)', held by "
+                        + "\(holder(descriptor)) (--lock-timeout)")
+            }
+            if !told, waited >= patience {
+                told = true
+                onWait("waiting for the state lock '\(lockPath)', held by \(holder(descriptor))")
+            }
+            usleep(50_000)
         }
         defer { flock(descriptor, LOCK_UN) }
+        // Who holds it, for whoever waits: this process's id, replacing the last holder's.
+        let text = "\(getpid())\n"
+        _ = ftruncate(descriptor, 0)
+        _ = text.withCString { pwrite(descriptor, $0, strlen($0), 0) }
         return try body()
     }
 
+    /// "process N" from the lock file (the holder writes its id there), or "another process".
+    private func holder(_ descriptor: Int32) -> String {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = pread(descriptor, &buffer, buffer.count, 0)
+        guard count > 0,
+            let pid = Int(
+                String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return "another process" }
+        return "process \(pid)"
+    }
+
+    private static func seconds(_ value: TimeInterval) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+
     /// Reads the state; call it while holding the lock.
-    public func load() -> Loaded {
-        guard let data = FileManager.default.contents(atPath: path) else { return .fresh }
+    ///
+    /// Only a missing file is a fresh start. A file that is not valid state is set aside under a name of
+    /// its own (never overwriting an earlier one) and reported as `corrupt`. A file that cannot be read at
+    /// all (permissions, a folder or a pipe in its place, an I/O error) throws and is left alone: taking
+    /// it for "no state" would drop its queued events and overwrite it. Temporary files of killed runs
+    /// are removed (under the lock no other run is writing one).
+    public func load() throws -> Loaded {
+        sweepTemporaryFiles()
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return .fresh }
+            throw unreadable(String(cString: strerror(errno)).lowercased())
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            let kind: String
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: kind = "a folder"
+            case S_IFLNK: kind = "a symbolic link"
+            case S_IFIFO: kind = "a pipe"
+            default: kind = "not a regular file"
+            }
+            throw unreadable("it is \(kind); move it away")
+        }
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw unreadable(String(cString: strerror(errno)).lowercased()) }
+        defer { close(descriptor) }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(descriptor, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw unreadable(String(cString: strerror(errno)).lowercased()) }
+            if count == 0 { break }
+            data.append(contentsOf: chunk[0..<count])
+        }
         do {
             let state = try SnapshotCodec.makeDecoder().decode(AlertState.self, from: data)
             guard state.schemaVersion >= 1 else { throw StateFileError("schemaVersion \(state.schemaVersion)") }
             return .loaded(state)
         } catch {
-            let aside = "\(path).corrupt-\(Int(Date().timeIntervalSince1970))"
-            rename(path, aside)
+            let stamp = RFC3339.format(Date()).replacingOccurrences(of: ":", with: "")
+            let aside = "\(path).corrupt-\(stamp)-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+            guard rename(path, aside) == 0 else {
+                throw unreadable(
+                    "it is not valid state, and it cannot be set aside: \(String(cString: strerror(errno)))")
+            }
             let reason = (error as? StateFileError)?.message ?? "not a valid state file"
             return .corrupt(setAsideAt: aside, reason: reason)
+        }
+    }
+
+    private func unreadable(_ reason: String) -> StateFileError {
+        StateFileError("cannot read state '\(path)': \(reason); it was left as it is")
+    }
+
+    /// Removes `alerts.json.*.tmp` files: every one is a killed run's, since writers hold the lock.
+    private func sweepTemporaryFiles() {
+        let prefix = "alerts.json."
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            unlink(directory + "/" + name)
         }
     }
 

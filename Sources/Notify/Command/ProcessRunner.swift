@@ -37,8 +37,10 @@ public struct ProcessOutcome: Sendable, Equatable {
 /// whole program: `sh` defers SIGTERM until its foreground command ends, and children would keep its
 /// pipes open.
 ///
-/// Ignores SIGPIPE in the calling process (the child gets the default back): a program that exits
-/// without reading its stdin must turn the event's write into an EPIPE error, not kill the caller.
+/// A program's stdin is an unlinked temporary file holding its whole input, written before it starts:
+/// it gets the whole event or (when we are killed first) never runs, and a program that does not read
+/// can never block us past its time limit. SIGPIPE is ignored in the calling process (the child gets the
+/// default back).
 public struct SpawnProcessRunner: ProcessRunner {
     public init() {
         signal(SIGPIPE, SIG_IGN)
@@ -48,20 +50,17 @@ public struct SpawnProcessRunner: ProcessRunner {
         _ executable: String, arguments: [String], environment: [String: String], input: Data,
         timeout: TimeInterval
     ) throws -> ProcessOutcome {
-        var input = input
-        var inputPipe: [Int32] = [0, 0]
+        // The whole input is in a file before the program starts, and the file is its stdin: it reads the
+        // whole event or, if we are killed before spawning, runs not at all; and we never block writing
+        // to a program that does not read, so the time limit holds whatever the input's size.
+        let inputFile = try Self.inputFile(input, for: executable)
+        defer { close(inputFile) }
         var errorPipe: [Int32] = [0, 0]
-        guard pipe(&inputPipe) == 0 else { throw NotifierError("cannot run '\(executable)': no pipe") }
-        guard pipe(&errorPipe) == 0 else {
-            close(inputPipe[0])
-            close(inputPipe[1])
-            throw NotifierError("cannot run '\(executable)': no pipe")
-        }
+        guard pipe(&errorPipe) == 0 else { throw NotifierError("cannot run '\(executable)': no pipe") }
         // The read end of stderr belongs to the collector thread from here on: it closes it at the end
         // of input, so a descriptor number is never closed under a read still in progress.
         var collectorOwnsErrors = false
         defer {
-            if inputPipe[1] >= 0 { close(inputPipe[1]) }
             if !collectorOwnsErrors { close(errorPipe[0]) }
         }
 
@@ -78,10 +77,10 @@ public struct SpawnProcessRunner: ProcessRunner {
             posix_spawn_file_actions_destroy(&actions)
             posix_spawnattr_destroy(&attributes)
         }
-        posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, inputFile, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
-        for descriptor in inputPipe + errorPipe { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        for descriptor in [inputFile] + errorPipe { posix_spawn_file_actions_addclose(&actions, descriptor) }
         posix_spawnattr_setpgroup(&attributes, 0)
         var defaults = sigset_t()
         sigemptyset(&defaults)
@@ -112,16 +111,10 @@ public struct SpawnProcessRunner: ProcessRunner {
             retries += 1
             spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         }
-        close(inputPipe[0])
         close(errorPipe[1])
         guard spawned == 0 else {
             throw NotifierError("cannot run '\(executable)': \(String(cString: strerror(spawned)).lowercased())")
         }
-
-        // The event is small (far below a pipe's buffer): written whole, then the child sees end of input.
-        _ = input.withUnsafeMutableBytes { write(inputPipe[1], $0.baseAddress!, $0.count) }
-        close(inputPipe[1])
-        inputPipe[1] = -1
 
         // stderr is read on another thread; what came by the end is enough for a one-line message.
         let errors = ErrorCollector(descriptor: errorPipe[0])
@@ -145,6 +138,39 @@ public struct SpawnProcessRunner: ProcessRunner {
         }
         let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return ProcessOutcome(status: exitStatus, timedOut: timedOut, firstErrorLine: errors.firstLine(wait: 0.5))
+    }
+}
+
+extension SpawnProcessRunner {
+    /// A descriptor of an unlinked temporary file holding `input`, positioned at its start.
+    static func inputFile(_ input: Data, for executable: String) throws -> Int32 {
+        let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(folder)/aggctl-input-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else {
+            throw NotifierError("cannot run '\(executable)': no temporary file for its input in '\(folder)'")
+        }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        var failure: Int32 = 0
+        input.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += count
+            }
+        }
+        guard failure == 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
+            close(descriptor)
+            throw NotifierError(
+                "cannot run '\(executable)': its input could not be written to '\(folder)' "
+                    + "(\(String(cString: strerror(failure == 0 ? errno : failure)).lowercased()))")
+        }
+        return descriptor
     }
 }
 

@@ -37,10 +37,11 @@ public protocol SnapshotStore: Sendable {
     /// How many records to read at once: the cores for a folder, more for a server (hiding round trips).
     var readParallelism: Int { get }
 
-    /// How many times a record that cannot be read or decoded is read again before it counts as a problem.
-    /// Zero for a folder, where a rename is atomic for readers; a WebDAV server may serve a record while it
-    /// is being replaced (Apache reads a file's size, then opens the path, so a rename in between sends a
-    /// truncated body; its MOVE removes the old record before renaming the new one).
+    /// How many times a record that was torn (did not decode) or briefly missing is read again before it
+    /// counts as a problem. Zero for a folder, where a rename is atomic for readers; a WebDAV server may
+    /// serve a record while it is being replaced (Apache reads a file's size, then opens the path, so a
+    /// rename in between sends a truncated body; its MOVE removes the old record before renaming the new
+    /// one). A timeout, a refusal or a size limit is never read again: it would cost the same again.
     var rereadsOfFailedRecords: Int { get }
 
     /// Writes `data` under a temporary name beside the device's record, creating the store's own folder
@@ -148,10 +149,14 @@ public struct StagedRecord: Sendable, Equatable {
     public var deviceID: DeviceID
     /// The temporary name within the store; always starts with `.`, so listings skip it.
     public var temporaryName: String
+    /// What was staged: a commit whose outcome is unknown (its answer was lost) compares the record with
+    /// it before deciding whether to try again.
+    public var contents: Data
 
-    public init(deviceID: DeviceID, temporaryName: String) {
+    public init(deviceID: DeviceID, temporaryName: String, contents: Data = Data()) {
         self.deviceID = deviceID
         self.temporaryName = temporaryName
+        self.contents = contents
     }
 
     /// A fresh temporary name for `deviceID`: hidden, unique per process and attempt.

@@ -137,29 +137,34 @@ extension SnapshotStore {
     /// read that met a replacement half way (`rereadsOfFailedRecords`).
     private func readRecord(_ info: RecordInfo, into buffer: inout RecordBuffer) -> Result<DecodedRecord, RecordProblem>
     {
-        var outcome = readRecordOnce(info, into: &buffer)
+        var (outcome, worthRereading) = readRecordOnce(info, into: &buffer)
         var rereads = 0
-        while case .failure = outcome, rereads < rereadsOfFailedRecords {
+        while case .failure = outcome, worthRereading, rereads < rereadsOfFailedRecords {
             rereads += 1
             usleep(UInt32(20_000 << (rereads - 1)))  // 20, 40, 80, 160 ms
-            outcome = readRecordOnce(info, into: &buffer)
+            (outcome, worthRereading) = readRecordOnce(info, into: &buffer)
         }
         return outcome
     }
 
-    private func readRecordOnce(_ info: RecordInfo, into buffer: inout RecordBuffer) -> Result<
-        DecodedRecord, RecordProblem
-    > {
+    /// One read; on failure, also whether a replacement in flight may explain it (a torn body that did not
+    /// decode, or a record briefly gone), which is what rereads are for.
+    private func readRecordOnce(_ info: RecordInfo, into buffer: inout RecordBuffer) -> (
+        Result<DecodedRecord, RecordProblem>, worthRereading: Bool
+    ) {
         do {
             let size = try readRecord(named: info.name, maximumSize: SnapshotCodec.maximumRecordSize, into: &buffer)
             let bytes = UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<size])
-            return .success(try FastRecordDecoder.decode(bytes, fileName: info.name, keepHistory: false))
+            return (.success(try FastRecordDecoder.decode(bytes, fileName: info.name, keepHistory: false)), false)
         } catch let error as SnapshotStoreError {
-            return .failure(RecordProblem(file: info.name, reason: error.reasonForProblem))
+            return (
+                .failure(RecordProblem(file: info.name, reason: error.reasonForProblem)),
+                error == .recordMissing(name: info.name)
+            )
         } catch let error as RecordDecodingError {
-            return .failure(RecordProblem(file: info.name, reason: error.reason))
+            return (.failure(RecordProblem(file: info.name, reason: error.reason)), true)
         } catch {
-            return .failure(RecordProblem(file: info.name, reason: "\(error)"))
+            return (.failure(RecordProblem(file: info.name, reason: "\(error)")), false)
         }
     }
 }

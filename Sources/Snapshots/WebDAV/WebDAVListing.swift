@@ -49,12 +49,19 @@ struct WebDAVListing {
         guard parser.parse(), delegate.sawMultistatus else {
             throw ListingError(line: parser.lineNumber, detail: parser.parserError.map { "\($0)" })
         }
+        // A listing is whole only when its document ended: an answer cut short without a length (a proxy,
+        // a dying server) can parse without an error on Linux and would read as a smaller store.
+        guard delegate.sawEndOfMultistatus else {
+            throw ListingError(line: parser.lineNumber, detail: "ended early", isCutShort: true)
+        }
         members = delegate.members
     }
 
     struct ListingError: Error {
         var line: Int
         var detail: String?
+        /// The document stopped before its end: worth asking again.
+        var isCutShort = false
     }
 
     /// Turns an `href` (an absolute path or a full URL, percent-encoded) into a decoded path.
@@ -135,6 +142,7 @@ struct WebDAVListing {
     private final class Delegate: NSObject, XMLParserDelegate {
         var members: [Member] = []
         var sawMultistatus = false
+        var sawEndOfMultistatus = false
         private var text = ""
         /// Whether the current element's text is wanted.
         private var collecting = false
@@ -200,6 +208,8 @@ struct WebDAVListing {
             case "response":
                 if let response { members.append(response) }
                 response = nil
+            case "multistatus":
+                sawEndOfMultistatus = true
             default: break
             }
             text = ""

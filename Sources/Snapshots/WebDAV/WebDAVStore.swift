@@ -79,8 +79,28 @@ public struct WebDAVStore: SnapshotStore {
         }
     }
 
-    /// The collection's files (not the collection itself, nor sub-collections), from one PROPFIND.
+    /// The collection's files (not the collection itself, nor sub-collections), from one PROPFIND; a
+    /// listing cut short is asked for again (up to the client's attempts), never taken as the whole store.
     private func members() throws -> [WebDAVListing.Member] {
+        let retry = client.configuration.retry
+        var attempt = 1
+        while true {
+            do {
+                return try membersOnce()
+            } catch let error as WebDAVListing.ListingError where error.isCutShort {
+                guard attempt < retry.attempts else {
+                    throw SnapshotStoreError.failed(
+                        operation: "list", target: displayName,
+                        reason: "the server's listing ended early \(attempt) times (line \(error.line)); not taken as "
+                            + "the whole store")
+                }
+                retry.sleep(retry.delay(after: attempt))
+                attempt += 1
+            }
+        }
+    }
+
+    private func membersOnce() throws -> [WebDAVListing.Member] {
         let response = try send(
             "list", collection,
             HTTPRequest(
@@ -99,7 +119,7 @@ public struct WebDAVStore: SnapshotStore {
         let listing: WebDAVListing
         do {
             listing = try WebDAVListing(parsing: response.body)
-        } catch let error as WebDAVListing.ListingError {
+        } catch let error as WebDAVListing.ListingError where !error.isCutShort {
             throw SnapshotStoreError.failed(
                 operation: "list", target: displayName,
                 reason: "the server's answer is not a WebDAV listing (bad XML at line \(error.line))")
@@ -123,7 +143,8 @@ public struct WebDAVStore: SnapshotStore {
     }
 
     public func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord {
-        let staged = StagedRecord(deviceID: deviceID, temporaryName: StagedRecord.temporaryName(for: deviceID))
+        let staged = StagedRecord(
+            deviceID: deviceID, temporaryName: StagedRecord.temporaryName(for: deviceID), contents: data)
         let put = HTTPRequest(
             method: "PUT", url: try url(of: staged.temporaryName), headers: [("Content-Type", "application/json")],
             body: data)
@@ -140,14 +161,50 @@ public struct WebDAVStore: SnapshotStore {
         return staged
     }
 
+    /// MOVE is not idempotent: when its answer is lost (a broken connection, a passing 5xx), the move
+    /// may or may not have happened, and sending it again blindly can destroy the record (rclone deletes
+    /// the destination a repeated MOVE finds in the temporary name's place, then answers 403). So after
+    /// such an answer the store looks first: the record holding what was staged means the move happened;
+    /// the staged file still there means it did not, and the MOVE is sent again (up to the client's
+    /// attempts); anything else is reported, with the record left as the server has it.
     public func commitRecord(_ staged: StagedRecord) throws {
         let target = staged.deviceID.recordName
-        let response = try send(
-            "replace", target,
-            HTTPRequest(
-                method: "MOVE", url: try url(of: staged.temporaryName),
-                headers: [("Destination", try url(of: target)), ("Overwrite", "T")]))
-        guard response.isSuccess else { throw failure(response, "replace", target) }
+        let move = HTTPRequest(
+            method: "MOVE", url: try url(of: staged.temporaryName),
+            headers: [("Destination", try url(of: target)), ("Overwrite", "T")])
+        let retry = client.configuration.retry
+        var attempt = 1
+        while true {
+            let outcome: String
+            do {
+                let response = try client.send(move)
+                if response.isSuccess { return }
+                guard response.isTransient else { throw failure(response, "replace", target) }
+                outcome = "the server answered HTTP \(response.status)"
+            } catch let error as HTTPError where error.kind == .connection {
+                outcome = error.reason
+            } catch let error as HTTPError {
+                throw SnapshotStoreError.failed(
+                    operation: "replace", target: location(of: target), reason: error.reason)
+            }
+            // The move's outcome is unknown: look before moving again.
+            if (try? readRecord(named: target, maximumSize: staged.contents.count + 1)) == staged.contents,
+                !staged.contents.isEmpty
+            {
+                return
+            }
+            let stillStaged =
+                (try? client.send(HTTPRequest(method: "HEAD", url: try url(of: staged.temporaryName))))?
+                .isSuccess == true
+            guard stillStaged, attempt < retry.attempts else {
+                throw SnapshotStoreError.failed(
+                    operation: "replace", target: location(of: target),
+                    reason: "\(outcome); the record does not hold what was written"
+                        + (stillStaged ? " (gave up after \(attempt) attempts)" : ", and the staged copy is gone"))
+            }
+            retry.sleep(retry.delay(after: attempt))
+            attempt += 1
+        }
     }
 
     public func discardRecord(_ staged: StagedRecord) {

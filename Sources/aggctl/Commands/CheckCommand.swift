@@ -17,6 +17,9 @@ enum CheckCommand {
             "notify", "SPEC", repeatable: true,
             "desktop, stdout, command:/path/to/hook or webhook:URL (default: desktop where reachable, else stdout)"),
         FlagSpec.option("warn-at", "P,...", "also warn when the session's remaining percent drops below each P"),
+        FlagSpec.option(
+            "lock-timeout", "SECONDS",
+            "give up (exit 1) after waiting this long for another check's lock (default: wait)"),
         CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew,
     ]
     static let details = """
@@ -49,6 +52,7 @@ enum CheckCommand {
         var notifiers: [any Notifier]
         var warnAt: [Int]
         var stateFile: StateFile
+        var lockTimeout: TimeInterval?
 
         init(_ flags: ParsedFlags, context: RunContext, command: String) throws {
             self.flags = flags
@@ -62,17 +66,20 @@ enum CheckCommand {
             self.context = context
             notifiers = try CheckCommand.notifiers(flags.all("notify"), context: context)
             warnAt = try flags.value("warn-at").map(CheckCommand.parseThresholds) ?? []
+            lockTimeout = try flags.value("lock-timeout").map { try ValueParsers.seconds($0, flag: "lock-timeout") }
             stateFile = StateFile(directory: context.stateDirectory)
         }
 
         /// One read, decide, deliver and write cycle under the state lock.
         func runCycle() throws -> ExitStatus {
             do {
-                return try stateFile.withLock {
+                let console = context.console
+                let body = {
                     try cycle(
                         flags, context: context, stateFile: stateFile, notifiers: notifiers, warnAt: warnAt,
                         realNow: Date())
                 }
+                return try stateFile.withLock(timeout: lockTimeout, onWait: { console.note($0) }, body)
             } catch let error as StateFileError {
                 throw CommandFailure(error.message)
             }
@@ -86,7 +93,7 @@ enum CheckCommand {
     ) throws -> ExitStatus {
         var state = AlertState()
         var baselineOnly = false
-        switch stateFile.load() {
+        switch try stateFile.load() {
         case .fresh:
             break
         case .loaded(let loaded):

@@ -23,6 +23,10 @@ enum WatchCommand {
                 }
                 return seconds
             } ?? 60
+        // A round's merge is freed when the round ends: keeping it until exit, as one-shot commands do to
+        // save the time of freeing, would grow a service by a merge per round.
+        var context = context
+        context.keepUntilExit = { _ in }
         let setup = try CheckCommand.Setup(flags, context: context, command: name)
         let stop = StopSignal()
         defer { stop.cancel() }

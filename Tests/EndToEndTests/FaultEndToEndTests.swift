@@ -1,0 +1,113 @@
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+/// Faults between aggctl and real WebDAV servers, injected by `Tests/Servers/fault_proxy.py`: lost
+/// answers, cut-short bodies, stalls. The properties: no record deleted by a retry, no listing taken as
+/// complete when cut, a hanging record costs one timeout.
+@Suite(
+    "Faults between aggctl and real WebDAV servers",
+    .enabled(if: WebDAVServer.Kind.allCases.allSatisfy { RequiredTool.available($0.tool) }, webDAVServersMissing))
+struct FaultEndToEndTests {
+    let root = TemporaryDirectory("aggctl-faults")
+
+    func machine(_ name: String, _ extra: [String: String] = [:]) -> [String: String] {
+        [
+            "HOME": root.file(name), "XDG_STATE_HOME": root.file(name + "/state"), "PATH": "/usr/bin:/bin",
+            "AGGCTL_WEBDAV_USER": WebDAVServer.user, "AGGCTL_WEBDAV_PASSWORD": WebDAVServer.password,
+        ].merging(extra) { $1 }
+    }
+
+    func input(used: Double) -> Data {
+        Data(
+            #"[{"providerID": "claude", "accountEmail": "you@example.com", "lastUpdated": "2026-11-30T11:50:00Z", "session": {"usedPercent": \#(used)}}]"#
+                .utf8)
+    }
+
+    /// A fresh store folder on `kind`, reached through a new proxy: (proxy, store URL through it, folder on disk).
+    func store(_ kind: WebDAVServer.Kind) throws -> (FaultProxy, String, String) {
+        let server = try WebDAVServer.shared(kind)
+        let folder = try server.makeFolder()
+        try FileManager.default.createDirectory(
+            atPath: "\(server.root)/\(folder)/store", withIntermediateDirectories: true)
+        chmod("\(server.root)/\(folder)/store", 0o777)
+        let proxy = try FaultProxy(upstream: server.origin)
+        return (proxy, "\(proxy.origin)/\(folder)/store/", "\(server.root)/\(folder)/store")
+    }
+
+    @Test(
+        "a MOVE whose answer is lost is checked, not repeated: the record holds what was published",
+        arguments: WebDAVServer.Kind.allCases)
+    func lostMoveAnswer(kind: WebDAVServer.Kind) throws {
+        let (proxy, url, folder) = try store(kind)
+        let first = try BinaryRun.run(
+            ["publish", "--store", url, "--device-id", "laptop", "--from", "-"], environment: machine("laptop"),
+            input: input(used: 10))
+        #expect(first.status == 0, "\(first.errors)")
+        try proxy.inject("drop-response", method: "MOVE")
+        let second = try BinaryRun.run(
+            ["publish", "--store", url, "--device-id", "laptop", "--from", "-"], environment: machine("laptop"),
+            input: input(used: 55))
+        #expect(second.status == 0, "\(kind): \(second.errors) \((try? proxy.requests()) ?? [])")
+        let record = try SnapshotCodec.decode(
+            try Data(contentsOf: URL(fileURLWithPath: folder + "/laptop.json")), fileName: "laptop.json")
+        #expect(record.snapshot.providers.first?.session?.usedPercent == 55, "\(kind)")
+        let moves = try proxy.requests().filter { $0.method == "MOVE" }
+        #expect(moves.count == 2, "one MOVE per publish, never a blind repeat: \(moves)")
+    }
+
+    @Test("a listing cut short without a length is asked for again, and never taken as the whole store")
+    func cutShortListing() throws {
+        let (proxy, url, folder) = try store(.apache)
+        for device in ["a", "b", "c"] {
+            let record = Records.snapshot(
+                device, generatedAt: "2026-11-30T11:50:00Z",
+                [Records.entry(email: "\(device)@x.test", at: "2026-11-30T11:50:00Z")])
+            try Records.json(record).write(to: URL(fileURLWithPath: "\(folder)/\(device).json"))
+        }
+        func status() throws -> BinaryRun {
+            try BinaryRun.run(
+                ["status", "--store", url, "--json", "--now", "2026-11-30T12:00:00Z"], environment: machine("reader"))
+        }
+        // Cut every time: a failure that says so, never a smaller store.
+        try proxy.inject("truncate-nolength", method: "PROPFIND", count: 10, parameters: ["bytes": 500])
+        let cut = try status()
+        #expect(cut.status == 1)
+        #expect(cut.errors.contains("the server's listing ended early"), "\(cut.errors)")
+        #expect(cut.output == "")
+        // Cut once: the next answer is whole and every record merges.
+        try proxy.clear()
+        try proxy.inject("truncate-nolength", method: "PROPFIND", count: 1, parameters: ["bytes": 500])
+        let once = try status()
+        #expect(once.status == 0, "\(once.errors)")
+        let report = try JSONSerialization.jsonObject(with: Data(once.output.utf8)) as? [String: Any]
+        #expect((report?["accounts"] as? [Any])?.count == 3)
+    }
+
+    @Test("a record that hangs costs one timeout, and a record over the limit is downloaded once")
+    func oneTimeoutPerFault() throws {
+        let (proxy, url, folder) = try store(.nginx)
+        for device in ["good", "slow"] {
+            let record = Records.snapshot(
+                device, generatedAt: "2026-11-30T11:50:00Z", [Records.entry(at: "2026-11-30T11:50:00Z")])
+            try Records.json(record).write(to: URL(fileURLWithPath: "\(folder)/\(device).json"))
+        }
+        let big = Data(repeating: UInt8(ascii: " "), count: SnapshotCodec.maximumRecordSize + 1)
+        try big.write(to: URL(fileURLWithPath: "\(folder)/big.json"))
+        try proxy.inject("stall", method: "GET", path: "slow.json", count: 10, parameters: ["seconds": 30])
+        let started = Date()
+        let run = try BinaryRun.run(
+            ["status", "--store", url, "--json", "--now", "2026-11-30T12:00:00Z"],
+            environment: machine("reader", ["AGGCTL_HTTP_TIMEOUT": "1"]), timeout: 60)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(elapsed < 4, "took \(elapsed) s")
+        let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+        let problems = (report?["problems"] as? [[String: Any]] ?? []).compactMap { $0["file"] as? String }
+        #expect(problems.sorted() == ["big.json", "slow.json"], "\(run.output)")
+        let gets = try proxy.requests().filter { $0.method == "GET" }.map(\.path)
+        #expect(gets.filter { $0.hasSuffix("/slow.json") }.count == 1, "\(gets)")
+        #expect(gets.filter { $0.hasSuffix("/big.json") }.count == 1, "\(gets)")
+    }
+}
