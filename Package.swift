@@ -5,7 +5,9 @@ let package = Package(
     name: "aggctl",
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "aggctl", targets: ["aggctl"])
+        .executable(name: "aggctl", targets: ["aggctl"]),
+        // For the libFuzzer harnesses in Fuzz/ (a package of their own): the parsers of outside input.
+        .library(name: "AggctlParsers", targets: ["Snapshots", "Collectors"]),
     ],
     targets: [
         // Hostile text made safe for a terminal, a notification or an HTTP header: the one place.

@@ -6,8 +6,8 @@ import TextSafety
 /// Free of store and record types: a backend needs the words, an identity and a few facts to pass on.
 /// Its texts quote records (an account, a provider id), so each is made one safe line when the
 /// notification is made: no backend can pass a control character on to a terminal, a log or a hook.
-public struct Notification: Sendable, Equatable {
-    public enum Urgency: String, Sendable {
+public struct Notification: Sendable, Equatable, Codable {
+    public enum Urgency: String, Sendable, Codable {
         case normal, critical
     }
 
@@ -39,6 +39,27 @@ public struct Notification: Sendable, Equatable {
         self.body = SafeText.line(body)
         self.at = at
         self.urgency = urgency
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, kind, providerID, accountEmail, remainingPercent, resetsAt, title, body, at, urgency
+    }
+
+    /// Reads what the state file's outbox holds. Files written before notifications carried their urgency
+    /// have none: a depleted event is critical, as it was when it was made.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let kind = try container.decode(String.self, forKey: .kind)
+        self.init(
+            id: try container.decode(String.self, forKey: .id), kind: kind,
+            providerID: try container.decode(String.self, forKey: .providerID),
+            accountEmail: try container.decodeIfPresent(String.self, forKey: .accountEmail),
+            remainingPercent: try container.decode(Double.self, forKey: .remainingPercent),
+            resetsAt: try container.decodeIfPresent(Date.self, forKey: .resetsAt),
+            title: try container.decode(String.self, forKey: .title),
+            body: try container.decode(String.self, forKey: .body), at: try container.decode(Date.self, forKey: .at),
+            urgency: try container.decodeIfPresent(Urgency.self, forKey: .urgency)
+                ?? (kind == "depleted" ? .critical : .normal))
     }
 
     /// The event as one line of JSON: `{"id", "kind", "providerID", "accountEmail", "remainingPercent",

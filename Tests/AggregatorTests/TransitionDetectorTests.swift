@@ -196,4 +196,18 @@ struct TransitionDetectorTests {
         #expect(outcome.events.isEmpty)
         #expect(outcome.next == state)
     }
+
+    @Test("accounts gone from the store are forgotten 30 days after their last figures; present ones never")
+    func forgetting() {
+        var state = AlertState()
+        let now = Records.date("2026-12-31T12:00:00Z")
+        for (key, last) in [
+            ("old", "2026-11-30T11:00:00Z"), ("recent", "2026-12-20T12:00:00Z"), ("here", "2026-01-01T00:00:00Z"),
+        ] {
+            state.accounts[key] = AccountAlertState(
+                remainingPercent: 50, lastUpdated: Records.date(last), resetsAt: nil)
+        }
+        state.forget(accountsNotIn: ["here"], now: now)
+        #expect(state.accounts.keys.sorted() == ["here", "recent"])
+    }
 }

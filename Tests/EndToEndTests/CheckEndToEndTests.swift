@@ -245,6 +245,34 @@ struct CheckEndToEndTests {
         #expect(waited >= 3.9 && waited < 6, "\(waited)")
     }
 
+    @Test("fifty events at once: the state is not rewritten between deliveries, each success goes to the journal")
+    func manyEventsOneWrite() throws {
+        let entries = (0..<50).map { index in
+            Records.entry(email: "user\(index)@example.com", at: "2026-11-30T12:00:00Z", sessionUsed: 100)
+        }
+        try root.write(
+            "store/laptop.json", Records.json(Records.snapshot("laptop", generatedAt: "2026-11-30T12:00:00Z", entries)))
+        let log = root.file("seen.log")
+        let state = root.file("state/aggctl")
+        let hookPath = try root.writeExecutable(
+            "hook.sh",
+            """
+            #!/bin/sh
+            cat >/dev/null
+            lines=$(cat '\(state)/alerts.journal' 2>/dev/null | wc -l)
+            echo "$(stat -c %i '\(state)/alerts.json') $lines" >> '\(log)'
+            """)
+        let run = try check("2026-11-30T12:00:30Z", ["--notify", "command:" + hookPath])
+        #expect(run.status == 0, "\(run.errors)")
+        let seen = lines(log)
+        #expect(seen.count == 50)
+        // One state file (one inode) throughout; the journal grows by one line per delivery.
+        #expect(Set(seen.map { $0.split(separator: " ")[0] }).count == 1, "\(seen)")
+        #expect(seen.map { Int($0.split(separator: " ")[1]) } == (0..<50).map { $0 }, "\(seen)")
+        // The final write includes the journal, which then goes.
+        #expect(!FileManager.default.fileExists(atPath: state + "/alerts.journal"))
+    }
+
     @Test("a webhook gets the event as JSON; a 500 first is retried within the run, and the event arrives once")
     func webhook() throws {
         try prepareDepletedEvent()

@@ -1,16 +1,25 @@
 import Foundation
 
-/// What transition detection remembers between runs, per account, and the events not yet delivered.
+/// What transition detection remembers between runs, per account.
 ///
-/// Persisted as canonical JSON in the state directory (`StateFile`); `schemaVersion` on the document.
+/// Persisted in the state directory (`StateFile`) beside the outbox of undelivered events, which belongs
+/// to Notify: the command that runs both owns the document.
 public struct AlertState: Codable, Sendable, Equatable {
-    public var schemaVersion = 1
     /// By `AccountKey.description`.
     public var accounts: [String: AccountAlertState] = [:]
-    /// Events created but not yet delivered to every backend, oldest first.
-    public var outbox: [PendingEvent] = []
 
     public init() {}
+
+    /// How long an account that is no longer in the store is remembered, counted from its last figures:
+    /// a device forgotten or an account given up must not cost every run for ever.
+    public static let forgetAfter: TimeInterval = 30 * 86_400
+
+    /// Forgets accounts absent from `present` whose last figures are older than `forgetAfter` at `now`.
+    public mutating func forget(accountsNotIn present: Set<String>, now: Date) {
+        accounts = accounts.filter { key, state in
+            present.contains(key) || now.timeIntervalSince(state.lastUpdated) <= Self.forgetAfter
+        }
+    }
 }
 
 /// The remembered session window of one account.
@@ -45,19 +54,4 @@ public struct HeldRestore: Codable, Sendable, Equatable {
     public var remainingPercent: Double
     public var lastUpdated: Date
     public var resetsAt: Date?
-}
-
-/// An event in the outbox, with the backends that have it already.
-public struct PendingEvent: Codable, Sendable, Equatable {
-    public var event: TransitionEvent
-    /// When it was created (the run's real time): events failing for over a day are dropped.
-    public var createdAt: Date
-    /// Names of the backends that delivered it (`stdout`, `command:/path`, ...).
-    public var deliveredTo: [String]
-
-    public init(event: TransitionEvent, createdAt: Date, deliveredTo: [String] = []) {
-        self.event = event
-        self.createdAt = createdAt
-        self.deliveredTo = deliveredTo
-    }
 }

@@ -12,6 +12,8 @@ public enum SnapshotStoreError: Error, Equatable, Sendable, CustomStringConverti
     case recordTooLarge(name: String, size: Int64, limit: Int)
     /// A symbolic link, folder, device or pipe where a record should be; never followed or read.
     case notARegularFile(name: String)
+    /// No answer within the time limit: asking again would cost the same wait.
+    case timedOut(operation: String, target: String, reason: String)
     /// Anything else, with the medium's own reason.
     case failed(operation: String, target: String, reason: String)
 
@@ -31,8 +33,17 @@ public enum SnapshotStoreError: Error, Equatable, Sendable, CustomStringConverti
             return "record '\(name)' is \(size) bytes, over the \(limit / 1024 / 1024) MiB limit; not read"
         case .notARegularFile(let name):
             return "'\(name)' is not a regular file (a link, folder or device); not followed"
-        case .failed(let operation, let target, let reason):
+        case .failed(let operation, let target, let reason), .timedOut(let operation, let target, let reason):
             return "cannot \(operation) '\(target)': \(reason)"
+        }
+    }
+
+    /// Whether reading the record again a moment later may succeed: not after a timeout (it would cost
+    /// the same wait), a size limit or a file that is not a record.
+    public var mayPassOnReread: Bool {
+        switch self {
+        case .timedOut, .recordTooLarge, .notARegularFile: return false
+        default: return true
         }
     }
 
@@ -45,7 +56,7 @@ public enum SnapshotStoreError: Error, Equatable, Sendable, CustomStringConverti
             return "not a regular file (a link, folder or device); not followed"
         case .recordMissing:
             return "disappeared while the store was read"
-        case .failed(_, _, let reason):
+        case .failed(_, _, let reason), .timedOut(_, _, let reason):
             return reason
         default:
             return description

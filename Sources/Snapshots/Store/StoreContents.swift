@@ -148,7 +148,7 @@ extension SnapshotStore {
     }
 
     /// One read; on failure, also whether a replacement in flight may explain it (a torn body that did not
-    /// decode, or a record briefly gone), which is what rereads are for.
+    /// decode, a record briefly gone or refused mid-replace), which is what rereads are for.
     private func readRecordOnce(_ info: RecordInfo, into buffer: inout RecordBuffer) -> (
         Result<DecodedRecord, RecordProblem>, worthRereading: Bool
     ) {
@@ -159,7 +159,7 @@ extension SnapshotStore {
         } catch let error as SnapshotStoreError {
             return (
                 .failure(RecordProblem(file: info.name, reason: error.reasonForProblem)),
-                error == .recordMissing(name: info.name)
+                error.mayPassOnReread
             )
         } catch let error as RecordDecodingError {
             return (.failure(RecordProblem(file: info.name, reason: error.reason)), true)

@@ -41,6 +41,13 @@ struct WebDAVListing {
 
     /// - Throws: `ListingError` with the parser's position when `data` is not a multistatus document.
     init(parsing data: Data) throws {
+        // Foundation's XML parser traps on element names that are not valid UTF-8 (found by fuzzing:
+        // `<\xC1` crashed aggctl on a hostile server's answer). Listings are UTF-8, and XML allows no NUL:
+        // anything else is refused before the parser sees it.
+        let valid = data.withUnsafeBytes { bytes in
+            !bytes.contains(0) && String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) != nil
+        }
+        guard valid else { throw ListingError(line: 1, detail: "not UTF-8 text") }
         let delegate = Delegate()
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true

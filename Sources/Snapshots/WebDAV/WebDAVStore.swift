@@ -256,6 +256,10 @@ public struct WebDAVStore: SnapshotStore {
             if case .bodyTooLarge(let size) = error.kind, let limit = request.maximumBodySize {
                 throw SnapshotStoreError.recordTooLarge(name: target, size: size ?? Int64(limit) + 1, limit: limit)
             }
+            if error.kind == .timeout {
+                throw SnapshotStoreError.timedOut(
+                    operation: operation, target: location(of: target), reason: error.reason)
+            }
             throw SnapshotStoreError.failed(operation: operation, target: location(of: target), reason: error.reason)
         }
     }

@@ -87,13 +87,17 @@ enum CheckCommand {
     }
 
     /// One read, decide, deliver, write cycle; runs under the state lock.
+    ///
+    /// The state is written twice per cycle, whatever the number of events: once with the new events
+    /// queued (before any backend is tried), once at the end. Each success in between goes to the
+    /// state's journal at once, so a crash repeats at most the one delivery in flight.
     static func cycle(
         _ flags: ParsedFlags, context: RunContext, stateFile: StateFile, notifiers: [any Notifier], warnAt: [Int],
         realNow: Date
     ) throws -> ExitStatus {
-        var state = AlertState()
+        var state = CheckState()
         var baselineOnly = false
-        switch try stateFile.load() {
+        switch try stateFile.load(CheckState.self) {
         case .fresh:
             break
         case .loaded(let loaded):
@@ -105,56 +109,44 @@ enum CheckCommand {
                     + "remembering accounts afresh without alerts this run")
             baselineOnly = true
         }
+        // Deliveries recorded since the last full write (a run that was killed, or is still in the journal).
+        for entry in stateFile.journal() {
+            if let id = entry["delivered"], let backend = entry["to"] { state.outbox.markDelivered(id, to: backend) }
+        }
 
         let (result, finish) = try StatusCommand.merge(flags, context: context, command: name)
         defer { finish() }
         StatusCommand.report(result.problems, on: context.console)
         let detection = TransitionDetector.evaluate(
-            previous: state, accounts: result.accounts, warnAt: warnAt, baselineOnly: baselineOnly)
-        state = detection.next
-        state.outbox += detection.events.map { PendingEvent(event: $0, createdAt: realNow) }
+            previous: state.alerts, accounts: result.accounts, warnAt: warnAt, baselineOnly: baselineOnly)
+        state.alerts = detection.next
+        state.alerts.forget(accountsNotIn: Set(result.accounts.map(\.key.description)), now: result.now)
+        state.outbox.enqueue(detection.events.map(Self.notification), at: realNow)
         // Persisted before any backend is tried: a crash from here on loses no event.
-        try stateFile.save(state)
+        try save(state, to: stateFile)
 
-        var failures: [String] = []
-        // A backend that failed all its attempts is not tried again for later events in this run: ten
-        // queued events must not cost ten rounds of waiting on a service that is down.
-        var down: [String: String] = [:]
-        var index = 0
-        while index < state.outbox.count {
-            let pending = state.outbox[index]
-            let notification = Self.notification(pending.event)
-            var failed: [String] = []
-            for notifier in notifiers where !state.outbox[index].deliveredTo.contains(notifier.name) {
-                if let reason = down[notifier.name] {
-                    failed.append("event \(pending.event.id) to '\(notifier.name)': \(reason)")
-                } else if let failure = context.retryPolicy.deliver(notification, with: notifier) {
-                    down[notifier.name] = failure.reason
-                    failed.append("event \(pending.event.id) to '\(notifier.name)': \(failure.reason)")
-                } else {
-                    state.outbox[index].deliveredTo.append(notifier.name)
-                    try stateFile.save(state)
-                }
-            }
-            if failed.isEmpty {
-                state.outbox.remove(at: index)
-            } else if realNow.timeIntervalSince(pending.createdAt) > outboxLifetime {
-                // Given up on: no longer queued, so no longer a reason for this run to fail.
-                context.console.warn("dropping \(failed.joined(separator: "; ")): undelivered for over a day")
-                state.outbox.remove(at: index)
-            } else {
-                failures += failed
-                index += 1
-            }
+        let report = try state.outbox.deliver(
+            to: notifiers, policy: context.retryPolicy, now: realNow, lifetime: outboxLifetime
+        ) { id, backend in
+            try stateFile.appendToJournal(["delivered": id, "to": backend])
         }
-        try stateFile.save(state)
-
-        guard failures.isEmpty else {
-            for failure in failures.dropLast() { context.console.warn("could not deliver \(failure)") }
+        try save(state, to: stateFile)
+        for dropped in report.dropped {
+            context.console.warn("dropping \(dropped): undelivered for over a day")
+        }
+        guard report.failures.isEmpty else {
+            for failure in report.failures.dropLast() { context.console.warn("could not deliver \(failure)") }
             throw CommandFailure(
-                "could not deliver \(failures.last!); \(state.outbox.count) event(s) stay queued for the next run")
+                "could not deliver \(report.failures.last!); \(state.outbox.items.count) event(s) stay queued for the next run"
+            )
         }
         return .success
+    }
+
+    /// Writes the whole state; the journal it now includes goes.
+    private static func save(_ state: CheckState, to stateFile: StateFile) throws {
+        try stateFile.save(state)
+        stateFile.clearJournal()
     }
 
     static func notification(_ event: TransitionEvent) -> Notify.Notification {

@@ -1,0 +1,41 @@
+import Foundation
+
+@testable import Collectors
+@testable import Snapshots
+
+/// One libFuzzer entry point for every parser of outside input; `AGGCTL_FUZZ_TARGET` picks the parser:
+///
+/// - `record`: the fast record reader, with Foundation's decoder as the oracle: whatever the fast reader
+///   accepts, Foundation must accept as the same record (the fast reader may be stricter, never laxer).
+/// - `input`: `publish --from` input (aggctl's shapes and CodexBar's).
+/// - `listing`: a WebDAV PROPFIND answer.
+/// - `codex-line`, `claude-line`: one line of the agents' logs.
+///
+/// A crash, a trap or an address-sanitizer report is a finding; libFuzzer writes the input to a file.
+let target = ProcessInfo.processInfo.environment["AGGCTL_FUZZ_TARGET"] ?? "record"
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let bytes = UnsafeRawBufferPointer(start: start, count: start == nil ? 0 : count)
+    switch target {
+    case "record":
+        let fast = try? FastRecordDecoder.decode(bytes, fileName: "fuzz.json")
+        if let fast {
+            guard let reference = try? SnapshotCodec.decodeWithFoundation(Data(bytes), fileName: "fuzz.json") else {
+                fatalError("the fast reader accepted a record Foundation rejects")
+            }
+            guard reference == fast else { fatalError("the two readers disagree on an accepted record") }
+        }
+    case "input":
+        _ = try? UsageInput.providers(from: Data(bytes), now: Date(timeIntervalSince1970: 1_796_040_000))
+    case "listing":
+        _ = try? WebDAVListing(parsing: Data(bytes))
+    case "codex-line":
+        _ = CodexEventDecoder.decode(bytes)
+    case "claude-line":
+        _ = ClaudeEventDecoder.decode(bytes)
+    default:
+        fatalError("unknown AGGCTL_FUZZ_TARGET '\(target)': record, input, listing, codex-line, claude-line")
+    }
+    return 0
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// Events not yet delivered to every backend, and the one loop that delivers them: durable delivery
+/// (SPEC section 5) in one unit.
+///
+/// The owner persists the outbox before `deliver` is called (a crash from then on loses no event), and
+/// `deliver` reports each success to a `DeliveryRecorder` at once, so a crash between a delivery and its
+/// record repeats at most that one delivery, with the same id. A backend that failed all its attempts is
+/// not tried again for later events of the same run: ten queued events must not cost ten rounds of
+/// waiting on a service that is down. An event still failing after `lifetime` is dropped.
+///
+/// Encoded as the state file has always held it: an array of `{"event", "createdAt", "deliveredTo"}`.
+public struct Outbox: Codable, Sendable, Equatable {
+    public var items: [OutboxItem]
+
+    public init(_ items: [OutboxItem] = []) {
+        self.items = items
+    }
+
+    public init(from decoder: any Decoder) throws {
+        items = try decoder.singleValueContainer().decode([OutboxItem].self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(items)
+    }
+
+    /// Queues `notifications`, created at `now`, unless one with the same id is queued already.
+    public mutating func enqueue(_ notifications: [Notification], at now: Date) {
+        let queued = Set(items.map(\.notification.id))
+        items += notifications.filter { !queued.contains($0.id) }.map { OutboxItem(notification: $0, createdAt: now) }
+    }
+
+    /// Marks `id` delivered to `backend` (a recorded success read back after a crash).
+    public mutating func markDelivered(_ id: String, to backend: String) {
+        for index in items.indices where items[index].notification.id == id {
+            if !items[index].deliveredTo.contains(backend) { items[index].deliveredTo.append(backend) }
+        }
+    }
+
+    /// Delivers every queued event to every backend that does not have it yet.
+    ///
+    /// - Parameters:
+    ///   - now: the real time, for dropping events older than `lifetime`.
+    ///   - recorder: told of each success as it happens; when it throws, delivery stops and that error
+    ///     comes out (the success could not be remembered, so nothing more should be sent).
+    /// - Returns: what failed (events stay queued) and what was dropped.
+    public mutating func deliver(
+        to notifiers: [any Notifier], policy: RetryPolicy, now: Date, lifetime: TimeInterval,
+        recorder: (String, String) throws -> Void
+    ) rethrows -> DeliveryReport {
+        var report = DeliveryReport()
+        var down: [String: String] = [:]
+        var index = 0
+        while index < items.count {
+            let item = items[index]
+            var failed: [String] = []
+            for notifier in notifiers where !items[index].deliveredTo.contains(notifier.name) {
+                if let reason = down[notifier.name] {
+                    failed.append("event \(item.notification.id) to '\(notifier.name)': \(reason)")
+                } else if let failure = policy.deliver(item.notification, with: notifier) {
+                    down[notifier.name] = failure.reason
+                    failed.append("event \(item.notification.id) to '\(notifier.name)': \(failure.reason)")
+                } else {
+                    items[index].deliveredTo.append(notifier.name)
+                    try recorder(item.notification.id, notifier.name)
+                }
+            }
+            if failed.isEmpty {
+                items.remove(at: index)
+            } else if now.timeIntervalSince(item.createdAt) > lifetime {
+                // Given up on: no longer queued, so no longer a reason for the run to fail.
+                report.dropped += failed
+                items.remove(at: index)
+            } else {
+                report.failures += failed
+                index += 1
+            }
+        }
+        return report
+    }
+}
+
+/// One queued event and the backends that have it.
+public struct OutboxItem: Codable, Sendable, Equatable {
+    public var notification: Notification
+    /// When it was queued (the run's real time): events failing for longer than the lifetime are dropped.
+    public var createdAt: Date
+    /// Names of the backends that delivered it (`stdout`, `command:/path`, ...).
+    public var deliveredTo: [String]
+
+    public init(notification: Notification, createdAt: Date, deliveredTo: [String] = []) {
+        self.notification = notification
+        self.createdAt = createdAt
+        self.deliveredTo = deliveredTo
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case notification = "event"
+        case createdAt, deliveredTo
+    }
+}
+
+/// What one `deliver` left undone.
+public struct DeliveryReport: Sendable, Equatable {
+    /// "event ID to 'BACKEND': reason" for each delivery that failed; those events stay queued.
+    public var failures: [String] = []
+    /// The same for events dropped after failing longer than the lifetime.
+    public var dropped: [String] = []
+
+    public init(failures: [String] = [], dropped: [String] = []) {
+        self.failures = failures
+        self.dropped = dropped
+    }
+}
