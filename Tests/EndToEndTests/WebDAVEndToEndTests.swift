@@ -311,7 +311,7 @@ struct WebDAVEndToEndTests {
         }
         let garbage = try status("/garbage/\(key)/")
         #expect(garbage.status == 1)
-        #expect(garbage.errors.contains("not a WebDAV listing (bad XML at line 1)"), "\(garbage.errors)")
+        #expect(garbage.errors.contains("not a WebDAV listing (bad XML at line 1: "), "\(garbage.errors)")
         let failing = try status("/failing/\(key)/")
         #expect(failing.status == 1)
         #expect(failing.errors.contains("the server answered HTTP 500"), "\(failing.errors)")

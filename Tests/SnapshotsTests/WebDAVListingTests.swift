@@ -112,3 +112,12 @@ struct WebDAVCredentialsTests {
                 == nil)
     }
 }
+
+extension WebDAVListingTests {
+    @Test("a real rclone listing (self-closing elements that redeclare the namespace) reads")
+    func rcloneRedeclaring() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Repository.path("Fuzz/Corpus/listing/rclone-real.xml")))
+        let listing = try WebDAVListing(parsing: data)
+        #expect(listing.members.map(\.name) == ["s", "a.json"])
+    }
+}

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// The members of a collection, from a PROPFIND `Depth: 1` answer (RFC 4918 `multistatus`).
 ///
 /// Elements are matched by namespace `DAV:` and local name: servers pick their own prefixes (`D:`, `d:`,
@@ -39,29 +35,22 @@ struct WebDAVListing {
         <D:getcontentlength/></D:prop></D:propfind>
         """.utf8)
 
-    /// - Throws: `ListingError` with the parser's position when `data` is not a multistatus document.
+    /// - Throws: `ListingError` with the reader's position when `data` is not a multistatus document,
+    ///   `isCutShort` when it stopped before its end.
     init(parsing data: Data) throws {
-        // Foundation's XML parser traps on element names that are not valid UTF-8 (found by fuzzing:
-        // `<\xC1` crashed aggctl on a hostile server's answer). Listings are UTF-8, and XML allows no NUL:
-        // anything else is refused before the parser sees it.
+        // Listings are UTF-8, and XML allows no NUL: anything else is refused before reading.
         let valid = data.withUnsafeBytes { bytes in
             !bytes.contains(0) && String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) != nil
         }
         guard valid else { throw ListingError(line: 1, detail: "not UTF-8 text") }
-        let delegate = Delegate()
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = delegate
-        guard parser.parse(), delegate.sawMultistatus else {
-            throw ListingError(line: parser.lineNumber, detail: parser.parserError.map { "\($0)" })
+        var handler = Handler()
+        do {
+            try MinimalXMLReader.read(Array(data), into: &handler)
+        } catch {
+            throw ListingError(line: error.line, detail: error.reason, isCutShort: error.isCutShort)
         }
-        // A listing is whole only when its document ended: an answer cut short without a length (a proxy,
-        // a dying server) can parse without an error on Linux and would read as a smaller store.
-        guard delegate.sawEndOfMultistatus else {
-            throw ListingError(line: parser.lineNumber, detail: "ended early", isCutShort: true)
-        }
-        members = delegate.members
+        guard handler.sawMultistatus else { throw ListingError(line: 1, detail: "no DAV: multistatus element") }
+        members = handler.members
     }
 
     struct ListingError: Error {
@@ -146,11 +135,12 @@ struct WebDAVListing {
         return text[first...last]
     }
 
-    private final class Delegate: NSObject, XMLParserDelegate {
+    /// Collects the members from the reader's elements: only `DAV:` elements count, only the texts that
+    /// are used are kept, and properties only from a `propstat` whose status is 200.
+    private struct Handler: MinimalXMLReader.Handler {
         var members: [Member] = []
         var sawMultistatus = false
-        var sawEndOfMultistatus = false
-        private var text = ""
+        private var textBuffer = ""
         /// Whether the current element's text is wanted.
         private var collecting = false
         private static let textElements: Set<String> = [
@@ -162,12 +152,15 @@ struct WebDAVListing {
         private var inPropstat = false
         private var propstatOK = true
 
-        func parser(
-            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String] = [:]
-        ) {
-            text = ""
-            guard namespaceURI == "DAV:" else { return }
+        var wantsText: Bool { collecting }
+
+        mutating func text(_ text: String) {
+            textBuffer += text
+        }
+
+        mutating func start(namespace: String?, name: String) {
+            textBuffer = ""
+            guard namespace == "DAV:" else { return }
             collecting = Self.textElements.contains(name)
             switch name {
             case "multistatus": sawMultistatus = true
@@ -181,14 +174,9 @@ struct WebDAVListing {
             }
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if collecting { text += string }
-        }
-
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            guard namespaceURI == "DAV:" else { return }
-            // Only the elements whose text is used are kept and trimmed.
-            let value = collecting ? String(WebDAVListing.trimmed(text)) : ""
+        mutating func end(namespace: String?, name: String) {
+            guard namespace == "DAV:" else { return }
+            let value = collecting ? String(WebDAVListing.trimmed(textBuffer)) : ""
             collecting = false
             switch name {
             case "href" where !inPropstat && response != nil:
@@ -215,11 +203,9 @@ struct WebDAVListing {
             case "response":
                 if let response { members.append(response) }
                 response = nil
-            case "multistatus":
-                sawEndOfMultistatus = true
             default: break
             }
-            text = ""
+            textBuffer = ""
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import TextSafety
 
 /// Records in a WebDAV collection (Nextcloud, Apache mod_dav, nginx, rclone, ...), through libcurl.
 ///
@@ -122,7 +123,9 @@ public struct WebDAVStore: SnapshotStore {
         } catch let error as WebDAVListing.ListingError where !error.isCutShort {
             throw SnapshotStoreError.failed(
                 operation: "list", target: displayName,
-                reason: "the server's answer is not a WebDAV listing (bad XML at line \(error.line))")
+                reason:
+                    "the server's answer is not a WebDAV listing (bad XML at line \(error.line)\(error.detail.map { ": " + SafeText.line($0, limit: 80) } ?? ""))"
+            )
         }
         // Only the collection's own files count. A listing is the server's word, and a hostile or confused
         // server may name anything: another folder (`../x.json`), a sub-collection's file, another host.
