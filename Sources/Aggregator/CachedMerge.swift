@@ -36,8 +36,11 @@ public struct CachedMerge: Sendable {
     ///   - options: the merge's options (`now` may be a chosen moment).
     ///   - realNow: the real time, for judging whether a record changed too recently to be cached.
     /// - Throws: `SnapshotStoreError` when the store cannot be listed.
+    /// How long to wait before listing a server again for a record that went missing (microseconds).
+    static let relistPause: UInt32 = 150_000
+
     public func merge(options: MergeOptions, realNow: Date) throws -> Outcome {
-        let listing = try store.listRecords().sortedByName()
+        var listing = try store.listRecords().sortedByName()
         let name = store.displayName
         let fingerprint = RecordInfo.fingerprint(of: listing)
         let memoPath = cacheFolder.map { MergeMemo.path(in: $0, store: name) }
@@ -50,6 +53,18 @@ public struct CachedMerge: Sendable {
 
         let cachePath = cacheFolder.map { ParseCache.path(in: $0, store: name) }
         var cache = cachePath.map { ParseCache.load(from: $0, store: name, readerVersion: readerVersion) }
+        if let known = cache?.knownNames, store.rereadsOfFailedRecords > 0 {
+            // On a server a replaced record can be missing from a listing for a moment (rclone and Apache
+            // delete the old record before renaming the new one on MOVE). A record the last run saw and
+            // this listing lacks is looked for once more, a moment later, before it counts as gone.
+            let names = Set(listing.map { $0.name })
+            let missing = known.subtracting(names)
+            if !missing.isEmpty {
+                usleep(Self.relistPause)
+                let again = try store.listRecords().sortedByName()
+                if again.contains(where: { missing.contains($0.name) }) { listing = again }
+            }
+        }
         let contents = try store.readContents(listing: listing, cache: &cache, now: realNow)
         // The parse cache is final now: saved on another core while this one merges.
         let savingCache = DispatchGroup()
@@ -62,7 +77,7 @@ public struct CachedMerge: Sendable {
             info.modified.map { realNow.timeIntervalSince($0) >= ParseCache.settleTime } ?? false
         }
         let memo: MergeMemo? =
-            if let fingerprint, settled {
+            if let fingerprint = RecordInfo.fingerprint(of: listing), settled {
                 MergeMemo(
                     store: name, readerVersion: readerVersion, fingerprint: fingerprint, options: options,
                     result: result)

@@ -273,6 +273,23 @@ struct CheckEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: state + "/alerts.journal"))
     }
 
+    @Test("a used percent out of range is reported naming the field, never silently")
+    func outOfRangeReported() throws {
+        try publish("2026-11-30T12:00:00Z", used: 150)
+        let status = try BinaryRun.run(
+            ["status", "--store", store, "--now", "2026-11-30T12:00:30Z"], environment: environment)
+        #expect(status.status == 0)
+        #expect(status.output.contains("depleted"))
+        #expect(
+            status.errors.contains(
+                "aggctl: warning: 'laptop.json': providers[0].session.usedPercent 150.0 is outside 0...100; remaining clamped"
+            ),
+            "\(status.errors)")
+        let run = try check("2026-11-30T12:00:30Z")
+        #expect(run.output.contains("\"depleted\""))
+        #expect(run.errors.contains("usedPercent 150.0 is outside 0...100"))
+    }
+
     @Test("a webhook gets the event as JSON; a 500 first is retried within the run, and the event arrives once")
     func webhook() throws {
         try prepareDepletedEvent()

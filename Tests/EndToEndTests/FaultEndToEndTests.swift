@@ -110,4 +110,34 @@ struct FaultEndToEndTests {
         #expect(gets.filter { $0.hasSuffix("/slow.json") }.count == 1, "\(gets)")
         #expect(gets.filter { $0.hasSuffix("/big.json") }.count == 1, "\(gets)")
     }
+
+    @Test("a record the last run saw and one listing lacks is listed again before it counts as gone")
+    func vanishedRecordListedAgain() throws {
+        let (proxy, url, folder) = try store(.apache)
+        for device in ["a", "b"] {
+            let record = Records.snapshot(
+                device, generatedAt: "2026-11-30T11:50:00Z",
+                [Records.entry(email: "\(device)@x.test", at: "2026-11-30T11:50:00Z")])
+            try Records.json(record).write(to: URL(fileURLWithPath: "\(folder)/\(device).json"))
+            // Settled, so that the parse cache remembers them.
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date().addingTimeInterval(-600)], ofItemAtPath: "\(folder)/\(device).json")
+        }
+        func accounts() throws -> Int? {
+            let run = try BinaryRun.run(
+                ["status", "--store", url, "--json", "--now", "2026-11-30T12:00:00Z"], environment: machine("reader"))
+            let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+            return (report?["accounts"] as? [Any])?.count
+        }
+        #expect(try accounts() == 2)
+        // Mid-replace, one listing lacks b.json: the reader looks again and still merges both.
+        try proxy.inject("hide-entry", method: "PROPFIND", count: 1, parameters: ["entry": "b.json"])
+        #expect(try accounts() == 2)
+        #expect(try proxy.requests().filter { $0.method == "PROPFIND" }.count == 3)
+        // Gone for good: after the one look more, it is gone, and later runs do not look again.
+        try FileManager.default.removeItem(atPath: "\(folder)/b.json")
+        #expect(try accounts() == 1)
+        #expect(try accounts() == 1)
+        #expect(try proxy.requests().filter { $0.method == "PROPFIND" }.count == 6)
+    }
 }

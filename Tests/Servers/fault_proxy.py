@@ -21,10 +21,13 @@ matching requests (default 1). Actions:
   stall              wait `seconds` (default 60), then close without answering
   status             answer `status` (default 503) without forwarding
   latency            wait `seconds`, then forward as usual
+  hide-entry         forward, and remove from a PROPFIND answer each response whose href contains `entry`
+                     (a record missing from one listing, as rclone and Apache show it mid-replace)
 """
 import http.client
 import http.server
 import json
+import re
 import sys
 import threading
 import time
@@ -69,6 +72,10 @@ class Proxy(http.server.BaseHTTPRequestHandler):
         status, headers, content = self.forward(body)
         if action == "drop-response":
             return self.drop()
+        if action == "hide-entry":
+            blocks = re.split(rb"(<[A-Za-z0-9]*:?response[ >].*?</[A-Za-z0-9]*:?response>)", content, flags=re.S)
+            entry = rule["entry"].encode()
+            content = b"".join(b for b in blocks if not (b"response" in b[:16] and entry in b))
         if action == "truncate":
             return self.answer(status, headers, content, send=content[: rule.get("bytes", 0)], close=True)
         if action == "truncate-nolength":

@@ -173,4 +173,39 @@ struct SnapshotCodecTests {
         #expect(!message.contains("\n"))
         #expect(message.count < 150)
     }
+
+    @Test("values out of range are reported naming the field, through both readers alike")
+    func outOfRange() throws {
+        let text = """
+            {"generatedAt": "2026-11-30T12:00:00Z", "providers": [
+              {"providerID": "claude", "lastUpdated": "2026-11-30T12:00:00Z",
+               "session": {"usedPercent": 150, "windowMinutes": 0, "resetsAt": "0000-01-01T00:00:00Z"},
+               "weekly": {"usedPercent": 1e29}, "modelWeekly": [{"name": "opus", "window": {"usedPercent": -50}}],
+               "tokens": {"today": -5, "last30Days": 10}, "costUSD": {"today": -1.5}},
+              {"providerID": "codex", "lastUpdated": "0000-01-01T00:00:00Z"}]}
+            """
+        let data = Data(text.utf8)
+        let fast = try SnapshotCodec.decode(data, fileName: "laptop.json")
+        #expect(try SnapshotCodec.decodeWithFoundation(data, fileName: "laptop.json") == fast)
+        #expect(
+            fast.notes == [
+                "providers[0].session.usedPercent 150.0 is outside 0...100; remaining clamped",
+                "providers[0].session.windowMinutes 0 is not a positive length; ignored",
+                "providers[0].session.resetsAt 0001-01-01T00:00:00Z is out of range (2000...2200); ignored",
+                "providers[0].weekly.usedPercent 1e+29 is outside 0...100; remaining clamped",
+                "providers[0].modelWeekly[0].window.usedPercent -50.0 is outside 0...100; remaining clamped",
+                "providers[0].tokens.today -5 is negative; ignored",
+                "providers[0].costUSD.today -1.5 is negative; ignored",
+                "skipped providers[1]: lastUpdated 0001-01-01T00:00:00Z is out of range (2000...2200)",
+            ])
+        let entry = try #require(fast.snapshot.providers.first)
+        #expect(entry.session?.windowMinutes == nil && entry.session?.resetsAt == nil)
+        #expect(entry.tokens?.today == nil && entry.tokens?.last30Days == 10)
+        #expect(fast.snapshot.providers.count == 1)
+        #expect(
+            reason(
+                #"{"generatedAt": "0000-01-01T00:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z"}]}"#
+            )
+                == "generatedAt 0001-01-01T00:00:00Z is out of range (2000...2200)")
+    }
 }

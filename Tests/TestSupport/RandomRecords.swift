@@ -36,8 +36,9 @@ public enum RandomRecords {
                     + Double(Int.random(in: -86_400...86_400, using: &g)))
         }
         func window(_ g: inout SeededGenerator) -> UsageWindow {
+            // In range: a used percent past 100 is a record worth a problem note (`RecordFields`).
             UsageWindow(
-                usedPercent: percent(&g),
+                usedPercent: min(100, percent(&g)),
                 windowMinutes: Bool.random(using: &g) ? [300, 10080].randomElement(using: &g)! : nil,
                 resetsAt: Bool.random(using: &g) ? moment(&g) : nil)
         }
@@ -53,7 +54,7 @@ public enum RandomRecords {
             tokens: maybe { g in
                 TokenUsage(
                     today: Int.random(in: 0...Int.max, using: &g),
-                    last30Days: Bool.random(using: &g) ? nil : Int.random(in: -5...5_000_000_000, using: &g),
+                    last30Days: Bool.random(using: &g) ? nil : Int.random(in: 0...5_000_000_000, using: &g),
                     daily: (0..<Int.random(in: 0...3, using: &g)).map { day in
                         DailyTokens(
                             date: "2026-11-\(10 + day)", tokens: Int.random(in: 0...4_000_000, using: &g),

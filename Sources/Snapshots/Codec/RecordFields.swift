@@ -44,7 +44,10 @@ struct RecordFields {
                 }
                 if let problem = ProviderUsage.problem(withProviderID: provider.providerID) {
                     notes.append("skipped providers[\(index)]: \(problem)")
+                } else if let problem = Self.dateProblem(provider.lastUpdated, "lastUpdated") {
+                    notes.append("skipped providers[\(index)]: \(problem)")
                 } else {
+                    notes += Self.checkRanges(&provider, at: "providers[\(index)]")
                     usable.append(provider)
                 }
             case .failure(let failure):
@@ -55,11 +58,69 @@ struct RecordFields {
             let why = notes.last(where: { $0.hasPrefix("skipped") }).map { " (\($0))" } ?? ""
             throw RecordDecodingError(reason: "no usable providers\(why)")
         }
+        if let problem = Self.dateProblem(generatedAt, "generatedAt") { throw RecordDecodingError(reason: problem) }
         let name = deviceName.flatMap { $0.isEmpty ? nil : $0 } ?? id.rawValue
         let snapshot = DeviceSnapshot(
             schemaVersion: schemaVersion, deviceID: id, deviceName: name, appVersion: appVersion,
             generatedAt: generatedAt, providers: usable)
         return DecodedRecord(snapshot: snapshot, notes: notes)
+    }
+
+    // MARK: Ranges
+
+    /// Dates a record may carry: a year 0000 or 9999 is a broken clock or a hostile record, and would
+    /// make every age and pace meaningless.
+    static let plausibleDates = RFC3339.parse("2000-01-01T00:00:00Z")!...RFC3339.parse("2200-01-01T00:00:00Z")!
+
+    static func dateProblem(_ date: Date, _ field: String) -> String? {
+        plausibleDates.contains(date) ? nil : "\(field) \(RFC3339.format(date)) is out of range (2000...2200)"
+    }
+
+    /// Reports, and where the schema allows drops, the values of an entry outside their range: a used
+    /// percent outside 0...100 is reported (the merge clamps the remaining percent, as SPEC says); a
+    /// window length that is not positive, a reset time out of range, negative tokens or cost are
+    /// dropped. One note each, naming the field.
+    static func checkRanges(_ entry: inout ProviderUsage, at prefix: String) -> [String] {
+        var notes: [String] = []
+        func window(_ window: inout UsageWindow, _ path: String) {
+            if !(0...100).contains(window.usedPercent) {
+                notes.append("\(path).usedPercent \(window.usedPercent) is outside 0...100; remaining clamped")
+            }
+            if let minutes = window.windowMinutes, minutes <= 0 {
+                notes.append("\(path).windowMinutes \(minutes) is not a positive length; ignored")
+                window.windowMinutes = nil
+            }
+            if let resetsAt = window.resetsAt, let problem = dateProblem(resetsAt, "\(path).resetsAt") {
+                notes.append(problem + "; ignored")
+                window.resetsAt = nil
+            }
+        }
+        if entry.session != nil { window(&entry.session!, "\(prefix).session") }
+        if entry.weekly != nil { window(&entry.weekly!, "\(prefix).weekly") }
+        if let models = entry.modelWeekly {
+            for index in models.indices {
+                window(&entry.modelWeekly![index].window, "\(prefix).modelWeekly[\(index)].window")
+            }
+        }
+        func negative(_ value: Int?, _ path: String) -> Int? {
+            guard let value, value < 0 else { return value }
+            notes.append("\(path) \(value) is negative; ignored")
+            return nil
+        }
+        func negative(_ value: Double?, _ path: String) -> Double? {
+            guard let value, value < 0 else { return value }
+            notes.append("\(path) \(value) is negative; ignored")
+            return nil
+        }
+        if entry.tokens != nil {
+            entry.tokens!.today = negative(entry.tokens!.today, "\(prefix).tokens.today")
+            entry.tokens!.last30Days = negative(entry.tokens!.last30Days, "\(prefix).tokens.last30Days")
+        }
+        if entry.costUSD != nil {
+            entry.costUSD!.today = negative(entry.costUSD!.today, "\(prefix).costUSD.today")
+            entry.costUSD!.last30Days = negative(entry.costUSD!.last30Days, "\(prefix).costUSD.last30Days")
+        }
+        return notes
     }
 
     /// Already lowercase `[a-z0-9-]`: the common case, which needs no new string.

@@ -38,6 +38,9 @@ public struct ParseCache: Sendable {
 
     public var count: Int { entries.count }
 
+    /// The record names of the listing the cache was last updated with.
+    public var knownNames: Set<String> { Set(entries.keys) }
+
     /// The cached outcome for a listed record, when its version is unchanged.
     func outcome(for info: RecordInfo) -> Result<DecodedRecord, RecordProblem>? {
         guard let version = info.version, let entry = entries[info.name], entry.version == version else { return nil }
