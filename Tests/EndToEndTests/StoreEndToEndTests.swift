@@ -52,11 +52,17 @@ struct StoreEndToEndTests {
         #expect(root.entries("store").allSatisfy { !$0.hasPrefix(".") })
     }
 
-    @Test("doctor on a folder store: a probe write leaves nothing behind; a missing parent fails with a fix")
+    @Test("doctor on a folder store: creates nothing, a probe write leaves nothing behind, a missing parent fails")
     func doctor() throws {
+        let fresh = try BinaryRun.run(["doctor", "--store", store], environment: machine("laptop"))
+        #expect(fresh.status == 0, "\(fresh.output)")
+        #expect(fresh.output.contains("warn  listing     the store does not exist yet"))
+        #expect(fresh.output.contains("warn  write       not tried"))
+        #expect(!FileManager.default.fileExists(atPath: store), "doctor created the store")
+        try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: false)
         let healthy = try BinaryRun.run(["doctor", "--store", store], environment: machine("laptop"))
         #expect(healthy.status == 0, "\(healthy.output)")
-        #expect(healthy.output.contains("warn  listing     the store does not exist yet"))
+        #expect(healthy.output.contains("ok    listing     0 records"))
         #expect(healthy.output.contains("ok    write       wrote, read back and removed a probe record"))
         #expect(healthy.output.contains("ok    clock"))
         #expect(root.entries("store") == [])

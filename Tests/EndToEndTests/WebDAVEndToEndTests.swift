@@ -263,7 +263,12 @@ struct WebDAVEndToEndTests {
     @Test("doctor checks server, login, clock, listing and a probe write, and says what to fix")
     func doctor() throws {
         let server = try WebDAVServer.shared(.apache)
-        let store = "\(server.origin)/\(try server.makeFolder())/store/"
+        let folder = try server.makeFolder()
+        let store = "\(server.origin)/\(folder)/store/"
+        // An existing store: doctor creates none (see doctorTellsTheTruth).
+        try FileManager.default.createDirectory(
+            atPath: "\(server.root)/\(folder)/store", withIntermediateDirectories: true)
+        chmod("\(server.root)/\(folder)/store", 0o777)
         let healthy = try BinaryRun.run(["doctor", "--store", store], environment: machine("laptop", Self.credentials))
         #expect(healthy.status == 0, "\(healthy.output)\(healthy.errors)")
         let checks = healthy.output.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map {
@@ -286,6 +291,38 @@ struct WebDAVEndToEndTests {
             ["doctor", "--store", "http://127.0.0.1:1/store/"], environment: machine("laptop"))
         #expect(closed.status == 1)
         #expect(closed.output.contains("FAIL  server") && closed.output.contains("fix: check the host and port"))
+    }
+
+    @Test(
+        "doctor judges the login by a PROPFIND (rclone answers OPTIONS to anyone), creates nothing, lists broken files")
+    func doctorTellsTheTruth() throws {
+        let server = try WebDAVServer.shared(.rclone)
+        let folder = try server.makeFolder()
+        let store = "\(server.origin)/\(folder)/store/"
+        let wrong = try BinaryRun.run(
+            ["doctor", "--store", store],
+            environment: machine(
+                "laptop", ["AGGCTL_WEBDAV_USER": WebDAVServer.user, "AGGCTL_WEBDAV_PASSWORD": "Wr0ng"]))
+        #expect(wrong.status == 1)
+        #expect(
+            wrong.output.contains("FAIL  login       the server refused the user name or password"), "\(wrong.output)")
+        #expect(!wrong.output.contains("ok    login"))
+
+        let missing = try BinaryRun.run(["doctor", "--store", store], environment: machine("laptop", Self.credentials))
+        #expect(missing.status == 0, "\(missing.output)")
+        #expect(missing.output.contains("warn  listing     the store does not exist yet"))
+        #expect(missing.output.contains("warn  write       not tried: the store does not exist yet"))
+        #expect(!FileManager.default.fileExists(atPath: "\(server.root)/\(folder)/store"), "doctor created the store")
+
+        try FileManager.default.createDirectory(
+            atPath: "\(server.root)/\(folder)/store/folder.json", withIntermediateDirectories: true)
+        try Data("{broken".utf8).write(to: URL(fileURLWithPath: "\(server.root)/\(folder)/store/broken.json"))
+        let entry = Records.entry(at: "2026-11-30T11:50:00Z")
+        try Records.json(Records.snapshot("good", generatedAt: "2026-11-30T11:50:00Z", [entry])).write(
+            to: URL(fileURLWithPath: "\(server.root)/\(folder)/store/good.json"))
+        let broken = try BinaryRun.run(["doctor", "--store", store], environment: machine("laptop", Self.credentials))
+        #expect(broken.output.contains("warn  listing     1 record, and 1 file with problems"), "\(broken.output)")
+        #expect(broken.output.contains("warn  record      'broken.json': not valid JSON"), "\(broken.output)")
     }
 
     @Test("a server that accepts connections and never answers fails the run after the timeout")

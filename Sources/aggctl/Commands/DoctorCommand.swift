@@ -10,10 +10,13 @@ enum DoctorCommand {
     static let details = """
         Checks in order, stopping at the first that makes the rest meaningless:
           WebDAV: credentials (which source, never the password), the server (OPTIONS: reachable, speaks
-          WebDAV), login, clock offset against the server's Date header;
+          WebDAV), login (an authenticated PROPFIND: some servers answer OPTIONS to anyone), clock
+          offset against the server's Date header;
           folder: that it (or its parent) exists;
-          then the listing, and a write: a probe record aggctl-doctor-*.json is written, read back and
-          removed (a folder's clock is judged by its modification time after the probe).
+          then every record read as status reads them (files that cannot be used are listed), and a
+          write: a probe record aggctl-doctor-*.json is written, read back and removed (a folder's clock
+          is judged by its modification time after the probe). A store that does not exist yet is not
+          created: the write is not tried.
         One line per check: ok, warn or FAIL, with what to fix. Exit 1 when a check fails.
         """
 
@@ -56,8 +59,15 @@ enum DoctorCommand {
         }
         if !fatal {
             let store = try context.openStore(location)
-            checkListing(store, report: report)
-            checkWrite(store, location: location, clock: context.clock, report: report)
+            if checkListing(store, report: report) {
+                checkWrite(store, location: location, clock: context.clock, report: report)
+            } else {
+                report(
+                    Finding(
+                        check: "write", outcome: .warning,
+                        detail: "not tried: the store does not exist yet, and doctor creates nothing",
+                        fix: "publish once (it creates the store), then run doctor again"))
+            }
         }
         return findings.contains { $0.outcome == .failed } ? .failure : .success
     }
@@ -133,7 +143,9 @@ enum DoctorCommand {
                         detail: "answered in \(milliseconds) ms (HTTP \(response.status)) without a DAV header",
                         fix: "make sure the URL points at a WebDAV collection, not a web page"))
             }
-            if resolved != nil { report(Finding(check: "login", outcome: .ok, detail: "accepted")) }
+            if let failed = checkLogin(url, client: client, source: resolved?.source, report: report), failed {
+                return true
+            }
         }
         if let serverDate = response.date {
             report(
@@ -141,6 +153,42 @@ enum DoctorCommand {
             )
         }
         return false
+    }
+
+    /// The login, judged by what needs it: some servers (rclone) answer OPTIONS to anyone, so only an
+    /// authenticated PROPFIND of the collection tells. Returns whether it failed, nil when it could not
+    /// tell (the listing check says more).
+    private static func checkLogin(
+        _ url: URL, client: HTTPClient, source: String?, report: (Finding) -> Void
+    ) -> Bool? {
+        let request = HTTPRequest(
+            method: "PROPFIND", url: StoreLocation.redacting(url), headers: [("Depth", "0")],
+            body: Data(
+                #"<?xml version="1.0" encoding="utf-8"?><D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/></D:prop></D:propfind>"#
+                    .utf8))
+        guard let response = try? client.send(request) else { return nil }
+        switch response.status {
+        case 401:
+            report(
+                Finding(
+                    check: "login", outcome: .failed, detail: "the server refused the user name or password (HTTP 401)",
+                    fix: "check the password in \(source ?? "AGGCTL_WEBDAV_PASSWORD or ~/.netrc")"))
+            return true
+        case 403:
+            report(
+                Finding(
+                    check: "login", outcome: .failed, detail: "the server forbids this user the store (HTTP 403)",
+                    fix: "give the user access to the collection on the server"))
+            return true
+        case 207, 404:
+            report(
+                Finding(
+                    check: "login", outcome: .ok,
+                    detail: source == nil ? "none needed (a listing was answered without one)" : "accepted"))
+            return false
+        default:
+            return nil
+        }
     }
 
     /// Whether the folder or its parent exists. Returns whether the store cannot be used at all.
@@ -168,21 +216,37 @@ enum DoctorCommand {
         return false  // the listing says it does not exist yet
     }
 
-    private static func checkListing(_ store: any SnapshotStore, report: (Finding) -> Void) {
+    /// Reads every record, as `status` would. Returns whether the store exists.
+    private static func checkListing(_ store: any SnapshotStore, report: (Finding) -> Void) -> Bool {
         do {
-            let records = try store.listRecords()
-            report(
-                Finding(
-                    check: "listing", outcome: .ok, detail: "\(records.count) record\(records.count == 1 ? "" : "s")"))
+            let contents = try store.readContents()
+            let records = contents.records.count
+            let unusable = Set(contents.problems.map(\.file)).count
+            let counted = "\(records) record\(records == 1 ? "" : "s")"
+            if contents.problems.isEmpty {
+                report(Finding(check: "listing", outcome: .ok, detail: counted))
+            } else {
+                report(
+                    Finding(
+                        check: "listing", outcome: .warning,
+                        detail: "\(counted), and \(unusable) file\(unusable == 1 ? "" : "s") with problems",
+                        fix: "status shows the rest; fix or remove the files below"))
+                for problem in contents.problems.prefix(10) {
+                    report(Finding(check: "record", outcome: .warning, detail: "'\(problem.file)': \(problem.reason)"))
+                }
+            }
+            return true
         } catch SnapshotStoreError.storeMissing {
             report(
                 Finding(
                     check: "listing", outcome: .warning, detail: "the store does not exist yet",
                     fix: "the first publish creates it"))
+            return false
         } catch {
             report(
                 Finding(
                     check: "listing", outcome: .failed, detail: "\(error)", fix: "check read permission on the store"))
+            return true
         }
     }
 
