@@ -140,4 +140,28 @@ struct FaultEndToEndTests {
         #expect(try accounts() == 1)
         #expect(try proxy.requests().filter { $0.method == "PROPFIND" }.count == 6)
     }
+
+    @Test("a webhook whose answer is lost is delivered again with the same id, never under another")
+    func webhookLostAnswer() throws {
+        let hooks = try LocalServer.sharedHTTPServer()
+        let proxy = try FaultProxy(upstream: hooks.origin)
+        let path = "/hook-lost-\(UUID().uuidString.prefix(8))"
+        try root.write(
+            "store/laptop.json",
+            Records.json(
+                Records.snapshot(
+                    "laptop", generatedAt: "2026-11-30T12:00:00Z",
+                    [Records.entry(at: "2026-11-30T12:00:00Z", sessionUsed: 100)])))
+        try proxy.inject("drop-response", method: "POST", count: 1)
+        let run = try BinaryRun.run(
+            [
+                "check", "--store", root.file("store"), "--now", "2026-11-30T12:01:00Z", "--notify",
+                "webhook:\(proxy.origin)\(path)",
+            ], environment: machine("watcher"))
+        #expect(run.status == 0, "\(run.errors)")
+        let posts = try requests(hooks).filter { $0.path == path }
+        #expect(posts.count == 2, "the lost one and its retry")
+        #expect(Set(posts.compactMap(\.idempotencyKey)).count == 1)
+        #expect(posts.first?.idempotencyKey?.hasPrefix("evt-") == true)
+    }
 }

@@ -155,3 +155,42 @@ struct WebDAVStoreFailureTests {
         }
     }
 }
+
+/// A WebDAV store reached through the fault proxy (`Tests/Servers/fault_proxy.py`), which breaks the
+/// first requests of every kind: two 503s for each PROPFIND, GET and PUT, a MOVE whose answer is lost
+/// after it took effect, a DELETE whose connection is reset before it reaches the server. The store must
+/// keep every promise of the conformance suite all the same.
+struct FaultyWebDAVHarness: StoreHarness {
+    let direct: WebDAVHarness
+    let proxy: FaultProxy
+
+    init(_ kind: WebDAVServer.Kind) throws {
+        direct = try WebDAVHarness(kind)
+        proxy = try FaultProxy(upstream: direct.server.origin)
+        for method in ["PROPFIND", "GET", "PUT"] {
+            try proxy.inject("status", method: method, count: 2, parameters: ["status": 503])
+        }
+        try proxy.inject("drop-response", method: "MOVE")
+        try proxy.inject("reset", method: "DELETE")
+    }
+
+    func makeStore() throws -> any SnapshotStore {
+        WebDAVStore(url: URL(string: "\(proxy.origin)/\(direct.folder)/store/")!, client: WebDAVHarness.client())
+    }
+
+    func plant(_ name: String, _ data: Data) throws { try direct.plant(name, data) }
+    func allNames() throws -> [String] { try direct.allNames() }
+    var listsHiddenFiles: Bool { direct.listsHiddenFiles }
+}
+
+@Suite(
+    "WebDAV stores through a fault-injecting proxy",
+    .enabled(
+        if: WebDAVServer.Kind.allCases.allSatisfy { RequiredTool.available($0.tool) },
+        "rclone, apache2 or nginx \(missingServerReason)"))
+struct FaultyWebDAVStoreTests {
+    @Test(arguments: WebDAVServer.Kind.allCases, StoreConformance.checks)
+    func conforms(kind: WebDAVServer.Kind, to check: ConformanceCheck) throws {
+        try check.run(FaultyWebDAVHarness(kind))
+    }
+}
