@@ -19,10 +19,13 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: start, count: start == nil ? 0 : count)
     switch target {
     case "record":
-        let fast = try? FastRecordDecoder.decode(bytes, fileName: "fuzz.json")
-        if let fast {
+        if var fast = try? FastRecordDecoder.decode(bytes, fileName: "fuzz.json") {
             guard let reference = try? SnapshotCodec.decodeWithFoundation(Data(bytes), fileName: "fuzz.json") else {
                 fatalError("the fast reader accepted a record Foundation rejects")
+            }
+            // The one deliberate difference in words: "out of range" where Foundation says "not valid JSON".
+            fast.notes = fast.notes.map {
+                $0.replacingOccurrences(of: #"'[^']*' is out of range"#, with: "not valid JSON", options: .regularExpression)
             }
             guard reference == fast else { fatalError("the two readers disagree on an accepted record") }
         }

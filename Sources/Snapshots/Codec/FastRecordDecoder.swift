@@ -57,6 +57,8 @@ enum FastRecordDecoder {
             case mismatch(String)
             case badDate(String)
             case badNumber
+            /// A valid JSON number too large for the field (Foundation calls it "not valid JSON").
+            case outOfRange
         }
 
         var kind: Kind
@@ -76,6 +78,7 @@ enum FastRecordDecoder {
             case .mismatch(let expected): return "'\(text)' is not \(expected)"
             case .badDate(let value): return "'\(SnapshotCodec.printable(value))' is not an RFC 3339 date\(at)"
             case .badNumber: return "not valid JSON"
+            case .outOfRange: return "'\(text)' is out of range"
             }
         }
     }
@@ -160,7 +163,11 @@ enum FastRecordDecoder {
         case .number:
             let raw: JSONScanner.RawNumber
             do { raw = try s.readRawNumber() } catch { throw .syntax(error) }
-            guard let value = s.double(raw) else { throw .schema(SchemaError(kind: .badNumber)) }
+            guard let value = s.double(raw) else {
+                // Too large (overflows to infinity) is out of range; too small to be told from zero is not
+                // a number the schema can hold either, and says so as Foundation does.
+                throw .schema(SchemaError(kind: raw.exponent + raw.digitCount > 0 ? .outOfRange : .badNumber))
+            }
             return value
         case .null: throw .schema(SchemaError(kind: .null))
         default: throw .schema(SchemaError(kind: .mismatch("a number")))
@@ -177,7 +184,14 @@ enum FastRecordDecoder {
         case .number:
             let raw: JSONScanner.RawNumber
             do { raw = try s.readRawNumber() } catch { throw .syntax(error) }
-            guard let value = s.int(raw) else { throw .schema(SchemaError(kind: .badNumber)) }
+            guard let value = s.int(raw) else {
+                // Past Int's range is out of range; a fraction (1.5) is not an integer at all.
+                let tooLarge =
+                    raw.isInteger
+                    || (s.double(raw).map { abs($0) >= 9.223_372_036_854_775_808e18 }
+                        ?? (raw.exponent + raw.digitCount > 0))
+                throw .schema(SchemaError(kind: tooLarge ? .outOfRange : .badNumber))
+            }
             return value
         case .null: throw .schema(SchemaError(kind: .null))
         default: throw .schema(SchemaError(kind: .mismatch("a number")))
