@@ -32,7 +32,7 @@ let package = Package(
             name: "aggctl", dependencies: ["Snapshots", "Aggregator", "Notify", "Collectors", "HTTP", "TextSafety"]),
 
         // Helpers the test targets share: temporary folders, record builders, the repository's paths.
-        .target(name: "TestSupport", dependencies: ["Snapshots", "HTTP", "CShims"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Snapshots", "HTTP", "Notify"], path: "Tests/TestSupport"),
         .testTarget(name: "TextSafetyTests", dependencies: ["TextSafety"]),
         .testTarget(name: "SnapshotsTests", dependencies: ["Snapshots", "TestSupport"]),
         .testTarget(name: "AggregatorTests", dependencies: ["Aggregator", "Snapshots", "TestSupport"]),

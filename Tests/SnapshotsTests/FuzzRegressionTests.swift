@@ -19,16 +19,22 @@ struct FuzzRegressionTests {
         #expect(throws: WebDAVListing.ListingError.self) { try WebDAVListing(parsing: data) }
     }
 
-    @Test("records that crashed a reader are read or refused, the two readers agreeing", arguments: inputs("record"))
-    func record(path: String) throws {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        if let fast = try? SnapshotCodec.decode(data, fileName: "fuzz.json") {
-            #expect(try SnapshotCodec.decodeWithFoundation(data, fileName: "fuzz.json") == fast)
+    // One test each for the targets with no finding yet (a parameterised test over no input would only
+    // be reported as skipped); a new crasher in their folders is read here on the next run.
+    @Test("records that crashed a reader are read or refused, the two readers agreeing")
+    func records() throws {
+        for path in Self.inputs("record") {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            if let fast = try? SnapshotCodec.decode(data, fileName: "fuzz.json") {
+                #expect(try SnapshotCodec.decodeWithFoundation(data, fileName: "fuzz.json").snapshot == fast.snapshot)
+            }
         }
     }
 
-    @Test("--from inputs that crashed the reader are read or refused", arguments: inputs("input"))
-    func input(path: String) throws {
-        _ = try? UsageInput.providers(from: try Data(contentsOf: URL(fileURLWithPath: path)), now: Date())
+    @Test("--from inputs that crashed the reader are read or refused")
+    func fromInputs() throws {
+        for path in Self.inputs("input") {
+            _ = try? UsageInput.providers(from: try Data(contentsOf: URL(fileURLWithPath: path)), now: Date())
+        }
     }
 }

@@ -1,5 +1,5 @@
-import CShims
 import Foundation
+import Notify
 
 #if canImport(Glibc)
     import Glibc
@@ -25,43 +25,21 @@ public final class SpawnedProcess: @unchecked Sendable {
     ///
     /// - Throws: `LocalServer.Failure` when it cannot be started.
     public init(_ arguments: [String], output: String) throws {
-        #if canImport(Glibc)
-            var actions = posix_spawn_file_actions_t()
-            var attributes = posix_spawnattr_t()
-        #else
-            var actions: posix_spawn_file_actions_t?
-            var attributes: posix_spawnattr_t?
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        sigdelset(&defaults, SIGKILL)
-        sigdelset(&defaults, SIGSTOP)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        posix_spawnattr_setsigmask(&attributes, &unblocked)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        // A server lives long: it must not hold another test's pipes open (that test would wait for an
-        // end of output that never comes) or any other descriptor of the test process.
-        _ = aggctl_spawn_close_others(&actions, &attributes, 3)
-
         let argv = arguments.map { strdup($0) } + [nil]
         defer {
             for pointer in argv { free(pointer) }
         }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
+        let spawned = ChildProcessSetup.withSpawnSettings(defaults: ChildProcessSetup.allSignals) {
+            actions, attributes in
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            // A server lives long: it must not hold another test's pipes open (that test would wait for an
+            // end of output that never comes) or any other descriptor of the test process.
+            ChildProcessSetup.closeOthers(&actions, &attributes)
+            return posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
+        }
         guard spawned == 0 else {
             throw LocalServer.Failure(
                 description: "cannot start '\(arguments[0])': \(String(cString: strerror(spawned)))")

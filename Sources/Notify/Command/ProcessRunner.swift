@@ -1,4 +1,3 @@
-import CShims
 import Foundation
 
 /// Runs a program: the seam for hooks and desktop helpers. Never through a shell.
@@ -64,52 +63,28 @@ public struct SpawnProcessRunner: ProcessRunner {
             if !collectorOwnsErrors { close(errorPipe[0]) }
         }
 
-        #if canImport(Glibc)
-            var actions = posix_spawn_file_actions_t()
-            var attributes = posix_spawnattr_t()
-        #else
-            var actions: posix_spawn_file_actions_t?
-            var attributes: posix_spawnattr_t?
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
-        posix_spawn_file_actions_adddup2(&actions, inputFile, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
-        for descriptor in [inputFile] + errorPipe { posix_spawn_file_actions_addclose(&actions, descriptor) }
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        // Nothing blocked in the child, whatever this thread blocks: its time limit is enforced with signals.
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        posix_spawnattr_setsigmask(&attributes, &unblocked)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        // Nothing else of ours: not the state lock (a hook that outlived us would hold it), not another
-        // thread's pipes or sockets.
-        _ = aggctl_spawn_close_others(&actions, &attributes, 3)
-
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv + envp { free(pointer) }
         }
         var pid: pid_t = 0
-        var spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        // "Text file busy": a program written a moment ago whose descriptor another thread's child still
-        // holds (descriptors opened without close-on-exec survive a concurrent fork). It passes; retry.
-        var retries = 0
-        while spawned == ETXTBSY && retries < 40 {
-            usleep(25_000)
-            retries += 1
-            spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        let spawned = ChildProcessSetup.withSpawnSettings(defaults: [SIGPIPE]) { actions, attributes in
+            posix_spawn_file_actions_adddup2(&actions, inputFile, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
+            for descriptor in [inputFile] + errorPipe { posix_spawn_file_actions_addclose(&actions, descriptor) }
+            ChildProcessSetup.closeOthers(&actions, &attributes)
+            var result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+            // "Text file busy": a program written a moment ago whose descriptor another thread's child still
+            // holds (descriptors opened without close-on-exec survive a concurrent fork). It passes; retry.
+            var retries = 0
+            while result == ETXTBSY && retries < 40 {
+                usleep(25_000)
+                retries += 1
+                result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+            }
+            return result
         }
         close(errorPipe[1])
         guard spawned == 0 else {

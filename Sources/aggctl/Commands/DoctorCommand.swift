@@ -114,19 +114,11 @@ enum DoctorCommand {
             return true
         }
         let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
+        if let refused = loginRefused(response.status, source: resolved?.source) {
+            report(refused)
+            return true
+        }
         switch response.status {
-        case 401:
-            report(
-                Finding(
-                    check: "login", outcome: .failed, detail: "the server refused the user name or password (HTTP 401)",
-                    fix: "check the password in \(resolved?.source ?? "AGGCTL_WEBDAV_PASSWORD or ~/.netrc")"))
-            return true
-        case 403:
-            report(
-                Finding(
-                    check: "login", outcome: .failed, detail: "the server forbids this user the store (HTTP 403)",
-                    fix: "give the user access to the collection on the server"))
-            return true
         case 500...:
             report(
                 Finding(
@@ -167,25 +159,33 @@ enum DoctorCommand {
                 #"<?xml version="1.0" encoding="utf-8"?><D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/></D:prop></D:propfind>"#
                     .utf8))
         guard let response = try? client.send(request) else { return nil }
+        if let refused = loginRefused(response.status, source: source) {
+            report(refused)
+            return true
+        }
         switch response.status {
-        case 401:
-            report(
-                Finding(
-                    check: "login", outcome: .failed, detail: "the server refused the user name or password (HTTP 401)",
-                    fix: "check the password in \(source ?? "AGGCTL_WEBDAV_PASSWORD or ~/.netrc")"))
-            return true
-        case 403:
-            report(
-                Finding(
-                    check: "login", outcome: .failed, detail: "the server forbids this user the store (HTTP 403)",
-                    fix: "give the user access to the collection on the server"))
-            return true
         case 207, 404:
             report(
                 Finding(
                     check: "login", outcome: .ok,
                     detail: source == nil ? "none needed (a listing was answered without one)" : "accepted"))
             return false
+        default:
+            return nil
+        }
+    }
+
+    /// The failed login a 401 or 403 means (credentials from `source`), nil for any other status.
+    private static func loginRefused(_ status: Int, source: String?) -> Finding? {
+        switch status {
+        case 401:
+            return Finding(
+                check: "login", outcome: .failed, detail: "the server refused the user name or password (HTTP 401)",
+                fix: "check the password in \(source ?? "AGGCTL_WEBDAV_PASSWORD or ~/.netrc")")
+        case 403:
+            return Finding(
+                check: "login", outcome: .failed, detail: "the server forbids this user the store (HTTP 403)",
+                fix: "give the user access to the collection on the server")
         default:
             return nil
         }
