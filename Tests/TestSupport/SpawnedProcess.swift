@@ -26,8 +26,9 @@ public final class SpawnedProcess: @unchecked Sendable {
     /// - Throws: `LocalServer.Failure` when it cannot be started.
     public init(_ arguments: [String], output: String) throws {
         let argv = arguments.map { strdup($0) } + [nil]
+        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            for pointer in argv { free(pointer) }
+            for pointer in argv + envp { free(pointer) }
         }
         var pid: pid_t = 0
         let spawned = ChildProcessSetup.withSpawnSettings(defaults: ChildProcessSetup.allSignals) {
@@ -38,7 +39,7 @@ public final class SpawnedProcess: @unchecked Sendable {
             // A server lives long: it must not hold another test's pipes open (that test would wait for an
             // end of output that never comes) or any other descriptor of the test process.
             ChildProcessSetup.closeOthers(&actions, &attributes)
-            return posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
+            return posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
         }
         guard spawned == 0 else {
             throw LocalServer.Failure(

@@ -39,9 +39,8 @@ struct WebDAVListing {
     ///   `isCutShort` when it stopped before its end.
     init(parsing data: Data) throws {
         // Listings are UTF-8, and XML allows no NUL: anything else is refused before reading.
-        let valid = data.withUnsafeBytes { bytes in
-            !bytes.contains(0) && String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) != nil
-        }
+        // Valid UTF-8 is exactly what decodes and encodes back to the same bytes.
+        let valid = !data.contains(0) && Array(String(decoding: data, as: UTF8.self).utf8).elementsEqual(data)
         guard valid else { throw ListingError(line: 1, detail: "not UTF-8 text") }
         var handler = Handler()
         do {
