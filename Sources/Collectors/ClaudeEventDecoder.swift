@@ -47,13 +47,13 @@ enum ClaudeEventDecoder: LogLineDecoder {
                             var counts = Usage(at: Date(timeIntervalSince1970: 0), key: 0)
                             try object(&s) { (s, key) throws(JSONSyntaxError) in
                                 if s.key(key, is: "input_tokens") {
-                                    counts.input = Int(try number(&s) ?? 0)
+                                    counts.input = try count(&s) ?? 0
                                 } else if s.key(key, is: "output_tokens") {
-                                    counts.output = Int(try number(&s) ?? 0)
+                                    counts.output = try count(&s) ?? 0
                                 } else if s.key(key, is: "cache_creation_input_tokens") {
-                                    counts.cacheWrite = Int(try number(&s) ?? 0)
+                                    counts.cacheWrite = try count(&s) ?? 0
                                 } else if s.key(key, is: "cache_read_input_tokens") {
-                                    counts.cacheRead = Int(try number(&s) ?? 0)
+                                    counts.cacheRead = try count(&s) ?? 0
                                 } else {
                                     try s.skipValue()
                                 }

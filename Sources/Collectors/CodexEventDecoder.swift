@@ -75,7 +75,7 @@ enum CodexEventDecoder: LogLineDecoder {
             guard s.key(key, is: "last_token_usage"), try s.kind() == .object else { return try s.skipValue() }
             try object(&s) { (s, key) throws(JSONSyntaxError) in
                 if s.key(key, is: "total_tokens") {
-                    total = try number(&s).map { Int($0) }
+                    total = try count(&s)
                 } else {
                     try s.skipValue()
                 }
@@ -94,7 +94,7 @@ enum CodexEventDecoder: LogLineDecoder {
             if s.key(key, is: "used_percent") {
                 window.used = try number(&s)
             } else if s.key(key, is: "window_minutes") {
-                window.minutes = try number(&s).map { Int($0) }
+                window.minutes = try count(&s)
             } else if s.key(key, is: "resets_at") {
                 window.resetsAt = try number(&s)
             } else if s.key(key, is: "resets_in_seconds") {
@@ -124,9 +124,9 @@ enum CodexEventDecoder: LogLineDecoder {
             } else if s.key(key, is: "secondary_used_percent") {
                 limits.flatSecondaryUsed = try number(&s)
             } else if s.key(key, is: "primary_window_minutes") {
-                limits.flatPrimaryMinutes = try number(&s).map { Int($0) }
+                limits.flatPrimaryMinutes = try count(&s)
             } else if s.key(key, is: "secondary_window_minutes") {
-                limits.flatSecondaryMinutes = try number(&s).map { Int($0) }
+                limits.flatSecondaryMinutes = try count(&s)
             } else {
                 try s.skipValue()
             }

@@ -50,7 +50,8 @@ public struct CodexUsageEndpoint: Sendable {
         func window(_ key: String) -> UsageWindow? {
             guard let object = json["rate_limit"]?[key], let used = object["used_percent"]?.number else { return nil }
             return UsageWindow(
-                usedPercent: used, windowMinutes: object["limit_window_seconds"]?.number.map { Int($0) / 60 },
+                usedPercent: used,
+                windowMinutes: object["limit_window_seconds"]?.number.flatMap(wholeCount).map { $0 / 60 },
                 resetsAt: object["reset_at"]?.number.map { Date(timeIntervalSince1970: $0) })
         }
         var entry = known

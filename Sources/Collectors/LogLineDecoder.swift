@@ -40,6 +40,18 @@ extension LogLineDecoder {
         }
         return s.double(try s.readRawNumber())
     }
+
+    /// A number field as a whole count (tokens, minutes): nil when absent, negative, not finite or past
+    /// `Int`'s range. Log lines are outside input: `Int(1e300)` would trap (found by fuzzing).
+    static func count(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Int? {
+        try number(&s).flatMap(wholeCount)
+    }
+}
+
+/// `value` as a whole count, nil when it is negative, not finite, or too large for an `Int`.
+func wholeCount(_ value: Double) -> Int? {
+    guard value.isFinite, value >= 0, value < 9.223_372_036_854_775e18 else { return nil }
+    return Int(value)
 }
 
 extension Optional where Wrapped == Date {
