@@ -232,7 +232,8 @@ public final class HTTPClient: @unchecked Sendable {
         let text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
         let reason = text.prefix(1).lowercased() + text.dropFirst()
         switch code {
-        case CURLE_COULDNT_CONNECT, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR:
+        // A body cut short of its announced length is a connection that broke mid-answer: worth another try.
+        case CURLE_COULDNT_CONNECT, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_PARTIAL_FILE:
             return HTTPError(.connection, request: request.summary, reason: "\(reason)")
         case CURLE_OPERATION_TIMEDOUT:
             let seconds = Double(configuration.timeout.milliseconds) / 1000

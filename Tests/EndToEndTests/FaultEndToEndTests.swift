@@ -76,6 +76,15 @@ struct FaultEndToEndTests {
         #expect(cut.status == 1)
         #expect(cut.errors.contains("the server's listing ended early"), "\(cut.errors)")
         #expect(cut.output == "")
+        // Cut short of its announced length (a reset mid-answer), twice: asked again, and whole.
+        try proxy.clear()
+        try proxy.inject("truncate", method: "PROPFIND", count: 2, parameters: ["bytes": 500])
+        try proxy.inject("truncate", method: "GET", path: "b.json", count: 2, parameters: ["bytes": 50])
+        let reset = try status()
+        #expect(reset.status == 0, "\(reset.errors)")
+        let resetReport = try JSONSerialization.jsonObject(with: Data(reset.output.utf8)) as? [String: Any]
+        #expect((resetReport?["problems"] as? [Any])?.isEmpty == true, "\(reset.output)")
+        #expect((resetReport?["accounts"] as? [Any])?.count == 3)
         // Cut once: the next answer is whole and every record merges.
         try proxy.clear()
         try proxy.inject("truncate-nolength", method: "PROPFIND", count: 1, parameters: ["bytes": 500])
