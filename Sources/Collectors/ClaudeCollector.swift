@@ -138,10 +138,8 @@ extension ClaudeCollector {
     /// Every `projects/**/*.jsonl` under the folders, sorted.
     /// - Throws: `CollectorError` naming the folders when there are none (Claude Code not used here).
     func logFiles() throws -> [String] {
-        let files = folders.flatMap { folder -> [String] in
-            let projects = folder + "/projects"
-            guard let walker = FileManager.default.enumerator(atPath: projects) else { return [] }
-            return walker.compactMap { ($0 as? String).flatMap { $0.hasSuffix(".jsonl") ? projects + "/" + $0 : nil } }
+        let files = folders.flatMap { folder in
+            DirectoryWalk.files(under: folder + "/projects") { $0.hasSuffix(".jsonl") }
         }.sorted()
         guard !files.isEmpty else {
             throw CollectorError(

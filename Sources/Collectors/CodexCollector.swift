@@ -78,15 +78,9 @@ public struct CodexCollector: Sendable {
         guard FileManager.default.fileExists(atPath: sessions) else {
             throw CollectorError("no Codex logs in '\(home)': '\(sessions)' does not exist")
         }
-        var files: [String] = []
-        for folder in [sessions, home + "/archived_sessions"] {
-            guard let walker = FileManager.default.enumerator(atPath: folder) else { continue }
-            while let relative = walker.nextObject() as? String {
-                let name = (relative as NSString).lastPathComponent
-                if name.hasPrefix("rollout-") && name.hasSuffix(".jsonl") { files.append(folder + "/" + relative) }
-            }
-        }
-        return files.sorted()
+        return [sessions, home + "/archived_sessions"].flatMap { folder in
+            DirectoryWalk.files(under: folder) { $0.hasPrefix("rollout-") && $0.hasSuffix(".jsonl") }
+        }.sorted()
     }
 
     static func scan(bytes: UnsafeRawBufferPointer) -> Scan {

@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The files below a folder whose names match, found with `opendir`/`readdir`.
+///
+/// Foundation's directory enumerator made 89 % of the instructions of a `publish --source codex` with
+/// nothing new (it builds URL and attribute objects per entry); the collectors need only names. Folders
+/// are entered, never through a symbolic link; entries of any other kind whose name matches are listed
+/// (a linked log file is read like the enumerator read it). A folder that cannot be opened is passed
+/// over. The result is sorted.
+enum DirectoryWalk {
+    static func files(under root: String, where matches: (String) -> Bool) -> [String] {
+        var found: [String] = []
+        var pending = [root]
+        while let folder = pending.popLast() {
+            guard let directory = opendir(folder) else { continue }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafePointer(to: entry.pointee.d_name) {
+                    $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+                }
+                if name == "." || name == ".." { continue }
+                let path = folder + "/" + name
+                var isFolder = Int32(entry.pointee.d_type) == Int32(DT_DIR)
+                if Int32(entry.pointee.d_type) == Int32(DT_UNKNOWN) {
+                    // Some file systems do not say: ask, without following a link.
+                    var info = stat()
+                    isFolder = lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+                }
+                if isFolder {
+                    pending.append(path)
+                } else if matches(name) {
+                    found.append(path)
+                }
+            }
+        }
+        return found.sorted()
+    }
+}

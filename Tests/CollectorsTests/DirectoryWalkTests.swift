@@ -1,0 +1,24 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Collectors
+
+struct DirectoryWalkTests {
+    @Test("matching files in every folder below, hidden ones too, sorted; links to folders are not entered")
+    func walk() throws {
+        let root = TemporaryDirectory("aggctl-walk")
+        try root.write("a/b/c/one.jsonl", "1")
+        try root.write("a/.hidden/two.jsonl", "2")
+        try root.write("three.jsonl", "3")
+        try root.write("a/skip.json", "x")
+        try root.write("elsewhere/four.jsonl", "4")
+        try FileManager.default.createSymbolicLink(
+            atPath: root.file("a/linked-folder"), withDestinationPath: root.file("elsewhere"))
+        try FileManager.default.createSymbolicLink(
+            atPath: root.file("a/linked.jsonl"), withDestinationPath: root.file("three.jsonl"))
+        let found = DirectoryWalk.files(under: root.file("a")) { $0.hasSuffix(".jsonl") }
+        #expect(found == ["a/.hidden/two.jsonl", "a/b/c/one.jsonl", "a/linked.jsonl"].map(root.file))
+        #expect(DirectoryWalk.files(under: root.file("missing")) { _ in true }.isEmpty)
+    }
+}
