@@ -141,7 +141,7 @@ extension SnapshotStore {
         var rereads = 0
         while case .failure = outcome, worthRereading, rereads < rereadsOfFailedRecords {
             rereads += 1
-            usleep(UInt32(20_000 << (rereads - 1)))  // 20, 40, 80, 160 ms
+            usleep(UInt32(20_000 << (rereads - 1)))  // 20, 40, 80, ... ms
             (outcome, worthRereading) = readRecordOnce(info, into: &buffer)
         }
         return outcome
