@@ -7,19 +7,17 @@ import Testing
 /// Log lines the fuzzers (`script/fuzz codex-line|claude-line`) found crashing a decoder, kept in
 /// `Fuzz/Regressions/`: each must now decode or be ignored, without a trap.
 struct LineFuzzRegressionTests {
-    static func inputs(_ target: String) -> [String] {
-        let folder = Repository.path("Fuzz/Regressions/\(target)")
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            .filter { !$0.hasPrefix(".") }.sorted().map { folder + "/" + $0 }
-    }
-
-    @Test("Codex lines that crashed the decoder decode without a trap", arguments: inputs("codex-line"))
+    @Test(
+        "Codex lines that crashed the decoder decode without a trap",
+        arguments: Repository.fuzzRegressions("codex-line"))
     func codex(path: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         _ = data.withUnsafeBytes { CodexEventDecoder.decode($0) }
     }
 
-    @Test("Claude lines that crashed the decoder decode without a trap", arguments: inputs("claude-line"))
+    @Test(
+        "Claude lines that crashed the decoder decode without a trap",
+        arguments: Repository.fuzzRegressions("claude-line"))
     func claude(path: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         _ = data.withUnsafeBytes { ClaudeEventDecoder.decode($0) }

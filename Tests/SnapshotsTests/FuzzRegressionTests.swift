@@ -7,13 +7,8 @@ import Testing
 /// Inputs the fuzzers (`script/fuzz`) found crashing a parser, kept in `Fuzz/Regressions/TARGET/`: each
 /// must now be read without a crash (rejected or accepted, as the parser decides).
 struct FuzzRegressionTests {
-    static func inputs(_ target: String) -> [String] {
-        let folder = Repository.path("Fuzz/Regressions/\(target)")
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            .filter { !$0.hasPrefix(".") }.sorted().map { folder + "/" + $0 }
-    }
-
-    @Test("WebDAV listings that crashed the parser are refused cleanly", arguments: inputs("listing"))
+    @Test(
+        "WebDAV listings that crashed the parser are refused cleanly", arguments: Repository.fuzzRegressions("listing"))
     func listing(path: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(throws: WebDAVListing.ListingError.self) { try WebDAVListing(parsing: data) }
@@ -23,7 +18,7 @@ struct FuzzRegressionTests {
     // be reported as skipped); a new crasher in their folders is read here on the next run.
     @Test("records that crashed a reader are read or refused, the two readers agreeing")
     func records() throws {
-        for path in Self.inputs("record") {
+        for path in Repository.fuzzRegressions("record") {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             if let fast = try? SnapshotCodec.decode(data, fileName: "fuzz.json") {
                 #expect(try SnapshotCodec.decodeWithFoundation(data, fileName: "fuzz.json").snapshot == fast.snapshot)
@@ -33,7 +28,7 @@ struct FuzzRegressionTests {
 
     @Test("--from inputs that crashed the reader are read or refused")
     func fromInputs() throws {
-        for path in Self.inputs("input") {
+        for path in Repository.fuzzRegressions("input") {
             _ = try? UsageInput.providers(from: try Data(contentsOf: URL(fileURLWithPath: path)), now: Date())
         }
     }

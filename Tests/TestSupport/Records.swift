@@ -63,4 +63,11 @@ public enum Repository {
     public static func path(_ relative: String) -> String {
         root + "/" + relative
     }
+
+    /// The inputs a fuzzer found crashing `target` (`Fuzz/Regressions/TARGET/*`), as paths, sorted.
+    public static func fuzzRegressions(_ target: String) -> [String] {
+        let folder = path("Fuzz/Regressions/\(target)")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { !$0.hasPrefix(".") }.sorted().map { folder + "/" + $0 }
+    }
 }

@@ -76,12 +76,6 @@ public enum StoreLocation: Sendable, Equatable {
         return url
     }
 
-    /// Parses a `--store` value, nil when it is not a store (see `parse(_:)` for why).
-    public init?(parsing text: String) {
-        guard let location = try? StoreLocation.parse(text) else { return nil }
-        self = location
-    }
-
     /// The location for messages: URLs lose their user info, so a password can never be shown.
     public var displayName: String {
         switch self {

@@ -10,7 +10,7 @@ struct WebDAVListing {
         var name: String
         /// The decoded path, without a trailing slash.
         var path: String
-        /// `host[:port]` when the href was a full URL (`http://host/...`), nil for a path.
+        /// The normalised `scheme://host:port` when the href was a full URL, nil for a path.
         var hrefAuthority: String?
         var isCollection = false
         var etag: String?
@@ -89,31 +89,26 @@ struct WebDAVListing {
         return String(decoding: decoded, as: UTF8.self)
     }
 
-    /// The `host[:port]` of an href that is a full URL, nil for an absolute path.
+    /// The normalised `scheme://host:port` of an href that is a full URL (`authority(scheme:hostAndPort:)`),
+    /// nil for an absolute path.
     static func hrefAuthority(_ href: String) -> String? {
         let text = trimmed(href)
         guard let scheme = text.range(of: "://") else { return nil }
         let rest = text[scheme.upperBound...]
         var authority = rest[..<(rest.firstIndex(of: "/") ?? rest.endIndex)]
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        return text[..<scheme.lowerBound].lowercased() + "://" + authority
+        return Self.authority(scheme: String(text[..<scheme.lowerBound]), hostAndPort: String(authority))
     }
 
     /// `scheme://host:port`, lower-cased, with the scheme's default port written out, so that
     /// `http://Host/` and `http://host:80/` compare equal.
     static func authority(scheme: String, hostAndPort: String) -> String {
         let lower = hostAndPort.lowercased()
+        let scheme = scheme.lowercased()
         // "[::1]:8080" and "host:8080" have a port; "[::1]" and "host" do not.
         let hasPort = lower.last.map(\.isNumber) == true && lower.contains(":")
         let port = hasPort ? "" : (scheme == "https" ? ":443" : ":80")
-        return scheme.lowercased() + "://" + lower + port
-    }
-
-    /// `authority(scheme:hostAndPort:)` of an href's `scheme://host[:port]`.
-    static func authority(of hrefAuthority: String) -> String {
-        guard let range = hrefAuthority.range(of: "://") else { return hrefAuthority }
-        return authority(
-            scheme: String(hrefAuthority[..<range.lowerBound]), hostAndPort: String(hrefAuthority[range.upperBound...]))
+        return scheme + "://" + lower + port
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -134,7 +134,7 @@ public struct WebDAVStore: SnapshotStore {
         // Such entries are ignored, never mapped by their last segment into this store.
         return listing.members.filter { member in
             !member.isCollection && member.parentPath == collectionPath
-                && (member.hrefAuthority.map { WebDAVListing.authority(of: $0) == authority } ?? true)
+                && (member.hrefAuthority.map { $0 == authority } ?? true)
         }
     }
 
