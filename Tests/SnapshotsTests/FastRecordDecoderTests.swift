@@ -206,10 +206,11 @@ struct FastRecordDecoderTests {
             Issue.record("not accepted")
             return
         }
-        #expect(record.snapshot.providers.allSatisfy { $0.weeklySamples == nil })
+        #expect(record.snapshot.providers.allSatisfy { $0.weeklySamples == nil && $0.sessionSamples == nil })
         var withoutHistory = snapshot
         for index in withoutHistory.providers.indices {
             withoutHistory.providers[index].weeklySamples = nil
+            withoutHistory.providers[index].sessionSamples = nil
             withoutHistory.providers[index].tokens?.daily = nil
         }
         #expect(record.snapshot == withoutHistory)

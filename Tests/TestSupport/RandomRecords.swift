@@ -42,11 +42,22 @@ public enum RandomRecords {
                 windowMinutes: Bool.random(using: &g) ? [300, 10080].randomElement(using: &g)! : nil,
                 resetsAt: Bool.random(using: &g) ? moment(&g) : nil)
         }
+        // History as a publisher writes it: oldest first, one per moment, in range, none after the entry.
+        let lastUpdated = moment(&g)
+        func history(_ g: inout SeededGenerator) -> [UsageSample] {
+            var at = lastUpdated.addingTimeInterval(-Double(Int.random(in: 0...86_400, using: &g)))
+            var samples: [UsageSample] = []
+            for _ in 0..<Int.random(in: 0...5, using: &g) {
+                samples.append(UsageSample(at: at, usedPercent: min(100, percent(&g)), resetsAt: nil))
+                at = at.addingTimeInterval(-Double(Int.random(in: 1...7200, using: &g)))
+            }
+            return samples.reversed()
+        }
         return ProviderUsage(
             providerID: providers.randomElement(using: &g)!,
             accountEmail: maybe { texts.randomElement(using: &$0)! },
             plan: maybe { texts.randomElement(using: &$0)! },
-            lastUpdated: moment(&g),
+            lastUpdated: lastUpdated,
             session: maybe(window), weekly: maybe(window),
             modelWeekly: maybe { g in
                 (0..<Int.random(in: 0...2, using: &g)).map { NamedWindow(name: "m\($0)", window: window(&g)) }
@@ -63,11 +74,8 @@ public enum RandomRecords {
             },
             costUSD: maybe { g in CostUsage(today: percent(&g), last30Days: Bool.random(using: &g) ? nil : percent(&g))
             },
-            weeklySamples: maybe { g in
-                (0..<Int.random(in: 0...5, using: &g)).map { _ in
-                    UsageSample(at: moment(&g), usedPercent: percent(&g), resetsAt: nil)
-                }
-            },
+            weeklySamples: maybe(history),
+            sessionSamples: maybe(history),
             error: maybe { texts.randomElement(using: &$0)! })
     }
 }

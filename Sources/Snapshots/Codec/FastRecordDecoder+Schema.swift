@@ -68,6 +68,7 @@ extension FastRecordDecoder {
         var tokens = Field<TokenUsage?>.absent
         var costUSD = Field<CostUsage?>.absent
         var weeklySamples = Field<[UsageSample]?>.absent
+        var sessionSamples = Field<[UsageSample]?>.absent
         var error = Field<String?>.absent
         try object(&s) { (s, key) throws(Failure) in
             if s.key(key, is: "providerID") {
@@ -98,6 +99,11 @@ extension FastRecordDecoder {
                 try read(&s, into: &weeklySamples, key: "weeklySamples") { (s) throws(Failure) in
                     try optionalList(&s, sample)
                 }
+            } else if s.key(key, is: "sessionSamples") {
+                guard keepHistory else { return false }
+                try read(&s, into: &sessionSamples, key: "sessionSamples") { (s) throws(Failure) in
+                    try optionalList(&s, sample)
+                }
             } else if s.key(key, is: "error") {
                 try read(&s, into: &error, key: "error", optionalString)
             } else {
@@ -110,7 +116,7 @@ extension FastRecordDecoder {
             plan: try optional(plan), lastUpdated: try required(lastUpdated, "lastUpdated"),
             session: try optional(session), weekly: try optional(weekly), modelWeekly: try optional(modelWeekly),
             tokens: try optional(tokens), costUSD: try optional(costUSD), weeklySamples: try optional(weeklySamples),
-            error: try optional(error))
+            sessionSamples: try optional(sessionSamples), error: try optional(error))
     }
 
     static func window(_ s: inout JSONScanner) throws(Failure) -> UsageWindow {

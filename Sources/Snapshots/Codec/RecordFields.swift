@@ -48,6 +48,7 @@ struct RecordFields {
                     notes.append("skipped providers[\(index)]: \(problem)")
                 } else {
                     notes += Self.checkRanges(&provider, at: "providers[\(index)]")
+                    notes += Self.cleanHistory(&provider, at: "providers[\(index)]")
                     usable.append(provider)
                 }
             case .failure(let failure):

@@ -16,7 +16,10 @@ public struct ProviderUsage: Codable, Sendable, Equatable {
     public var modelWeekly: [NamedWindow]?
     public var tokens: TokenUsage?
     public var costUSD: CostUsage?
+    /// History of the weekly window as this device observed it, oldest first (SPEC section 3, "History").
     public var weeklySamples: [UsageSample]?
+    /// History of the session window, the same way.
+    public var sessionSamples: [UsageSample]?
     /// Why figures are missing ("signed out", "could not read usage", ...).
     public var error: String?
 
@@ -24,7 +27,7 @@ public struct ProviderUsage: Codable, Sendable, Equatable {
         providerID: String, accountEmail: String? = nil, plan: String? = nil, lastUpdated: Date,
         session: UsageWindow? = nil, weekly: UsageWindow? = nil, modelWeekly: [NamedWindow]? = nil,
         tokens: TokenUsage? = nil, costUSD: CostUsage? = nil, weeklySamples: [UsageSample]? = nil,
-        error: String? = nil
+        sessionSamples: [UsageSample]? = nil, error: String? = nil
     ) {
         self.providerID = providerID
         self.accountEmail = accountEmail
@@ -36,6 +39,7 @@ public struct ProviderUsage: Codable, Sendable, Equatable {
         self.tokens = tokens
         self.costUSD = costUSD
         self.weeklySamples = weeklySamples
+        self.sessionSamples = sessionSamples
         self.error = error
     }
 

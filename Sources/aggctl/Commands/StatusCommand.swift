@@ -69,7 +69,9 @@ enum StatusCommand {
 
     static func table(_ result: MergeResult, color: Bool) -> String {
         if result.accounts.isEmpty { return "no accounts in the store" }
-        var table = TextTable(headers: ["PROVIDER", "ACCOUNT", "PLAN", "SESSION", "WEEKLY", "RESETS", "FROM", "NOTE"])
+        var table = TextTable(headers: [
+            "PROVIDER", "ACCOUNT", "PLAN", "SESSION", "WEEKLY", "RESETS", "PACE", "FROM", "NOTE",
+        ])
         for account in result.accounts {
             var notes: [String] = []
             if account.clockSkew { notes.append("clock skew") }
@@ -88,11 +90,28 @@ enum StatusCommand {
                 windowCell(account.session),
                 windowCell(account.weekly),
                 TextTable.Cell(account.session?.resetsAt.map { HumanFormat.until($0, now: result.now) } ?? "-"),
+                paceCell(account, now: result.now),
                 TextTable.Cell(from, color: account.stale ? .dim : nil),
                 TextTable.Cell(notes.joined(separator: "; "), color: notes.isEmpty ? nil : .yellow),
             ])
         }
         return table.render(color: color)
+    }
+
+    /// The weekly window's pace, since it decides the days ahead; the session's instead when the session
+    /// runs out before its reset, which is the more urgent news.
+    static func paceCell(_ account: MergedAccount, now: Date) -> TextTable.Cell {
+        if let session = account.session?.pace(at: now), !session.lastsUntilReset {
+            return TextTable.Cell("session " + HumanFormat.pace(session), color: .yellow)
+        }
+        if let weekly = account.weekly?.pace(at: now) {
+            return TextTable.Cell(
+                "weekly " + HumanFormat.pace(weekly), color: weekly.lastsUntilReset ? nil : .yellow)
+        }
+        if let session = account.session?.pace(at: now) {
+            return TextTable.Cell("session " + HumanFormat.pace(session))
+        }
+        return "-"
     }
 
     private static func windowCell(_ window: WindowStatus?) -> TextTable.Cell {

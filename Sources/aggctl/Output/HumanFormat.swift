@@ -36,6 +36,19 @@ enum HumanFormat {
         return "\(Int(remaining.rounded(.down)))%"
     }
 
+    /// `on track`, `12% ahead, runs out in 1h 30m`, `8% behind, lasts until reset`.
+    static func pace(_ pace: Pace) -> String {
+        let points = Int(abs(pace.deltaPercent).rounded())
+        let lead =
+            switch pace.stage {
+            case .onTrack: "on track"
+            case .slightlyAhead, .ahead, .farAhead: "\(points)% ahead"
+            case .slightlyBehind, .behind, .farBehind: "\(points)% behind"
+            }
+        if !pace.lastsUntilReset, let eta = pace.etaSeconds { return lead + ", runs out in " + span(eta) }
+        return pace.stage == .onTrack ? lead : lead + ", lasts until reset"
+    }
+
     static func color(for level: WindowLevel) -> ANSIColor {
         switch level {
         case .ok: return .green

@@ -14,7 +14,7 @@ enum StatusReport {
             let accounts = result.accounts
             let pieces = Parallel.mapRanges(accounts.count, minimumPerWorker: 512) { range in
                 var piece = JSONWriter.arrayPiece(capacity: 64 + range.count * 1280)
-                for index in range { write(accounts[index], to: &piece) }
+                for index in range { write(accounts[index], now: result.now, to: &piece) }
                 return piece
             }
             json.array(pieces: pieces)
@@ -39,7 +39,7 @@ enum StatusReport {
         }
     }
 
-    static func write(_ account: MergedAccount, to json: inout JSONWriter) {
+    static func write(_ account: MergedAccount, now: Date, to json: inout JSONWriter) {
         json.object { json in
             json.key("accountEmail")
             json.string(account.accountEmail)
@@ -68,7 +68,7 @@ enum StatusReport {
             json.date(account.lastUpdated)
             json.key("modelWeekly")
             if let models = account.modelWeekly {
-                json.array(models) { json, model in write(model.window, name: model.name, to: &json) }
+                json.array(models) { json, model in write(model.window, name: model.name, now: now, to: &json) }
             } else {
                 json.null()
             }
@@ -94,7 +94,7 @@ enum StatusReport {
             json.key("seenOn")
             json.array(account.seenOn) { json, id in json.string(id.rawValue) }
             json.key("session")
-            write(account.session, to: &json)
+            write(account.session, now: now, to: &json)
             json.key("stale")
             json.bool(account.stale)
             json.key("tokens")
@@ -109,12 +109,12 @@ enum StatusReport {
                 json.null()
             }
             json.key("weekly")
-            write(account.weekly, to: &json)
+            write(account.weekly, now: now, to: &json)
         }
     }
 
     /// A session or weekly window (with `windowMinutes`), or a per-model window (with its `name` instead).
-    static func write(_ window: WindowStatus?, name: String? = nil, to json: inout JSONWriter) {
+    static func write(_ window: WindowStatus?, name: String? = nil, now: Date, to json: inout JSONWriter) {
         guard let window else { return json.null() }
         json.object { json in
             json.key("level")
@@ -123,6 +123,8 @@ enum StatusReport {
                 json.key("name")
                 json.string(name)
             }
+            json.key("pace")
+            write(window.pace(at: now), to: &json)
             json.key("remainingPercent")
             json.double(window.remainingPercent)
             json.key("resetsAt")
@@ -133,6 +135,23 @@ enum StatusReport {
                 json.key("windowMinutes")
                 json.int(window.windowMinutes)
             }
+        }
+    }
+
+    /// `{"deltaPercent", "etaSeconds", "expectedUsedPercent", "lastsUntilReset", "stage"}` or null.
+    static func write(_ pace: Pace?, to json: inout JSONWriter) {
+        guard let pace else { return json.null() }
+        json.object { json in
+            json.key("deltaPercent")
+            json.double(pace.deltaPercent)
+            json.key("etaSeconds")
+            json.double(pace.etaSeconds)
+            json.key("expectedUsedPercent")
+            json.double(pace.expectedUsedPercent)
+            json.key("lastsUntilReset")
+            json.bool(pace.lastsUntilReset)
+            json.key("stage")
+            json.string(pace.stage.rawValue)
         }
     }
 
