@@ -16,13 +16,16 @@ import Snapshots
 /// a failure that leaves it alone.
 public struct StateFile: Sendable {
     public let directory: String
+    /// The file's name without `.json`: `alerts` for `check`'s state, `history` for what `publish` observed.
+    public let name: String
 
-    public init(directory: String) {
+    public init(directory: String, name: String = "alerts") {
         self.directory = directory
+        self.name = name
     }
 
-    public var path: String { directory + "/alerts.json" }
-    var lockPath: String { directory + "/alerts.lock" }
+    public var path: String { directory + "/\(name).json" }
+    var lockPath: String { directory + "/\(name).lock" }
 
     /// What `load` found.
     public enum Loaded<Value: Sendable & Equatable>: Sendable, Equatable {
@@ -33,7 +36,7 @@ public struct StateFile: Sendable {
         case corrupt(setAsideAt: String, reason: String)
     }
 
-    var journalPath: String { directory + "/alerts.journal" }
+    var journalPath: String { directory + "/\(name).journal" }
 
     /// Runs `body` while holding the state directory's exclusive lock, creating the directory (mode 0700)
     /// when missing. The lock goes with the process, even on `kill -9`.
@@ -152,9 +155,9 @@ public struct StateFile: Sendable {
         StateFileError("cannot read state '\(path)': \(reason); it was left as it is")
     }
 
-    /// Removes `alerts.json.*.tmp` files: every one is a killed run's, since writers hold the lock.
+    /// Removes `<name>.json.*.tmp` files: every one is a killed run's, since writers hold the lock.
     private func sweepTemporaryFiles() {
-        let prefix = "alerts.json."
+        let prefix = "\(name).json."
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
             unlink(directory + "/" + name)

@@ -1,3 +1,4 @@
+import Aggregator
 import Collectors
 import Foundation
 import HTTP
@@ -75,6 +76,11 @@ enum PublishCommand {
                 "no provider entries in \(inputs.map { "'\($0)'" }.joined(separator: ", ")); nothing to publish")
         }
 
+        let dryRun = flags.isSet("dry-run")
+        providers = withHistory(
+            providers, file: StateFile(directory: context.stateDirectory, name: "history"), now: now, save: !dryRun,
+            console: context.console)
+
         let deviceID =
             try givenDeviceID
             ?? DeviceIdentity.loadOrCreate(stateDirectory: context.stateDirectory, hostName: context.hostName())
@@ -84,12 +90,13 @@ enum PublishCommand {
             appVersion: "aggctl \(Aggctl.version)",
             generatedAt: now,
             providers: providers)
-        let data = try SnapshotCodec.encode(snapshot)
-
-        if flags.isSet("dry-run") {
-            context.console.output.write(String(decoding: data, as: UTF8.self))
+        if dryRun {
+            context.console.output.write(String(decoding: try SnapshotCodec.encode(snapshot), as: UTF8.self))
             return .success
         }
+        // Compact in the store: a record is for programs (a week of history indented was twice the size);
+        // `--dry-run` shows it indented for people.
+        let data = try SnapshotCodec.encode(snapshot, pretty: false)
         let store = try context.openStore(location)
         do {
             try store.writeRecord(data, for: deviceID)
@@ -103,6 +110,34 @@ enum PublishCommand {
                     + "to '\(location.displayName)'")
         }
         return .success
+    }
+
+    /// The entries with this machine's history of their windows (SPEC section 3, "History"): what they
+    /// show now is recorded in `file` under its lock, and each entry carries the last 14 days.
+    ///
+    /// History never costs a publish: a damaged history file is set aside and started afresh, and a
+    /// state directory that cannot be used is a warning (the record goes out with the history it can).
+    static func withHistory(
+        _ providers: [ProviderUsage], file: StateFile, now: Date, save: Bool, console: Console
+    ) -> [ProviderUsage] {
+        do {
+            return try file.withLock(timeout: 30) {
+                var history = LocalHistory()
+                switch try file.load(LocalHistory.self) {
+                case .fresh: break
+                case .loaded(let loaded): history = loaded
+                case .corrupt(let aside, let reason):
+                    console.warn("history '\(file.path)' could not be read (\(reason)); set aside as '\(aside)'")
+                }
+                let observed = providers.map { history.observe($0, now: now) }
+                history.prune(now: now)
+                if save { try file.save(history) }
+                return observed
+            }
+        } catch {
+            console.warn("\(error); this record carries no new history")
+            return providers
+        }
     }
 
     /// Removes this device's temporary files that a killed publish left (older than an hour): every time
