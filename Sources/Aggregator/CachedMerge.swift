@@ -30,17 +30,24 @@ public struct CachedMerge: Sendable {
         public var finish: @Sendable () -> Void
     }
 
+    /// How long to wait before listing a server again for a record that went missing (microseconds).
+    static let relistPause: UInt32 = 150_000
+
     /// Merges the store as it is now.
     ///
     /// - Parameters:
     ///   - options: the merge's options (`now` may be a chosen moment).
     ///   - realNow: the real time, for judging whether a record changed too recently to be cached.
+    ///   - history: read the records' history too (for `report`): neither cache holds it, so such a merge
+    ///     reads every record and leaves both caches alone.
     /// - Throws: `SnapshotStoreError` when the store cannot be listed.
-    /// How long to wait before listing a server again for a record that went missing (microseconds).
-    static let relistPause: UInt32 = 150_000
-
-    public func merge(options: MergeOptions, realNow: Date) throws -> Outcome {
+    public func merge(options: MergeOptions, realNow: Date, history: Bool = false) throws -> Outcome {
         var listing = try store.listRecords().sortedByName()
+        if history {
+            var noCache: ParseCache? = nil
+            let contents = try store.readContents(listing: listing, cache: &noCache, now: realNow, keepHistory: true)
+            return Outcome(result: Merger.merge(contents, options: options), scratch: [contents], finish: {})
+        }
         let name = store.displayName
         let fingerprint = RecordInfo.fingerprint(of: listing)
         let memoPath = cacheFolder.map { MergeMemo.path(in: $0, store: name) }

@@ -33,6 +33,9 @@ public struct MergedAccount: Sendable, Equatable {
     public var error: String?
     /// The device of that newer error-only entry, when the error is not the winning entry's own.
     public var errorDeviceID: DeviceID?
+    /// The windows' history over every device that reported the account; nil when the records were read
+    /// without history (or carried none).
+    public var history: MergedHistory? = nil
 
     /// Tokens per UTC date, summed over the devices that reported the account, sorted by date.
     ///

@@ -154,7 +154,18 @@ public enum Merger {
             stale: options.now.timeIntervalSince(entry.lastUpdated) > options.staleAfter,
             clockSkew: winner.clockSkew,
             error: newestError ?? entry.error,
-            errorDeviceID: newestError == nil ? nil : newest.deviceID)
+            errorDeviceID: newestError == nil ? nil : newest.deviceID,
+            history: history(of: entries, options))
+    }
+
+    /// The union of the devices' samples; nil when none carries any (records read without history).
+    private static func history(of entries: [ProviderUsage], _ options: MergeOptions) -> MergedHistory? {
+        guard entries.contains(where: { $0.sessionSamples != nil || $0.weeklySamples != nil }) else { return nil }
+        return MergedHistory(
+            session: MergedHistory.union(
+                entries.compactMap(\.sessionSamples), now: options.now, maxSkew: options.maxSkew),
+            weekly: MergedHistory.union(entries.compactMap(\.weeklySamples), now: options.now, maxSkew: options.maxSkew)
+        )
     }
 
     private static func tokenTotals(_ ledgers: [TokenUsage]) -> TokenTotals? {

@@ -7,6 +7,9 @@ import Foundation
 public struct AlertState: Codable, Sendable, Equatable {
     /// By `AccountKey.description`.
     public var accounts: [String: AccountAlertState] = [:]
+    /// Pace events fired, by `"<key>|<window>"`: the reset time of the window each was fired for, so
+    /// that one fires once per window and reset, and the next reset arms it again.
+    public var paceAlerted: [String: Date] = [:]
 
     public init() {}
 
@@ -19,6 +22,8 @@ public struct AlertState: Codable, Sendable, Equatable {
         accounts = accounts.filter { key, state in
             present.contains(key) || now.timeIntervalSince(state.lastUpdated) <= Self.forgetAfter
         }
+        // A window past its reset is armed again whatever is remembered: only later resets need keeping.
+        paceAlerted = paceAlerted.filter { _, resetsAt in now.timeIntervalSince(resetsAt) <= 86_400 }
     }
 }
 

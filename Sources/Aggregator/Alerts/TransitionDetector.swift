@@ -11,11 +11,16 @@ public enum TransitionDetector {
     ///   - warnAt: remaining-percent thresholds for low-quota warnings (`--warn-at 25,10`).
     ///   - baselineOnly: remember the accounts as they are without firing anything, after the state was
     ///     lost (a corrupt file): a lost state must never re-fire old events.
+    ///   - paceAt: also fire `pace` events, judging pace at this moment (`--warn-pace`).
     public static func evaluate(
-        previous: AlertState, accounts: [MergedAccount], warnAt: [Int] = [], baselineOnly: Bool = false
+        previous: AlertState, accounts: [MergedAccount], warnAt: [Int] = [], baselineOnly: Bool = false,
+        paceAt: Date? = nil
     ) -> (events: [TransitionEvent], next: AlertState) {
         var next = previous
         var events: [TransitionEvent] = []
+        if let now = paceAt {
+            events += pace(accounts, now: now, state: &next, baselineOnly: baselineOnly)
+        }
         let thresholds = Array(Set(warnAt)).sorted()
         for account in accounts {
             // Skewed figures never move the state: a wrong clock must not fire or swallow an event.
@@ -83,5 +88,30 @@ public enum TransitionDetector {
             if let fired, !baselineOnly { events.append(fired) }
         }
         return (events, next)
+    }
+
+    /// A `pace` event for each session or weekly window that will run out before its reset at the pace so
+    /// far (at least 3 % of it elapsed), once per window and reset.
+    static func pace(
+        _ accounts: [MergedAccount], now: Date, state: inout AlertState, baselineOnly: Bool
+    ) -> [TransitionEvent] {
+        var events: [TransitionEvent] = []
+        for account in accounts where !account.clockSkew {
+            for (name, window) in [("session", account.session), ("weekly", account.weekly)] {
+                guard let window, let resetsAt = window.resetsAt, let pace = window.pace(at: now),
+                    !pace.lastsUntilReset
+                else { continue }
+                let slot = "\(account.key.description)|\(name)"
+                if let fired = state.paceAlerted[slot], SamplingRule.sameReset(fired, resetsAt) { continue }
+                state.paceAlerted[slot] = resetsAt
+                guard !baselineOnly else { continue }
+                events.append(
+                    TransitionEvent(
+                        kind: .pace, key: account.key, providerID: account.providerID,
+                        accountEmail: account.accountEmail, remainingPercent: window.remainingPercent,
+                        resetsAt: resetsAt, at: account.lastUpdated, window: name, etaSeconds: pace.etaSeconds))
+            }
+        }
+        return events
     }
 }

@@ -5,6 +5,8 @@ import Snapshots
 public struct TransitionEvent: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable {
         case depleted, restored, warning
+        /// A window will run out before its reset at the pace so far (`check --warn-pace`).
+        case pace
     }
 
     /// Stable for the life of the event: derived from the account, the kind, the threshold (warnings)
@@ -21,10 +23,12 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
     public var at: Date
     /// The crossed threshold of a warning.
     public var threshold: Int?
+    /// The window of a pace event: `session` or `weekly`.
+    public var window: String?
 
     public init(
         kind: Kind, key: AccountKey, providerID: String, accountEmail: String?, remainingPercent: Double,
-        resetsAt: Date?, at: Date, threshold: Int? = nil
+        resetsAt: Date?, at: Date, threshold: Int? = nil, window: String? = nil, etaSeconds: Double? = nil
     ) {
         self.kind = kind
         self.providerID = providerID
@@ -33,7 +37,8 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
         self.resetsAt = resetsAt
         self.at = at
         self.threshold = threshold
-        id = TransitionEvent.id(key: key, kind: kind, threshold: threshold, at: at)
+        self.window = window
+        id = TransitionEvent.id(key: key, kind: kind, detail: threshold.map(String.init) ?? window, at: at)
         let provider = ProviderNames.displayName(of: providerID)
         let account = accountEmail.map { " Account: \($0)." } ?? ""
         switch kind {
@@ -48,12 +53,19 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
             title = "\(provider) session quota low"
             let reset = resetsAt.map { " Resets at \(RFC3339.format($0))." } ?? ""
             body = "\(Int(remainingPercent.rounded(.down)))% left.\(account)\(reset)"
+        case .pace:
+            let name = window ?? "session"
+            title = "\(provider) \(name) will run out before reset"
+            let eta = etaSeconds.map { "Runs out in about \(WeeklyForecast.span($0)) at this pace" } ?? "Runs out soon"
+            let reset = resetsAt.map { ", before its reset at \(RFC3339.format($0))" } ?? ""
+            body = "\(eta)\(reset). \(Int(remainingPercent.rounded(.down)))% left.\(account)"
         }
     }
 
     /// `evt-` and 16 hex digits of an FNV-1a hash: the same inputs give the same id on every machine.
-    static func id(key: AccountKey, kind: Kind, threshold: Int?, at: Date) -> String {
-        let text = "\(key)|\(kind.rawValue)|\(threshold.map(String.init) ?? "")|\(RFC3339.format(at))"
+    /// - Parameter detail: a warning's threshold, a pace event's window; nothing for the others.
+    static func id(key: AccountKey, kind: Kind, detail: String?, at: Date) -> String {
+        let text = "\(key)|\(kind.rawValue)|\(detail ?? "")|\(RFC3339.format(at))"
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         let hex = String(hash, radix: 16)

@@ -3,7 +3,7 @@ import Foundation
 /// How a record's history is read tolerantly (SPEC section 3, "History"; issue 12's "Bad input").
 ///
 /// A sample list written by a broken or hostile publisher must never crash a reader or break a chart:
-/// samples out of order are sorted, duplicates of one moment become one (the higher figure standing,
+/// samples out of order are sorted (a list newest first throughout is simply reversed), duplicates of one moment become one (the higher figure standing,
 /// since usage only grows within a window), percents outside 0...100 are clamped, and samples that
 /// cannot be placed (a date out of range, dated after the entry's own `lastUpdated`, a reset time that
 /// jumps backwards) are dropped. Each kind of repair is one note naming the list.
@@ -56,7 +56,12 @@ extension RecordFields {
         }
         var unordered = 0
         for index in kept.indices.dropFirst() where kept[index].at < kept[index - 1].at { unordered += 1 }
-        if unordered > 0 {
+        if unordered > 0, unordered == kept.count - 1 {
+            // Newest first throughout: a publisher's choice of order, not damage (the shared store generator
+            // writes it so). Read the other way round, without a note.
+            kept.reverse()
+            unordered = 0
+        } else if unordered > 0 {
             // Stable, so that duplicates keep the order they were written in.
             kept = kept.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
         }

@@ -55,12 +55,20 @@ extension SnapshotStore {
     }
 
     /// Reads the records of `listing` (from `listRecords`), taking unchanged ones from `cache`.
-    public func readContents(listing: [RecordInfo], cache: inout ParseCache?, now: Date) throws -> StoreContents {
+    ///
+    /// - Parameter keepHistory: keep the records' history (samples, per-day tokens), for charts and
+    ///   forecasts. The parse cache holds records without it, so such a read neither uses nor updates it.
+    public func readContents(
+        listing: [RecordInfo], cache: inout ParseCache?, now: Date, keepHistory: Bool = false
+    ) throws -> StoreContents {
         let listing = listing.sortedByName()
+        if keepHistory { return assemble(listing, readRecords(listing, keepHistory: true)) }
         var outcomes: [Result<DecodedRecord, RecordProblem>?] = listing.map { cache?.outcome(for: $0) }
         let missing = outcomes.indices.filter { outcomes[$0] == nil }
         if !missing.isEmpty {
-            for (index, outcome) in zip(missing, readRecords(missing.map { listing[$0] })) { outcomes[index] = outcome }
+            for (index, outcome) in zip(missing, readRecords(missing.map { listing[$0] }, keepHistory: false)) {
+                outcomes[index] = outcome
+            }
         }
         let resolved = outcomes.map { $0! }
         cache?.update(listing, resolved, now: now)
@@ -111,9 +119,9 @@ extension SnapshotStore {
 extension SnapshotStore {
     /// Reads and decodes `listing` on every core; one outcome per entry, in the listing's order.
     ///
-    /// History (`weeklySamples`, `tokens.daily`) is validated but not kept: a merge's reports never need
-    /// it, and it is most of a record's bytes, so memory stays proportional to what the merge uses.
-    func readRecords(_ listing: [RecordInfo]) -> [Result<DecodedRecord, RecordProblem>] {
+    /// Without `keepHistory`, history (samples, `tokens.daily`) is validated but not kept: most reports
+    /// never need it, and it is most of a record's bytes, so memory stays proportional to what is used.
+    func readRecords(_ listing: [RecordInfo], keepHistory: Bool) -> [Result<DecodedRecord, RecordProblem>] {
         let count = listing.count
         let slots = UnsafeMutableBufferPointer<Result<DecodedRecord, RecordProblem>?>.allocate(capacity: count)
         slots.initialize(repeating: nil)
@@ -127,7 +135,7 @@ extension SnapshotStore {
             var buffer = RecordBuffer()
             defer { buffer.deallocate() }
             while let index = next.claim(below: count) {
-                shared[index] = readRecord(listing[index], into: &buffer)
+                shared[index] = readRecord(listing[index], keepHistory: keepHistory, into: &buffer)
             }
         }
         return slots.map { $0! }
@@ -135,27 +143,28 @@ extension SnapshotStore {
 
     /// Reads and decodes one record, again after a short pause when the store says a failure may be a
     /// read that met a replacement half way (`rereadsOfFailedRecords`).
-    private func readRecord(_ info: RecordInfo, into buffer: inout RecordBuffer) -> Result<DecodedRecord, RecordProblem>
-    {
-        var (outcome, worthRereading) = readRecordOnce(info, into: &buffer)
+    private func readRecord(
+        _ info: RecordInfo, keepHistory: Bool, into buffer: inout RecordBuffer
+    ) -> Result<DecodedRecord, RecordProblem> {
+        var (outcome, worthRereading) = readRecordOnce(info, keepHistory: keepHistory, into: &buffer)
         var rereads = 0
         while case .failure = outcome, worthRereading, rereads < rereadsOfFailedRecords {
             rereads += 1
             usleep(UInt32(20_000 << (rereads - 1)))  // 20, 40, 80, ... ms
-            (outcome, worthRereading) = readRecordOnce(info, into: &buffer)
+            (outcome, worthRereading) = readRecordOnce(info, keepHistory: keepHistory, into: &buffer)
         }
         return outcome
     }
 
     /// One read; on failure, also whether a replacement in flight may explain it (a torn body that did not
     /// decode, a record briefly gone or refused mid-replace), which is what rereads are for.
-    private func readRecordOnce(_ info: RecordInfo, into buffer: inout RecordBuffer) -> (
+    private func readRecordOnce(_ info: RecordInfo, keepHistory: Bool, into buffer: inout RecordBuffer) -> (
         Result<DecodedRecord, RecordProblem>, worthRereading: Bool
     ) {
         do {
             let size = try readRecord(named: info.name, maximumSize: SnapshotCodec.maximumRecordSize, into: &buffer)
             let bytes = UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<size])
-            return (.success(try FastRecordDecoder.decode(bytes, fileName: info.name, keepHistory: false)), false)
+            return (.success(try FastRecordDecoder.decode(bytes, fileName: info.name, keepHistory: keepHistory)), false)
         } catch let error as SnapshotStoreError {
             return (
                 .failure(RecordProblem(file: info.name, reason: error.reasonForProblem)),

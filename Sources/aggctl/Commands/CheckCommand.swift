@@ -17,6 +17,8 @@ enum CheckCommand {
             "notify", "SPEC", repeatable: true,
             "desktop, stdout, command:/path/to/hook or webhook:URL (default: desktop where reachable, else stdout)"),
         FlagSpec.option("warn-at", "P,...", "also warn when the session's remaining percent drops below each P"),
+        FlagSpec.toggle(
+            "warn-pace", "also warn, once per window and reset, when a window will run out before its reset"),
         FlagSpec.option(
             "lock-timeout", "SECONDS",
             "give up (exit 1) after waiting this long for another check's lock (default: wait)"),
@@ -118,7 +120,8 @@ enum CheckCommand {
         defer { finish() }
         StatusCommand.report(result.problems, on: context.console)
         let detection = TransitionDetector.evaluate(
-            previous: state.alerts, accounts: result.accounts, warnAt: warnAt, baselineOnly: baselineOnly)
+            previous: state.alerts, accounts: result.accounts, warnAt: warnAt, baselineOnly: baselineOnly,
+            paceAt: flags.isSet("warn-pace") ? result.now : nil)
         state.alerts = detection.next
         state.alerts.forget(accountsNotIn: Set(result.accounts.map(\.key.description)), now: result.now)
         state.outbox.enqueue(detection.events.map(Self.notification), at: realNow)

@@ -39,8 +39,9 @@ enum StatusCommand {
     ///
     /// - Returns: the merge, and a function that saves the updated parse cache (call it once the output
     ///   is written).
+    /// - Parameter history: read the records' history too (`report`), past the caches.
     static func merge(
-        _ flags: ParsedFlags, context: RunContext, command: String
+        _ flags: ParsedFlags, context: RunContext, command: String, history: Bool = false
     ) throws -> (MergeResult, saveCache: @Sendable () -> Void) {
         let location = try context.storeLocation(flags, command: command)
         let options = MergeOptions(
@@ -51,7 +52,7 @@ enum StatusCommand {
             store: try context.openStore(location), cacheFolder: context.cacheFolder,
             readerVersion: "aggctl \(Aggctl.version)")
         do {
-            let outcome = try merging.merge(options: options, realNow: Date())
+            let outcome = try merging.merge(options: options, realNow: Date(), history: history)
             // Freeing a large merge just before the process ends is wasted time.
             context.keepUntilExit(outcome.result)
             context.keepUntilExit(outcome.scratch)

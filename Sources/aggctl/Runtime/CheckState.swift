@@ -1,11 +1,12 @@
 import Aggregator
+import Foundation
 import Notify
 
 /// What `check` keeps in `alerts.json`: the alert state (Aggregator's) and the outbox (Notify's), one
 /// document written under one lock, so that exactly-once holds across both.
 ///
 /// The shape is the one every release has written: `{"schemaVersion": 1, "accounts": {...}, "outbox":
-/// [...]}`.
+/// [...]}`, since `--warn-pace` with `"paceAlerted": {...}` (older files have none: nothing fired yet).
 struct CheckState: Codable, Sendable, Equatable {
     var alerts = AlertState()
     var outbox = Outbox()
@@ -13,7 +14,7 @@ struct CheckState: Codable, Sendable, Equatable {
     init() {}
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion, accounts, outbox
+        case schemaVersion, accounts, outbox, paceAlerted
     }
 
     init(from decoder: any Decoder) throws {
@@ -25,6 +26,7 @@ struct CheckState: Codable, Sendable, Equatable {
         }
         alerts.accounts = try container.decodeIfPresent([String: AccountAlertState].self, forKey: .accounts) ?? [:]
         outbox = try container.decodeIfPresent(Outbox.self, forKey: .outbox) ?? Outbox()
+        alerts.paceAlerted = try container.decodeIfPresent([String: Date].self, forKey: .paceAlerted) ?? [:]
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -32,5 +34,6 @@ struct CheckState: Codable, Sendable, Equatable {
         try container.encode(1, forKey: .schemaVersion)
         try container.encode(alerts.accounts, forKey: .accounts)
         try container.encode(outbox, forKey: .outbox)
+        try container.encode(alerts.paceAlerted, forKey: .paceAlerted)
     }
 }

@@ -1,0 +1,99 @@
+import Aggregator
+import Foundation
+import Snapshots
+
+/// `aggctl report`: the merged view with its history as one self-contained HTML page.
+enum ReportCommand {
+    static let name: String = "report"
+    static let summary = "Write one self-contained HTML page: each account's window lines, pace, daily tokens and cost."
+    static let flags = [
+        CommonFlags.store,
+        FlagSpec.option("out", "FILE.html", "where to write the page (atomically); required"),
+        FlagSpec.option("days", "N", "days of the session and weekly lines, 1-56 (default 7)"),
+        CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew,
+    ]
+    static let details = """
+        The page has no script and loads nothing: inline CSS and SVG, readable in light and dark mode and on
+        a phone. Weekly forecasts from earlier weeks appear once 3 weeks of history exist: the merged weekly
+        history each report reads is also kept for 8 weeks in the state directory (weekly-archive.json), since
+        records carry 14 days. Exit 1 when the store cannot be read or the page cannot be written.
+        """
+
+    static let command = Command(name: name, summary: summary, flags: flags, details: details) { flags, context in
+        try run(flags, context: context)
+    }
+
+    static let maximumDays = 56
+
+    static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
+        guard let out = flags.value("out"), !out.isEmpty else {
+            throw UsageError("report needs --out FILE.html, the page to write", command: name)
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), isFolder.boolValue {
+            throw UsageError("--out: '\(out)' is a folder; expected a file such as report.html", command: name)
+        }
+        let days = try flags.value("days").map(parseDays) ?? 7
+        let (result, finish) = try StatusCommand.merge(flags, context: context, command: name, history: true)
+        defer { finish() }
+        StatusCommand.report(result.problems, on: context.console)
+
+        let maxSkew = try context.seconds("max-skew", flags: flags, default: MergeOptions.defaultMaxSkew)
+        let store = try context.storeLocation(flags, command: name).displayName
+        let weekly = archived(result, store: store, maxSkew: maxSkew, context: context)
+        var forecasts: [String: WeeklyForecast] = [:]
+        for account in result.accounts {
+            let key = account.key.description
+            guard let current = account.weekly, let history = weekly[key] else { continue }
+            forecasts[key] = WeeklyForecast.make(history: history, current: current, now: result.now)
+        }
+        let page = ReportPage(result: result, days: days, forecasts: forecasts).render()
+        do {
+            try AtomicFile.write(Data(page.utf8), to: out, mode: 0o644)
+        } catch {
+            throw CommandFailure("cannot write --out '\(out)': \(error)")
+        }
+        if context.console.errorsAreTerminal {
+            context.console.note("wrote the report of \(result.accounts.count) account(s) to '\(out)'")
+        }
+        return .success
+    }
+
+    /// Each account's weekly history as far back as this machine's archive knows it, the store's merged
+    /// history added. An archive that cannot be used is a warning: the page is drawn from the store alone.
+    static func archived(
+        _ result: MergeResult, store: String, maxSkew: TimeInterval, context: RunContext
+    ) -> [String: [UsageSample]] {
+        let file = StateFile(directory: context.stateDirectory, name: "weekly-archive")
+        let fromStore = Dictionary(
+            result.accounts.compactMap { account in account.history.map { (account.key.description, $0.weekly) } },
+            uniquingKeysWith: { first, _ in first })
+        do {
+            return try file.withLock(timeout: 30) {
+                var archive = HistoryArchive()
+                switch try file.load(HistoryArchive.self) {
+                case .fresh: break
+                case .loaded(let loaded): archive = loaded
+                case .corrupt(let aside, let reason):
+                    context.console.warn(
+                        "archive '\(file.path)' could not be read (\(reason)); set aside as '\(aside)'")
+                }
+                let known = archive.absorb(store: store, accounts: result.accounts, now: result.now, maxSkew: maxSkew)
+                try file.save(archive)
+                return known
+            }
+        } catch {
+            context.console.warn("\(error); forecasts use the store's history alone")
+            return fromStore
+        }
+    }
+
+    static func parseDays(_ text: String) throws -> Int {
+        guard let days = Int(text), (1...maximumDays).contains(days) else {
+            throw UsageError(
+                "--days: '\(text)' is not a number of days; expected a whole number from 1 to \(maximumDays)",
+                command: name)
+        }
+        return days
+    }
+}

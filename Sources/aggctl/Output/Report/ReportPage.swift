@@ -1,0 +1,223 @@
+import Aggregator
+import Foundation
+import Snapshots
+
+/// `aggctl report`: one self-contained HTML page of the merged view and its history.
+///
+/// Inline CSS and SVG only: no script, no font, no image, no link that loads anything. The page's
+/// Content-Security-Policy says so too (`default-src 'none'`), so a browser refuses anything else even
+/// if record text tried. Every text from a record goes through `HTML.text`. Colours follow the reader's
+/// light or dark setting; the layout is one column on a phone.
+struct ReportPage {
+    var result: MergeResult
+    /// How many days the window lines show (`--days`).
+    var days: Int
+    /// Past weeks' forecasts per account, by `AccountKey.description`.
+    var forecasts: [String: WeeklyForecast] = [:]
+
+    var now: Date { result.now }
+    var lineStart: Date { now.addingTimeInterval(-Double(days) * 86_400) }
+
+    func render() -> String {
+        var html = """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+            <meta name="generator" content="aggctl \(Aggctl.version)">
+            <title>aggctl report, \(RFC3339.format(now))</title>
+            <style>\(Self.style)</style>
+            </head>
+            <body>
+            <header><h1>Usage report</h1>
+            <p>\(result.accounts.count) account\(result.accounts.count == 1 ? "" : "s") on \(result.devices.count) \
+            device\(result.devices.count == 1 ? "" : "s"), as of <time datetime="\(RFC3339.format(now))">\
+            \(RFC3339.format(now))</time>; window lines of the last \(days) day\(days == 1 ? "" : "s"), daily \
+            tokens and cost of the last 30.</p></header>
+
+            """
+        html += totals()
+        for (index, account) in result.accounts.enumerated() { html += section(account, index: index) }
+        html += devices()
+        if !result.problems.isEmpty {
+            html += "<section><h2>Records not read</h2><ul class=\"problems\">"
+            for problem in result.problems {
+                html +=
+                    "<li><code>\(HTML.text(problem.file, limit: 80))</code>: \(HTML.text(problem.reason, limit: 200))</li>"
+            }
+            html += "</ul></section>\n"
+        }
+        html += "</body>\n</html>\n"
+        return html
+    }
+
+    // MARK: Sections
+
+    /// Tokens and cost per provider, summed over its accounts and their devices.
+    private func totals() -> String {
+        var providers: [String: (accounts: Int, tokensToday: Int, tokens30: Int, costToday: Double, cost30: Double)] =
+            [:]
+        for account in result.accounts {
+            var sum = providers[account.providerID] ?? (0, 0, 0, 0, 0)
+            sum.accounts += 1
+            sum.tokensToday = sum.tokensToday.addingReportingOverflow(account.tokens?.today ?? 0).partialValue
+            sum.tokens30 = sum.tokens30.addingReportingOverflow(account.tokens?.last30Days ?? 0).partialValue
+            sum.costToday += account.costUSD?.today ?? 0
+            sum.cost30 += account.costUSD?.last30Days ?? 0
+            providers[account.providerID] = sum
+        }
+        var html = """
+            <section><h2>Providers</h2><table class="totals"><thead><tr><th>Provider</th><th>Accounts</th>\
+            <th>Tokens today</th><th>Tokens, 30 days</th><th>Cost today</th><th>Cost, 30 days</th></tr></thead><tbody>
+            """
+        for id in providers.keys.sorted() {
+            let sum = providers[id]!
+            html += """
+                <tr><td>\(HTML.text(ProviderNames.displayName(of: id)))</td><td>\(sum.accounts)</td>\
+                <td>\(Self.tokens(Double(sum.tokensToday)))</td><td>\(Self.tokens(Double(sum.tokens30)))</td>\
+                <td>\(Self.dollars(sum.costToday))</td><td>\(Self.dollars(sum.cost30))</td></tr>
+                """
+        }
+        return html + "</tbody></table></section>\n"
+    }
+
+    private func section(_ account: MergedAccount, index: Int) -> String {
+        let provider = ProviderNames.displayName(of: account.providerID)
+        let email = account.accountEmail ?? "(no e-mail, \(account.deviceID))"
+        var html = """
+            <section class="account" id="account-\(index)" data-key="\(HTML.text(account.key.description))">
+            <h2>\(HTML.text(provider)) <span class="email">\(HTML.text(email, limit: 120))</span></h2>
+            <p class="meta">\(account.plan.map { HTML.text($0, limit: 40) + " · " } ?? "")from \
+            \(HTML.text(account.deviceName, limit: 60)), \(HumanFormat.ago(account.lastUpdated, now: now))\
+            \(account.seenOn.count > 1 ? " · seen on \(account.seenOn.count) devices" : "")\
+            \(account.stale ? " · <span class=\"stale\">stale</span>" : "")\
+            \(account.error.map { " · <span class=\"error\">\(HTML.text($0, limit: 80))</span>" } ?? "")</p>
+            <div class="windows">
+            """
+        let history = account.history ?? MergedHistory()
+        html += window("Session", account.session, history.session, series: "session", forecast: nil)
+        html += window(
+            "Weekly", account.weekly, history.weekly, series: "weekly", forecast: forecasts[account.key.description])
+        html += "</div>\n"
+        html += ledger(account)
+        return html + "</section>\n"
+    }
+
+    private func window(
+        _ title: String, _ status: WindowStatus?, _ samples: [UsageSample], series: String, forecast: WeeklyForecast?
+    ) -> String {
+        guard status != nil || !samples.isEmpty else { return "" }
+        var html = "<figure class=\"window\"><figcaption><strong>\(title)</strong>"
+        if let status {
+            html +=
+                " <span class=\"level \(status.level.rawValue)\">\(HumanFormat.percent(status.remainingPercent)) left</span>"
+            if let resetsAt = status.resetsAt { html += " · resets \(HumanFormat.until(resetsAt, now: now))" }
+            if let pace = status.pace(at: now) {
+                html +=
+                    " · <span class=\"pace\(pace.lastsUntilReset ? "" : " short")\">\(HumanFormat.pace(pace))</span>"
+            }
+        }
+        if let forecast {
+            html += "<br><span class=\"forecast\">\(HTML.text(forecast.summary))</span>"
+        }
+        html += "</figcaption>"
+        html += SVGChart.line(
+            MergedHistory.line(samples), start: lineStart, end: now, series: series,
+            label: "\(title) window used percent, last \(days) days")
+        return html + "</figure>\n"
+    }
+
+    /// The daily tokens and cost of the last 30 UTC days, stacked by device, with a legend.
+    private func ledger(_ account: MergedAccount) -> String {
+        let ledgers = account.perDevice.filter { !$0.daily.isEmpty }
+        guard !ledgers.isEmpty else { return "" }
+        let dates = Self.lastDates(30, endingAt: now)
+        var tokens: [[Double]] = []
+        var cost: [[Double]] = []
+        for ledger in ledgers {
+            var byDate: [String: DailyTokens] = [:]
+            for day in ledger.daily { byDate[day.date] = day }
+            tokens.append(dates.map { Double(byDate[$0]?.tokens ?? 0) })
+            cost.append(dates.map { byDate[$0]?.costUSD ?? 0 })
+        }
+        var html = "<div class=\"ledger\"><figure><figcaption><strong>Tokens per day</strong>, by device</figcaption>"
+        html += SVGChart.bars(days: dates, stacks: tokens, label: "Tokens per day, last 30 days", unit: Self.tokens)
+        html += "</figure>"
+        if cost.contains(where: { $0.contains { $0 > 0 } }) {
+            html += "<figure><figcaption><strong>Cost per day</strong>, by device</figcaption>"
+            html += SVGChart.bars(days: dates, stacks: cost, label: "Cost per day, last 30 days", unit: Self.dollars)
+            html += "</figure>"
+        }
+        html += "<ul class=\"legend\">"
+        for (index, ledger) in ledgers.enumerated() {
+            html += "<li><span class=\"swatch d\(index % 8)\"></span>\(HTML.text(ledger.deviceID.rawValue))</li>"
+        }
+        return html + "</ul></div>\n"
+    }
+
+    private func devices() -> String {
+        var html = """
+            <section><h2>Devices</h2><table class="devices"><thead><tr><th>Device</th><th>Name</th>\
+            <th>Last published</th><th>Providers</th><th>Version</th></tr></thead><tbody>
+            """
+        for device in result.devices {
+            html += """
+                <tr\(device.stale ? " class=\"stale\"" : "")><td><code>\(HTML.text(device.deviceID.rawValue))</code></td>\
+                <td>\(HTML.text(device.deviceName, limit: 60))</td>\
+                <td>\(HumanFormat.ago(device.generatedAt, now: now))\(device.stale ? " (stale)" : "")</td>\
+                <td>\(device.providerCount)</td><td>\(HTML.text(device.appVersion ?? "-", limit: 40))</td></tr>
+                """
+        }
+        return html + "</tbody></table></section>\n"
+    }
+
+    // MARK: Formats
+
+    /// The `count` UTC dates ending with the date of `now`, oldest first, as `YYYY-MM-DD`.
+    static func lastDates(_ count: Int, endingAt now: Date) -> [String] {
+        (0..<count).reversed().map { String(RFC3339.format(now.addingTimeInterval(-Double($0) * 86_400)).prefix(10)) }
+    }
+
+    static func tokens(_ value: Double) -> String {
+        switch value {
+        case 1e9...: String(format: "%.1fB", value / 1e9)
+        case 1e6...: String(format: "%.1fM", value / 1e6)
+        case 1e3...: String(format: "%.1fk", value / 1e3)
+        default: String(Int(value))
+        }
+    }
+
+    static func dollars(_ value: Double) -> String {
+        value.isFinite ? String(format: "$%.2f", value) : "-"
+    }
+
+    static let style = """
+        :root{color-scheme:light dark;--bg:#fbfbfa;--fg:#1d1d1f;--muted:#6b6b70;--line:#2563eb;--grid:#e4e4e7;\
+        --card:#fff;--ok:#15803d;--warn:#b45309;--bad:#b91c1c;\
+        --d0:#2563eb;--d1:#db2777;--d2:#059669;--d3:#d97706;--d4:#7c3aed;--d5:#0891b2;--d6:#65a30d;--d7:#dc2626}
+        @media (prefers-color-scheme:dark){:root{--bg:#111113;--fg:#ececef;--muted:#9d9da6;--line:#60a5fa;\
+        --grid:#2c2c31;--card:#1a1a1e;--ok:#4ade80;--warn:#fbbf24;--bad:#f87171}}
+        *{box-sizing:border-box}body{margin:0 auto;max-width:1100px;padding:16px;background:var(--bg);\
+        color:var(--fg);font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif}
+        h1{font-size:1.5rem;margin:0 0 4px}h2{font-size:1.15rem;margin:0 0 4px}header p,.meta{color:var(--muted);margin:0 0 12px}
+        section{background:var(--card);border:1px solid var(--grid);border-radius:10px;padding:14px;margin:14px 0;overflow-x:auto}
+        .email{font-weight:400;color:var(--muted);word-break:break-all}
+        .windows,.ledger{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:12px}
+        figure{margin:0}figcaption{font-size:.9rem;margin-bottom:4px}
+        .chart{width:100%;height:auto;display:block}
+        .chart .line{fill:none;stroke:var(--line);stroke-width:2;stroke-linejoin:round}
+        .chart .grid,.chart .tick{stroke:var(--grid);stroke-width:1}.chart .reset{stroke:var(--muted);stroke-dasharray:3 3}
+        .chart .now{fill:var(--line)}.chart .axis,.chart .empty{fill:var(--muted);font-size:10px}
+        .level.ok{color:var(--ok)}.level.warning{color:var(--warn)}.level.critical,.level.depleted{color:var(--bad)}
+        .pace.short,.error{color:var(--warn)}.stale{color:var(--muted)}.forecast{color:var(--muted)}
+        table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid var(--grid)}
+        .legend{list-style:none;padding:0;margin:0;grid-column:1/-1;display:flex;flex-wrap:wrap;gap:12px;font-size:.85rem}
+        .swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px}
+        .d0{fill:var(--d0);background:var(--d0)}.d1{fill:var(--d1);background:var(--d1)}.d2{fill:var(--d2);background:var(--d2)}\
+        .d3{fill:var(--d3);background:var(--d3)}.d4{fill:var(--d4);background:var(--d4)}.d5{fill:var(--d5);background:var(--d5)}\
+        .d6{fill:var(--d6);background:var(--d6)}.d7{fill:var(--d7);background:var(--d7)}
+        @media (max-width:600px){body{padding:8px}section{padding:10px}th,td{padding:3px 4px;font-size:.85rem}}
+        """
+}

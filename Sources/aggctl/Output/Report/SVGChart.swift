@@ -1,0 +1,123 @@
+import Aggregator
+import Foundation
+import Snapshots
+
+/// The report's charts as inline SVG: a used-percent line over time, and daily bars stacked by device.
+///
+/// Geometry is fixed (a 640 x 180 view box that scales to the page's width), so that a point's place
+/// follows from its data alone: `x = left + (t - start) / (end - start) * width`, `y = top + (100 - used)
+/// / 100 * height`. The line carries its time range in `data-start` / `data-end` (Unix seconds), so a
+/// test can check every point against the merged history.
+enum SVGChart {
+    static let viewWidth = 640.0
+    static let viewHeight = 180.0
+    static let left = 40.0
+    static let right = 8.0
+    static let top = 8.0
+    static let bottom = 22.0
+    static var plotWidth: Double { viewWidth - left - right }
+    static var plotHeight: Double { viewHeight - top - bottom }
+
+    static func x(_ date: Date, start: Date, end: Date) -> Double {
+        let span = max(1, end.timeIntervalSince(start))
+        return left + date.timeIntervalSince(start) / span * plotWidth
+    }
+
+    static func y(_ used: Double) -> Double {
+        top + (100 - min(100, max(0, used))) / 100 * plotHeight
+    }
+
+    /// The used percent of one window from `start` to `end`, reset points included, with a grid of
+    /// quarters and one tick per UTC day.
+    static func line(_ points: [MergedHistory.Point], start: Date, end: Date, series: String, label: String) -> String {
+        let shown = points.filter { $0.at >= start && $0.at <= end }
+        var svg = """
+            <svg class="chart" viewBox="0 0 \(HTML.number(viewWidth)) \(HTML.number(viewHeight))" role="img" \
+            aria-label="\(HTML.text(label))" data-series="\(series)" \
+            data-start="\(Int(start.timeIntervalSince1970))" data-end="\(Int(end.timeIntervalSince1970))">
+            """
+        svg += grid(start: start, end: end)
+        if shown.isEmpty {
+            svg +=
+                #"<text class="empty" x="\#(HTML.number(left + plotWidth / 2))" y="\#(HTML.number(top + plotHeight / 2))" text-anchor="middle">no history in this period</text>"#
+        } else {
+            let coordinates = shown.map {
+                "\(HTML.number(x($0.at, start: start, end: end))),\(HTML.number(y($0.usedPercent)))"
+            }
+            svg += #"<polyline class="line" points="\#(coordinates.joined(separator: " "))"/>"#
+            for point in shown where point.isReset && point.usedPercent == 0 {
+                let px = HTML.number(x(point.at, start: start, end: end))
+                svg +=
+                    #"<line class="reset" x1="\#(px)" x2="\#(px)" y1="\#(HTML.number(top))" y2="\#(HTML.number(top + plotHeight))"><title>reset \#(RFC3339.format(point.at))</title></line>"#
+            }
+            if let last = shown.last {
+                svg +=
+                    #"<circle class="now" cx="\#(HTML.number(x(last.at, start: start, end: end)))" cy="\#(HTML.number(y(last.usedPercent)))" r="3"/>"#
+            }
+        }
+        return svg + "</svg>"
+    }
+
+    /// Quarter lines with their percent, and a tick with the date at each UTC midnight (thinned to fit).
+    private static func grid(start: Date, end: Date) -> String {
+        var svg = ""
+        for used in stride(from: 0.0, through: 100, by: 25) {
+            let py = HTML.number(y(used))
+            svg +=
+                #"<line class="grid" x1="\#(HTML.number(left))" x2="\#(HTML.number(viewWidth - right))" y1="\#(py)" y2="\#(py)"/>"#
+            svg +=
+                #"<text class="axis" x="\#(HTML.number(left - 4))" y="\#(HTML.number(y(used) + 4))" text-anchor="end">\#(Int(used))%</text>"#
+        }
+        let day = 86_400.0
+        let days = max(1, Int(end.timeIntervalSince(start) / day))
+        let step = max(1, days / 8)
+        var midnight = (start.timeIntervalSince1970 / day).rounded(.up) * day
+        var index = 0
+        while midnight <= end.timeIntervalSince1970 {
+            let date = Date(timeIntervalSince1970: midnight)
+            let px = HTML.number(x(date, start: start, end: end))
+            svg +=
+                #"<line class="tick" x1="\#(px)" x2="\#(px)" y1="\#(HTML.number(top))" y2="\#(HTML.number(top + plotHeight))"/>"#
+            if index % step == 0 {
+                svg +=
+                    #"<text class="axis" x="\#(px)" y="\#(HTML.number(viewHeight - 6))" text-anchor="middle">\#(dayLabel(date))</text>"#
+            }
+            midnight += day
+            index += 1
+        }
+        return svg
+    }
+
+    /// `11-28`: month and day of a UTC date.
+    static func dayLabel(_ date: Date) -> String {
+        String(RFC3339.format(date).dropFirst(5).prefix(5))
+    }
+
+    /// One bar per day, stacked by device (`stacks[device][day]`), scaled to the largest day.
+    static func bars(days: [String], stacks: [[Double]], label: String, unit: (Double) -> String) -> String {
+        let totals = days.indices.map { day in stacks.reduce(0) { $0 + $1[day] } }
+        let largest = totals.max() ?? 0
+        var svg = """
+            <svg class="chart" viewBox="0 0 \(HTML.number(viewWidth)) \(HTML.number(viewHeight))" role="img" \
+            aria-label="\(HTML.text(label))">
+            """
+        let slot = plotWidth / Double(max(1, days.count))
+        let scale = largest > 0 ? plotHeight / largest : 0
+        for (day, date) in days.enumerated() {
+            var base = top + plotHeight
+            for (device, values) in stacks.enumerated() where values[day] > 0 {
+                let height = values[day] * scale
+                base -= height
+                svg +=
+                    #"<rect class="d\#(device % 8)" x="\#(HTML.number(left + Double(day) * slot + 1))" y="\#(HTML.number(base))" width="\#(HTML.number(max(1, slot - 2)))" height="\#(HTML.number(height))"><title>\#(date): \#(unit(values[day]))</title></rect>"#
+            }
+            if day % 5 == 4 || day == days.count - 1 {
+                svg +=
+                    #"<text class="axis" x="\#(HTML.number(left + (Double(day) + 0.5) * slot))" y="\#(HTML.number(viewHeight - 6))" text-anchor="middle">\#(String(date.dropFirst(5)))</text>"#
+            }
+        }
+        svg +=
+            #"<text class="axis" x="\#(HTML.number(left - 4))" y="\#(HTML.number(top + 8))" text-anchor="end">\#(HTML.text(unit(largest)))</text>"#
+        return svg + "</svg>"
+    }
+}

@@ -1,0 +1,78 @@
+import Aggregator
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+/// `check --warn-pace`: a window that will run out before its reset is told once per window and reset.
+struct PaceAlertTests {
+    /// The session (5 h, resetting at `resetsAt`) at `used` percent, as the merge gives it at `now`.
+    func account(_ now: String, used: Double, resetsAt: String = "2026-11-30T15:00:00Z", skewed: Bool = false)
+        -> MergedAccount
+    {
+        let entry = Records.entry(at: now, sessionUsed: used, resetsAt: resetsAt)
+        var merged = Merger.merge(
+            StoreContents(records: [Records.stored(Records.snapshot("laptop", generatedAt: now, [entry]))]),
+            options: MergeOptions(now: Records.date(now))
+        ).accounts[0]
+        merged.clockSkew = skewed
+        return merged
+    }
+
+    func run(_ steps: [(String, MergedAccount)], from start: AlertState = AlertState(), baselineOnly: Bool = false)
+        -> ([TransitionEvent], AlertState)
+    {
+        var state = start
+        var events: [TransitionEvent] = []
+        for (now, account) in steps {
+            let outcome = TransitionDetector.evaluate(
+                previous: state, accounts: [account], baselineOnly: baselineOnly, paceAt: Records.date(now))
+            events += outcome.events
+            state = outcome.next
+        }
+        return (events, state)
+    }
+
+    @Test("fires once when a window will run out before its reset, with the estimated time, and not again")
+    func firesOnce() throws {
+        // Window 10:00-15:00. At 11:00 (20 % elapsed) 60 % used: 60 % an hour, runs out at 11:40.
+        let (events, _) = run([
+            ("2026-11-30T10:30:00Z", account("2026-11-30T10:30:00Z", used: 5)),
+            ("2026-11-30T11:00:00Z", account("2026-11-30T11:00:00Z", used: 60)),
+            ("2026-11-30T11:10:00Z", account("2026-11-30T11:10:00Z", used: 70)),
+            ("2026-11-30T11:20:00Z", account("2026-11-30T11:20:00Z", used: 80)),
+        ])
+        let event = try #require(events.first)
+        #expect(events.map(\.kind) == [.pace])
+        #expect(event.title == "Claude session will run out before reset")
+        #expect(
+            event.body.hasPrefix(
+                "Runs out in about 40m at this pace, before its reset at 2026-11-30T15:00:00Z. 40% left."))
+        #expect(event.window == "session")
+    }
+
+    @Test("the next reset arms it again; a window that lasts fires nothing")
+    func reArmedByReset() {
+        let (events, _) = run([
+            ("2026-11-30T11:00:00Z", account("2026-11-30T11:00:00Z", used: 60)),
+            ("2026-11-30T12:00:00Z", account("2026-11-30T12:00:00Z", used: 30)),
+            ("2026-11-30T16:00:00Z", account("2026-11-30T16:00:00Z", used: 20, resetsAt: "2026-11-30T20:00:00Z")),
+            ("2026-11-30T16:30:00Z", account("2026-11-30T16:30:00Z", used: 90, resetsAt: "2026-11-30T20:00:00Z")),
+        ])
+        #expect(events.map(\.kind) == [.pace, .pace])
+        #expect(Set(events.map(\.id)).count == 2)
+    }
+
+    @Test("nothing before 3 % of the window, nothing from a skewed clock, nothing when only remembering")
+    func guards() {
+        let early = run([("2026-11-30T10:05:00Z", account("2026-11-30T10:05:00Z", used: 50))])
+        #expect(early.0.isEmpty)
+        let skewed = run([("2026-11-30T11:00:00Z", account("2026-11-30T11:00:00Z", used: 60, skewed: true))])
+        #expect(skewed.0.isEmpty)
+        let baseline = run([("2026-11-30T11:00:00Z", account("2026-11-30T11:00:00Z", used: 60))], baselineOnly: true)
+        #expect(baseline.0.isEmpty)
+        // Remembered as told: the state that was lost is not told again.
+        let after = run([("2026-11-30T11:10:00Z", account("2026-11-30T11:10:00Z", used: 70))], from: baseline.1)
+        #expect(after.0.isEmpty)
+    }
+}
