@@ -15,7 +15,7 @@ enum ReportCommand {
     static let details = """
         The page has no script and loads nothing: inline CSS and SVG, readable in light and dark mode and on
         a phone. Weekly forecasts from earlier weeks appear once 3 weeks of history exist: the merged weekly
-        history each report reads is also kept for 8 weeks in the state directory (weekly-archive.json), since
+        history each report reads is also kept for 8 weeks in the state directory (archive/), since
         records carry 14 days. Exit 1 when the store cannot be read or the page cannot be written.
         """
 
@@ -60,32 +60,25 @@ enum ReportCommand {
     }
 
     /// Each account's weekly history as far back as this machine's archive knows it, the store's merged
-    /// history added. An archive that cannot be used is a warning: the page is drawn from the store alone.
+    /// history added. An archive that cannot be saved is a warning: the page is drawn all the same.
     static func archived(
         _ result: MergeResult, store: String, maxSkew: TimeInterval, context: RunContext
     ) -> [String: [UsageSample]] {
-        let file = StateFile(directory: context.stateDirectory, name: "weekly-archive")
-        let fromStore = Dictionary(
-            result.accounts.compactMap { account in account.history.map { (account.key.description, $0.weekly) } },
-            uniquingKeysWith: { first, _ in first })
-        do {
-            return try file.withLock(timeout: 30) {
-                var archive = HistoryArchive()
-                switch try file.load(HistoryArchive.self) {
-                case .fresh: break
-                case .loaded(let loaded): archive = loaded
-                case .corrupt(let aside, let reason):
-                    context.console.warn(
-                        "archive '\(file.path)' could not be read (\(reason)); set aside as '\(aside)'")
-                }
-                let known = archive.absorb(store: store, accounts: result.accounts, now: result.now, maxSkew: maxSkew)
-                try file.save(archive)
-                return known
-            }
-        } catch {
-            context.console.warn("\(error); forecasts use the store's history alone")
-            return fromStore
+        let path = HistoryArchive.path(in: context.stateDirectory, store: store)
+        var archive = HistoryArchive(store: store)
+        switch HistoryArchive.load(from: path, store: store) {
+        case .fresh: break
+        case .loaded(let loaded): archive = loaded
+        case .damaged(let aside):
+            context.console.warn("archive '\(path)' is damaged; set aside as '\(aside)', starting afresh")
         }
+        let known = archive.absorb(result.accounts, now: result.now, maxSkew: maxSkew)
+        do {
+            try archive.save(to: path)
+        } catch {
+            context.console.warn("cannot keep the weekly archive '\(path)': \(error)")
+        }
+        return known
     }
 
     static func parseDays(_ text: String) throws -> Int {

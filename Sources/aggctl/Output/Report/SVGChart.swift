@@ -93,7 +93,8 @@ enum SVGChart {
         String(RFC3339.format(date).dropFirst(5).prefix(5))
     }
 
-    /// One bar per day, stacked by device (`stacks[device][day]`), scaled to the largest day.
+    /// One bar per day, stacked by device (`stacks[device][day]`), scaled to the largest day: one path per
+    /// device, so that a month of bars for a large team stays a small page.
     static func bars(days: [String], stacks: [[Double]], label: String, unit: (Double) -> String) -> String {
         let totals = days.indices.map { day in stacks.reduce(0) { $0 + $1[day] } }
         let largest = totals.max() ?? 0
@@ -102,19 +103,24 @@ enum SVGChart {
             aria-label="\(HTML.text(label))">
             """
         let slot = plotWidth / Double(max(1, days.count))
+        let width = HTML.number(max(1, slot - 2))
         let scale = largest > 0 ? plotHeight / largest : 0
-        for (day, date) in days.enumerated() {
+        var paths = [String](repeating: "", count: stacks.count)
+        for day in days.indices {
             var base = top + plotHeight
             for (device, values) in stacks.enumerated() where values[day] > 0 {
                 let height = values[day] * scale
                 base -= height
-                svg +=
-                    #"<rect class="d\#(device % 8)" x="\#(HTML.number(left + Double(day) * slot + 1))" y="\#(HTML.number(base))" width="\#(HTML.number(max(1, slot - 2)))" height="\#(HTML.number(height))"><title>\#(date): \#(unit(values[day]))</title></rect>"#
+                paths[device] +=
+                    "M\(HTML.number(left + Double(day) * slot + 1)),\(HTML.number(base))h\(width)v\(HTML.number(height))h-\(width)z"
             }
-            if day % 5 == 4 || day == days.count - 1 {
-                svg +=
-                    #"<text class="axis" x="\#(HTML.number(left + (Double(day) + 0.5) * slot))" y="\#(HTML.number(viewHeight - 6))" text-anchor="middle">\#(String(date.dropFirst(5)))</text>"#
-            }
+        }
+        for (device, path) in paths.enumerated() where !path.isEmpty {
+            svg += #"<path class="d\#(device % 8)" d="\#(path)"/>"#
+        }
+        for day in days.indices where day % 5 == 4 || day == days.count - 1 {
+            svg +=
+                #"<text class="axis" x="\#(HTML.number(left + (Double(day) + 0.5) * slot))" y="\#(HTML.number(viewHeight - 6))" text-anchor="middle">\#(String(days[day].dropFirst(5)))</text>"#
         }
         svg +=
             #"<text class="axis" x="\#(HTML.number(left - 4))" y="\#(HTML.number(top + 8))" text-anchor="end">\#(HTML.text(unit(largest)))</text>"#
