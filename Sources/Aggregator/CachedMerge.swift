@@ -38,17 +38,19 @@ public struct CachedMerge: Sendable {
     /// - Parameters:
     ///   - options: the merge's options (`now` may be a chosen moment).
     ///   - realNow: the real time, for judging whether a record changed too recently to be cached.
-    ///   - history: read the records' history too (for `report`): neither cache holds it, so such a merge
-    ///     reads every record and leaves both caches alone.
+    ///   - history: how much of the records' history to read. `.full` (for `report`): neither cache holds
+    ///     it, so such a merge reads every record and leaves both caches alone. `.trend` (a table's
+    ///     sparkline) keeps caches of its own, beside those of merges without history.
     /// - Throws: `SnapshotStoreError` when the store cannot be listed.
-    public func merge(options: MergeOptions, realNow: Date, history: Bool = false) throws -> Outcome {
+    public func merge(options: MergeOptions, realNow: Date, history: HistoryDetail = .skip) throws -> Outcome {
         var listing = try store.listRecords().sortedByName()
-        if history {
+        if history == .full {
             var noCache: ParseCache? = nil
-            let contents = try store.readContents(listing: listing, cache: &noCache, now: realNow, keepHistory: true)
+            let contents = try store.readContents(listing: listing, cache: &noCache, now: realNow, history: .full)
             return Outcome(result: Merger.merge(contents, options: options), scratch: [contents], finish: {})
         }
-        let name = store.displayName
+        // The caches' identity: merges with trends keep files of their own (another name, another hash).
+        let name = history == .trend ? store.displayName + " (with trends)" : store.displayName
         let fingerprint = RecordInfo.fingerprint(of: listing)
         let memoPath = cacheFolder.map { MergeMemo.path(in: $0, store: name) }
         if let fingerprint, let memoPath,
@@ -72,7 +74,7 @@ public struct CachedMerge: Sendable {
                 if again.contains(where: { missing.contains($0.name) }) { listing = again }
             }
         }
-        let contents = try store.readContents(listing: listing, cache: &cache, now: realNow)
+        let contents = try store.readContents(listing: listing, cache: &cache, now: realNow, history: history)
         // The parse cache is final now: saved on another core while this one merges.
         let savingCache = DispatchGroup()
         if let cache, let cachePath, cache.hasChanged {

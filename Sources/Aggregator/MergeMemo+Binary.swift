@@ -6,7 +6,7 @@ import Snapshots
 /// text and repeat across accounts: by position, loading shares one string per device.
 extension MergeMemo {
     static let magic: [UInt8] = Array("AGGMERGE".utf8)
-    static let format: UInt32 = 4
+    static let format: UInt32 = 5
     /// Accounts are stored in this many independent chunks, so loading decodes them on every core.
     static let accountChunks = 8
 
@@ -142,6 +142,7 @@ extension BinaryWriter {
         u8((account.stale ? 1 : 0) | (account.clockSkew ? 2 : 0))
         optionalString(account.error)
         optional(account.errorDeviceID) { out, id in out.u32(devices[id] ?? UInt32.max) }
+        optional(account.weeklyTrend) { $0.trend($1) }
     }
 }
 
@@ -198,10 +199,11 @@ extension BinaryReader {
         let flags = try u8()
         let error = try optionalString()
         let errorDeviceID = try optional { try $0.device(devices) }
+        let trend = try optional { try $0.trend() }
         return MergedAccount(
             key: key, providerID: providerID, accountEmail: accountEmail, plan: plan, session: session, weekly: weekly,
             modelWeekly: modelWeekly, deviceID: deviceID, deviceName: deviceName, lastUpdated: lastUpdated,
             seenOn: seenOn, tokens: tokens, costUSD: cost, perDevice: perDevice, stale: flags & 1 != 0,
-            clockSkew: flags & 2 != 0, error: error, errorDeviceID: errorDeviceID)
+            clockSkew: flags & 2 != 0, error: error, errorDeviceID: errorDeviceID, weeklyTrend: trend)
     }
 }

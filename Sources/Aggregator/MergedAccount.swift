@@ -36,6 +36,9 @@ public struct MergedAccount: Sendable, Equatable {
     /// The windows' history over every device that reported the account; nil when the records were read
     /// without history (or carried none).
     public var history: MergedHistory? = nil
+    /// The weekly window's last days by half day over every device (for `status`'s sparkline); nil when
+    /// no device carried weekly samples.
+    public var weeklyTrend: WeeklyTrend? = nil
 
     /// Tokens per UTC date, summed over the devices that reported the account, sorted by date.
     ///

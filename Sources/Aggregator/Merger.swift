@@ -155,7 +155,20 @@ public enum Merger {
             clockSkew: winner.clockSkew,
             error: newestError ?? entry.error,
             errorDeviceID: newestError == nil ? nil : newest.deviceID,
-            history: history(of: entries, options))
+            history: history(of: entries, options),
+            weeklyTrend: weeklyTrend(of: entries, options))
+    }
+
+    /// The devices' weekly trends (from their samples when the history was read), merged; a half day
+    /// dated past the skew tolerance is left out like a skewed sample.
+    private static func weeklyTrend(of entries: [ProviderUsage], _ options: MergeOptions) -> WeeklyTrend? {
+        let trends = entries.compactMap { entry in entry.weeklySamples.map(WeeklyTrend.init) ?? entry.weeklyTrend }
+            .filter { !$0.points.isEmpty }
+        guard !trends.isEmpty else { return nil }
+        var merged = WeeklyTrend.merged(trends)
+        let latest = options.now.timeIntervalSince1970 + options.maxSkew
+        merged.points.removeAll { $0.at > latest }
+        return merged.points.isEmpty ? nil : merged
     }
 
     /// The union of the devices' samples; nil when none carries any (records read without history).

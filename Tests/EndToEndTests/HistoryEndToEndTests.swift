@@ -197,6 +197,43 @@ struct HistoryEndToEndTests {
         #expect(account["seenOn"] as? [String] == ["desktop", "laptop"])
     }
 
+    @Test("status shows the weekly window's last days as a sparkline: blocks, ASCII for a dumb terminal, none in JSON")
+    func sparkline() throws {
+        let week = try SimulatedWeek.shared.get()
+        func status(_ extra: [String], term: String?) throws -> String {
+            var environment = week.environment("watcher")
+            environment["TERM"] = term
+            return try BinaryRun.run(
+                ["status", "--store", week.store, "--now", RFC3339.format(SimulatedWeek.end)] + extra,
+                environment: environment
+            ).output
+        }
+        // Where the weekly window stood at the end of each of the last 14 half days (the newest publish in
+        // each), drawn with 8 levels.
+        let halfDay = 43_200.0
+        let newest = Int(SimulatedWeek.end.timeIntervalSince1970 / halfDay)
+        var levels: [Int?] = Array(repeating: nil, count: 14)
+        for step in 0..<SimulatedWeek.steps {
+            let slot = 13 - (newest - Int(SimulatedWeek.moment(step).timeIntervalSince1970 / halfDay))
+            if (0..<14).contains(slot) { levels[slot] = min(7, Int(SimulatedWeek.weekly(step).used / 100 * 8)) }
+        }
+        if levels[13] == nil { levels[13] = levels[12] }
+        func drawn(_ ramp: String) -> String {
+            String(levels.map { $0.map { Array(ramp)[$0] } ?? " " })
+        }
+        let table = try status([], term: "xterm")
+        #expect(table.contains("7 DAYS"))
+        let row = try #require(table.split(separator: "\n").last)
+        #expect(row.contains(drawn("▁▂▃▄▅▆▇█")), "\(row)")
+        // Thursday's reset shows: high before it, lowest right after.
+        #expect(drawn("▁▂▃▄▅▆▇█").contains("▇▁"))
+        let dumb = try status([], term: "dumb")
+        #expect(dumb.contains(drawn("_.-:=+*#")), "\(dumb)")
+        #expect(!dumb.contains("▁"))
+        let json = try status(["--json"], term: "xterm")
+        #expect(!json.contains("▁") && !json.contains("DAYS"))
+    }
+
     @Test("check --warn-pace fires once per window and reset")
     func paceEventsOnce() throws {
         let week = try SimulatedWeek.shared.get()

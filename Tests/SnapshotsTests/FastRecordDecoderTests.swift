@@ -17,7 +17,8 @@ struct FastRecordDecoderTests {
 
     static func fast(_ data: Data, keepHistory: Bool = true) -> Outcome {
         do {
-            return .accepted(try SnapshotCodec.decode(data, fileName: "dev-0.json", keepHistory: keepHistory))
+            return .accepted(
+                try SnapshotCodec.decode(data, fileName: "dev-0.json", history: keepHistory ? .full : .skip))
         } catch {
             return .rejected(error.reason)
         }

@@ -81,4 +81,50 @@ struct HistoryReadingTests {
         #expect(record.snapshot.providers[0].sessionSamples == nil)
         #expect(record.notes.isEmpty)
     }
+
+    @Test("a reader that skips history keeps the weekly trend, the same the samples give")
+    func trendWithoutSamples() throws {
+        var samples: [String] = []
+        var at = Records.date("2026-11-22T00:00:00Z")
+        var used = 0.0
+        while at <= Records.date("2026-11-30T12:00:00Z") {
+            samples.append(sample(RFC3339.format(at), used, "2026-12-03T00:00:00Z"))
+            at = at.addingTimeInterval(5400)
+            used = min(100, used + 0.7)
+        }
+        let full = try decode(samples.joined(separator: ","))
+        let skipped = try SnapshotCodec.decode(
+            Data(
+                """
+                {"generatedAt": "2026-11-30T12:00:00Z", "deviceID": "a", "providers": [{"providerID": "claude",
+                 "lastUpdated": "2026-11-30T12:00:00Z", "weeklySamples": [\(samples.joined(separator: ","))]}]}
+                """.utf8), fileName: "a.json", keepHistory: false)
+        let trend = try #require(skipped.snapshot.providers[0].weeklyTrend)
+        #expect(trend == WeeklyTrend(try #require(full.snapshot.providers[0].weeklySamples)))
+        // Seven days of half days, the newest sample of each standing.
+        #expect(trend.points.count == WeeklyTrend.span)
+        #expect(trend.points.last?.at == Records.date("2026-11-30T12:00:00Z").timeIntervalSince1970)
+        let values = trend.halfDays(endingAt: Records.date("2026-11-30T12:00:00Z"))
+        #expect(values.compactMap { $0 }.count == WeeklyTrend.span)
+        #expect(values == values.sorted { ($0 ?? 0) < ($1 ?? 0) })
+    }
+
+    @Test("trends of several devices merge by half day, the newest sample standing; a hostile list is left out")
+    func trendMerge() {
+        let day = Records.date("2026-11-30T00:00:00Z").timeIntervalSince1970
+        var laptop = WeeklyTrend()
+        laptop.add(at: day + 100, usedPercent: 10)
+        laptop.add(at: day + 50_000, usedPercent: 30)
+        var desktop = WeeklyTrend()
+        desktop.add(at: day + 200, usedPercent: 12)
+        desktop.add(at: day + 40_000, usedPercent: 25)
+        let merged = WeeklyTrend.merged([laptop, desktop])
+        // The first half day's newest sample is the desktop's (at 40 000 s), the second's the laptop's.
+        #expect(merged.points.map(\.usedPercent) == [25, 30])
+        var hostile = WeeklyTrend()
+        hostile.add(at: .nan, usedPercent: 1)
+        hostile.add(at: day, usedPercent: .infinity)
+        hostile.add(at: 1e300, usedPercent: 1)
+        #expect(hostile.points.isEmpty)
+    }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The schema v1 types, field by field, in the order the model declares them.
 extension FastRecordDecoder {
-    static func readRecord(_ s: inout JSONScanner, keepHistory: Bool) throws(Failure) -> RecordFields {
+    static func readRecord(_ s: inout JSONScanner, history: HistoryDetail) throws(Failure) -> RecordFields {
         var schemaVersion = Field<Int?>.absent
         var deviceID = Field<String?>.absent
         var deviceName = Field<String?>.absent
@@ -12,7 +12,7 @@ extension FastRecordDecoder {
         try object(&s) { (s, key) throws(Failure) in
             if s.key(key, is: "providers") {
                 try read(&s, into: &providers, key: "providers") { (s) throws(Failure) in
-                    try providerList(&s, keepHistory: keepHistory)
+                    try providerList(&s, history: history)
                 }
             } else if s.key(key, is: "generatedAt") {
                 try read(&s, into: &generatedAt, key: "generatedAt", date)
@@ -37,14 +37,14 @@ extension FastRecordDecoder {
 
     /// The providers array: each entry decoded alone, so that one bad entry is skipped, not fatal.
     static func providerList(
-        _ s: inout JSONScanner, keepHistory: Bool
+        _ s: inout JSONScanner, history: HistoryDetail
     ) throws(Failure) -> [Result<ProviderUsage, RecordFields.EntryFailure>] {
         var entries: [Result<ProviderUsage, RecordFields.EntryFailure>] = []
         try array(&s) { (s, index) throws(Failure) in
             let mark = s.index
             let depth = s.depth
             do throws(Failure) {
-                entries.append(.success(try provider(&s, keepHistory: keepHistory)))
+                entries.append(.success(try provider(&s, history: history)))
             } catch let failure {
                 guard case .schema(let error) = failure else { throw failure }
                 s.index = mark
@@ -57,7 +57,8 @@ extension FastRecordDecoder {
         return entries
     }
 
-    static func provider(_ s: inout JSONScanner, keepHistory: Bool) throws(Failure) -> ProviderUsage {
+    static func provider(_ s: inout JSONScanner, history: HistoryDetail) throws(Failure) -> ProviderUsage {
+        let keepHistory = history == .full
         var providerID = Field<String>.absent
         var accountEmail = Field<String?>.absent
         var plan = Field<String?>.absent
@@ -69,6 +70,7 @@ extension FastRecordDecoder {
         var costUSD = Field<CostUsage?>.absent
         var weeklySamples = Field<[UsageSample]?>.absent
         var sessionSamples = Field<[UsageSample]?>.absent
+        var trend: WeeklyTrend?
         var error = Field<String?>.absent
         try object(&s) { (s, key) throws(Failure) in
             if s.key(key, is: "providerID") {
@@ -95,7 +97,11 @@ extension FastRecordDecoder {
                     try optionalList(&s, namedWindow)
                 }
             } else if s.key(key, is: "weeklySamples") {
-                guard keepHistory else { return false }
+                guard keepHistory else {
+                    guard history == .trend, trend == nil else { return false }
+                    trend = try weeklyTrend(&s)
+                    return true
+                }
                 try read(&s, into: &weeklySamples, key: "weeklySamples") { (s) throws(Failure) in
                     try optionalList(&s, sample)
                 }
@@ -111,12 +117,105 @@ extension FastRecordDecoder {
             }
             return true
         }
-        return ProviderUsage(
+        var entry = ProviderUsage(
             providerID: try required(providerID, "providerID"), accountEmail: try optional(accountEmail),
             plan: try optional(plan), lastUpdated: try required(lastUpdated, "lastUpdated"),
             session: try optional(session), weekly: try optional(weekly), modelWeekly: try optional(modelWeekly),
             tokens: try optional(tokens), costUSD: try optional(costUSD), weeklySamples: try optional(weeklySamples),
             sessionSamples: try optional(sessionSamples), error: try optional(error))
+        entry.weeklyTrend = trend
+        return entry
+    }
+
+    /// What a reader that skips history keeps of `weeklySamples`: its trend (`WeeklyTrend`).
+    ///
+    /// Cheap, because it is paid on every cold read: the list is skipped (validated as JSON) as before,
+    /// noting where each sample starts; then samples are read from the newest back, only their `at` and
+    /// `usedPercent`, only until the trend's seven days are covered (samples are written oldest first).
+    /// Reading every sample forward made a cold `status` half as slow again. A sample of the wrong shape
+    /// is left out, as is a value that is not an array: the trend is a picture, never a reason to refuse
+    /// an entry.
+    static func weeklyTrend(_ s: inout JSONScanner) throws(Failure) -> WeeklyTrend? {
+        guard try kind(&s) == .array else {
+            try skip(&s)
+            return nil
+        }
+        var starts: [Int] = []
+        starts.reserveCapacity(256)
+        do { try s.enterArray() } catch { throw .syntax(error) }
+        let elementDepth = s.depth
+        var first = true
+        while true {
+            let more: Bool
+            do { more = try s.nextElement(&first) } catch { throw .syntax(error) }
+            guard more else { break }
+            starts.append(s.index)
+            try skip(&s)
+        }
+        let end = (index: s.index, depth: s.depth)
+        defer {
+            s.index = end.index
+            s.depth = end.depth
+        }
+        // Newest first: the first sample met in a half day is its newest (in a list out of order, which the
+        // full reader sorts, the trend may only show another of the half day's figures). A list written
+        // newest first throughout (the full reader accepts it) is walked from its start.
+        func at(_ start: Int) -> Double? {
+            s.index = start
+            s.depth = elementDepth
+            return (try? sampleFigures(&s))?.0
+        }
+        var order = AnyCollection(starts.reversed())
+        if starts.count > 1, let firstAt = at(starts[0]), let lastAt = at(starts[starts.count - 1]), firstAt > lastAt {
+            order = AnyCollection(starts)
+        }
+        var newestFirst: [(at: Double, used: Double)] = []
+        var newest: Int?
+        var current: Int?
+        for start in order {
+            s.index = start
+            s.depth = elementDepth
+            guard let (at, used) = try? sampleFigures(&s) else { continue }
+            let halfDay = Int((at / WeeklyTrend.halfDay).rounded(.down))
+            if newest == nil { newest = halfDay }
+            if let newest, halfDay <= newest - WeeklyTrend.span { break }
+            if halfDay != current {
+                current = halfDay
+                newestFirst.append((at, used))
+            }
+        }
+        var trend = WeeklyTrend()
+        for sample in newestFirst.reversed() { trend.add(at: sample.at, usedPercent: sample.used) }
+        return trend.points.isEmpty ? nil : trend
+    }
+
+    /// A sample's `at` (Unix seconds) and `usedPercent`; throws for one of the wrong shape.
+    private static func sampleFigures(_ s: inout JSONScanner) throws(Failure) -> (Double, Double) {
+        guard try kind(&s) == .object else { throw .schema(SchemaError(kind: .mismatch("an object"))) }
+        var at: Double?
+        var used: Double?
+        do { try s.enterObject() } catch { throw .syntax(error) }
+        var firstKey = true
+        while true {
+            let key: JSONScanner.RawString?
+            do { key = try s.nextKey(&firstKey) } catch { throw .syntax(error) }
+            guard let key else { break }
+            if at == nil, s.key(key, is: "at"), try kind(&s) == .string {
+                let raw: JSONScanner.RawString
+                do { raw = try s.readRawString() } catch { throw .syntax(error) }
+                at =
+                    RFC3339.parse(bytes: UnsafeRawBufferPointer(start: s.base + raw.start, count: raw.end - raw.start))?
+                    .timeIntervalSince1970
+            } else if used == nil, s.key(key, is: "usedPercent"), try kind(&s) == .number {
+                let raw: JSONScanner.RawNumber
+                do { raw = try s.readRawNumber() } catch { throw .syntax(error) }
+                used = s.double(raw)
+            } else {
+                try skip(&s)
+            }
+        }
+        guard let at, let used else { throw .schema(SchemaError(kind: .missing("at"))) }
+        return (at, used)
     }
 
     static func window(_ s: inout JSONScanner) throws(Failure) -> UsageWindow {

@@ -11,16 +11,17 @@ import Foundation
 enum FastRecordDecoder {
     /// Decodes one record.
     ///
-    /// - Parameter keepHistory: when false, the history in a record (`weeklySamples` and the per-day
-    ///   `tokens.daily`) is validated as JSON but not kept: it is the bulk of a record, and a merge's
-    ///   reports need only the current windows and the `today`/`last30Days` totals.
+    /// - Parameter history: short of `.full`, the history in a record (samples and the per-day
+    ///   `tokens.daily`) is validated as JSON but not kept: it is the bulk of a record, and most reports
+    ///   need only the current windows and the `today`/`last30Days` totals (`.trend` keeps the weekly
+    ///   samples' last week in a few numbers).
     static func decode(
-        _ buffer: UnsafeRawBufferPointer, fileName: String, keepHistory: Bool = true
+        _ buffer: UnsafeRawBufferPointer, fileName: String, history: HistoryDetail = .full
     ) throws(RecordDecodingError) -> DecodedRecord {
         var scanner = JSONScanner(buffer)
         let fields: RecordFields
         do throws(Failure) {
-            fields = try readRecord(&scanner, keepHistory: keepHistory)
+            fields = try readRecord(&scanner, history: history)
             do { try scanner.finish() } catch { throw .syntax(error) }
         } catch let failure {
             switch failure {

@@ -14,6 +14,13 @@ extension RecordFields {
 
     static func cleanHistory(_ entry: inout ProviderUsage, at prefix: String) -> [String] {
         var notes: [String] = []
+        // The trend a reader keeps instead of samples follows the same rule as samples: nothing after the
+        // entry's own figures.
+        if entry.weeklyTrend != nil {
+            let latest = entry.lastUpdated.timeIntervalSince1970 + historyTolerance
+            entry.weeklyTrend!.points.removeAll { $0.at > latest }
+            if entry.weeklyTrend!.points.isEmpty { entry.weeklyTrend = nil }
+        }
         if let samples = entry.weeklySamples {
             entry.weeklySamples = cleaned(samples, notAfter: entry.lastUpdated, path: "\(prefix).weeklySamples", &notes)
         }

@@ -24,15 +24,22 @@ public enum SnapshotCodec {
     /// - Parameters:
     ///   - fileName: the record's file name in its store; without `.json` it stands in for a missing
     ///     `deviceID`.
-    ///   - keepHistory: false to validate but drop the history (`weeklySamples`, `tokens.daily`), which a
-    ///     merge's reports never need.
+    ///   - keepHistory: false to validate but drop the history (`weeklySamples`, `tokens.daily`), keeping
+    ///     only the weekly trend (`HistoryDetail.trend`).
     /// - Throws: `RecordDecodingError` with a one-line reason when the record cannot be used at all.
     public static func decode(
         _ data: Data, fileName: String, keepHistory: Bool = true
     ) throws(RecordDecodingError) -> DecodedRecord {
+        try decode(data, fileName: fileName, history: keepHistory ? .full : .trend)
+    }
+
+    /// Reads a stored record keeping `history` of its history.
+    public static func decode(
+        _ data: Data, fileName: String, history: HistoryDetail
+    ) throws(RecordDecodingError) -> DecodedRecord {
         let result = data.withUnsafeBytes { buffer in
             Result { () throws(RecordDecodingError) in
-                try FastRecordDecoder.decode(buffer, fileName: fileName, keepHistory: keepHistory)
+                try FastRecordDecoder.decode(buffer, fileName: fileName, history: history)
             }
         }
         return try result.get()

@@ -22,6 +22,14 @@ public struct ProviderUsage: Codable, Sendable, Equatable {
     public var sessionSamples: [UsageSample]?
     /// Why figures are missing ("signed out", "could not read usage", ...).
     public var error: String?
+    /// The last week of `weeklySamples` by half day, kept when a reader skips the samples themselves;
+    /// not part of the record's JSON.
+    public var weeklyTrend: WeeklyTrend?
+
+    enum CodingKeys: String, CodingKey {
+        case providerID, accountEmail, plan, lastUpdated, session, weekly, modelWeekly, tokens, costUSD
+        case weeklySamples, sessionSamples, error
+    }
 
     public init(
         providerID: String, accountEmail: String? = nil, plan: String? = nil, lastUpdated: Date,

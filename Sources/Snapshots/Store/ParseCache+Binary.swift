@@ -5,7 +5,7 @@ import Foundation
 /// equals the parsed one bit for bit.
 extension ParseCache {
     static let magic: [UInt8] = Array("AGGCACHE".utf8)
-    static let format: UInt32 = 2
+    static let format: UInt32 = 3
 
     func encode() -> Data {
         var out = BinaryWriter(capacity: 4096 + entries.count * 1024)
@@ -111,6 +111,16 @@ extension BinaryWriter {
                 out.optionalDouble(cost.last30Days)
             }
             optionalString(provider.error)
+            optional(provider.weeklyTrend) { $0.trend($1) }
+        }
+    }
+
+    package mutating func trend(_ trend: WeeklyTrend) {
+        u32(UInt32(trend.points.count))
+        for point in trend.points {
+            int(point.halfDay)
+            double(point.at)
+            double(point.usedPercent)
         }
     }
 }
@@ -133,6 +143,15 @@ extension BinaryReader {
         UsageWindow(
             usedPercent: try double(), windowMinutes: try optionalInt(),
             resetsAt: try optionalDate())
+    }
+
+    package mutating func trend() throws -> WeeklyTrend {
+        let count = Int(try u32())
+        guard count <= WeeklyTrend.span else { throw Corrupt() }
+        return WeeklyTrend(
+            points: try (0..<count).map { _ in
+                WeeklyTrend.Point(halfDay: try int(), at: try double(), usedPercent: try double())
+            })
     }
 
     package mutating func snapshot() throws -> DeviceSnapshot {
@@ -165,11 +184,12 @@ extension BinaryReader {
                     today: try reader.optionalDouble(), last30Days: try reader.optionalDouble())
             }
             let error = try optionalString()
-            providers.append(
-                ProviderUsage(
-                    providerID: providerID, accountEmail: accountEmail, plan: plan, lastUpdated: lastUpdated,
-                    session: session, weekly: weekly, modelWeekly: modelWeekly, tokens: tokens, costUSD: cost,
-                    error: error))
+            var entry = ProviderUsage(
+                providerID: providerID, accountEmail: accountEmail, plan: plan, lastUpdated: lastUpdated,
+                session: session, weekly: weekly, modelWeekly: modelWeekly, tokens: tokens, costUSD: cost,
+                error: error)
+            entry.weeklyTrend = try optional { try $0.trend() }
+            providers.append(entry)
         }
         return DeviceSnapshot(
             schemaVersion: schemaVersion, deviceID: deviceID, deviceName: deviceName, appVersion: appVersion,

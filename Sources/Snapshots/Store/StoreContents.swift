@@ -56,17 +56,18 @@ extension SnapshotStore {
 
     /// Reads the records of `listing` (from `listRecords`), taking unchanged ones from `cache`.
     ///
-    /// - Parameter keepHistory: keep the records' history (samples, per-day tokens), for charts and
-    ///   forecasts. The parse cache holds records without it, so such a read neither uses nor updates it.
+    /// - Parameter history: how much of the records' history to keep. The parse cache holds records
+    ///   without samples, so a `.full` read neither uses nor updates it; a cache given for a `.trend`
+    ///   read must be one made by `.trend` reads.
     public func readContents(
-        listing: [RecordInfo], cache: inout ParseCache?, now: Date, keepHistory: Bool = false
+        listing: [RecordInfo], cache: inout ParseCache?, now: Date, history: HistoryDetail = .skip
     ) throws -> StoreContents {
         let listing = listing.sortedByName()
-        if keepHistory { return assemble(listing, readRecords(listing, keepHistory: true)) }
+        if history == .full { return assemble(listing, readRecords(listing, history: .full)) }
         var outcomes: [Result<DecodedRecord, RecordProblem>?] = listing.map { cache?.outcome(for: $0) }
         let missing = outcomes.indices.filter { outcomes[$0] == nil }
         if !missing.isEmpty {
-            for (index, outcome) in zip(missing, readRecords(missing.map { listing[$0] }, keepHistory: false)) {
+            for (index, outcome) in zip(missing, readRecords(missing.map { listing[$0] }, history: history)) {
                 outcomes[index] = outcome
             }
         }
@@ -119,9 +120,9 @@ extension SnapshotStore {
 extension SnapshotStore {
     /// Reads and decodes `listing` on every core; one outcome per entry, in the listing's order.
     ///
-    /// Without `keepHistory`, history (samples, `tokens.daily`) is validated but not kept: most reports
-    /// never need it, and it is most of a record's bytes, so memory stays proportional to what is used.
-    func readRecords(_ listing: [RecordInfo], keepHistory: Bool) -> [Result<DecodedRecord, RecordProblem>] {
+    /// Short of `.full`, history (samples, `tokens.daily`) is validated but not kept: most reports never
+    /// need it, and it is most of a record's bytes, so memory stays proportional to what is used.
+    func readRecords(_ listing: [RecordInfo], history: HistoryDetail) -> [Result<DecodedRecord, RecordProblem>] {
         let count = listing.count
         let slots = UnsafeMutableBufferPointer<Result<DecodedRecord, RecordProblem>?>.allocate(capacity: count)
         slots.initialize(repeating: nil)
@@ -135,7 +136,7 @@ extension SnapshotStore {
             var buffer = RecordBuffer()
             defer { buffer.deallocate() }
             while let index = next.claim(below: count) {
-                shared[index] = readRecord(listing[index], keepHistory: keepHistory, into: &buffer)
+                shared[index] = readRecord(listing[index], history: history, into: &buffer)
             }
         }
         return slots.map { $0! }
@@ -144,27 +145,27 @@ extension SnapshotStore {
     /// Reads and decodes one record, again after a short pause when the store says a failure may be a
     /// read that met a replacement half way (`rereadsOfFailedRecords`).
     private func readRecord(
-        _ info: RecordInfo, keepHistory: Bool, into buffer: inout RecordBuffer
+        _ info: RecordInfo, history: HistoryDetail, into buffer: inout RecordBuffer
     ) -> Result<DecodedRecord, RecordProblem> {
-        var (outcome, worthRereading) = readRecordOnce(info, keepHistory: keepHistory, into: &buffer)
+        var (outcome, worthRereading) = readRecordOnce(info, history: history, into: &buffer)
         var rereads = 0
         while case .failure = outcome, worthRereading, rereads < rereadsOfFailedRecords {
             rereads += 1
             usleep(UInt32(20_000 << (rereads - 1)))  // 20, 40, 80, ... ms
-            (outcome, worthRereading) = readRecordOnce(info, keepHistory: keepHistory, into: &buffer)
+            (outcome, worthRereading) = readRecordOnce(info, history: history, into: &buffer)
         }
         return outcome
     }
 
     /// One read; on failure, also whether a replacement in flight may explain it (a torn body that did not
     /// decode, a record briefly gone or refused mid-replace), which is what rereads are for.
-    private func readRecordOnce(_ info: RecordInfo, keepHistory: Bool, into buffer: inout RecordBuffer) -> (
+    private func readRecordOnce(_ info: RecordInfo, history: HistoryDetail, into buffer: inout RecordBuffer) -> (
         Result<DecodedRecord, RecordProblem>, worthRereading: Bool
     ) {
         do {
             let size = try readRecord(named: info.name, maximumSize: SnapshotCodec.maximumRecordSize, into: &buffer)
             let bytes = UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<size])
-            return (.success(try FastRecordDecoder.decode(bytes, fileName: info.name, keepHistory: keepHistory)), false)
+            return (.success(try FastRecordDecoder.decode(bytes, fileName: info.name, history: history)), false)
         } catch let error as SnapshotStoreError {
             return (
                 .failure(RecordProblem(file: info.name, reason: error.reasonForProblem)),

@@ -34,7 +34,7 @@ enum ReportCommand {
             throw UsageError("--out: '\(out)' is a folder; expected a file such as report.html", command: name)
         }
         let days = try flags.value("days").map(parseDays) ?? 7
-        let (result, finish) = try StatusCommand.merge(flags, context: context, command: name, history: true)
+        let (result, finish) = try StatusCommand.merge(flags, context: context, command: name, history: .full)
         defer { finish() }
         StatusCommand.report(result.problems, on: context.console)
 

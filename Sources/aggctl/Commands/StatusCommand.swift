@@ -19,7 +19,9 @@ enum StatusCommand {
     }
 
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
-        let (result, saveCache) = try merge(flags, context: context, command: name)
+        // The table's sparkline needs the weekly trend; programs reading --json pay nothing for it.
+        let (result, saveCache) = try merge(
+            flags, context: context, command: name, history: flags.isSet("json") ? .skip : .trend)
         // The cache is saved on another core while the report is written; nobody waits for it.
         let saving = DispatchGroup()
         DispatchQueue.global().async(group: saving) { saveCache() }
@@ -29,7 +31,8 @@ enum StatusCommand {
             StatusReport.status(result, to: &json)
             json.finish()
         } else {
-            context.console.printRendered(table(result, color: context.console.usesColor))
+            context.console.printRendered(
+                table(result, color: context.console.usesColor, ascii: context.environment["TERM"] == "dumb"))
             report(result.problems, on: context.console)
         }
         return .success
@@ -39,9 +42,10 @@ enum StatusCommand {
     ///
     /// - Returns: the merge, and a function that saves the updated parse cache (call it once the output
     ///   is written).
-    /// - Parameter history: read the records' history too (`report`), past the caches.
+    /// - Parameter history: how much history to read: `.full` for `report` (past the caches), `.trend`
+    ///   for the table's sparkline.
     static func merge(
-        _ flags: ParsedFlags, context: RunContext, command: String, history: Bool = false
+        _ flags: ParsedFlags, context: RunContext, command: String, history: HistoryDetail = .skip
     ) throws -> (MergeResult, saveCache: @Sendable () -> Void) {
         let location = try context.storeLocation(flags, command: command)
         let options = MergeOptions(
@@ -68,11 +72,14 @@ enum StatusCommand {
         }
     }
 
-    static func table(_ result: MergeResult, color: Bool) -> String {
+    /// - Parameter ascii: draw the weekly sparkline in ASCII (`TERM=dumb`).
+    static func table(_ result: MergeResult, color: Bool, ascii: Bool = false) -> String {
         if result.accounts.isEmpty { return "no accounts in the store" }
-        var table = TextTable(headers: [
-            "PROVIDER", "ACCOUNT", "PLAN", "SESSION", "WEEKLY", "RESETS", "PACE", "FROM", "NOTE",
-        ])
+        let showTrend = result.accounts.contains { $0.weeklyTrend != nil }
+        var headers = ["PROVIDER", "ACCOUNT", "PLAN", "SESSION", "WEEKLY"]
+        if showTrend { headers.append("7 DAYS") }
+        headers += ["RESETS", "PACE", "FROM", "NOTE"]
+        var table = TextTable(headers: headers)
         for account in result.accounts {
             var notes: [String] = []
             if account.clockSkew { notes.append("clock skew") }
@@ -84,17 +91,25 @@ enum StatusCommand {
             }
             var from = "\(account.deviceName), \(HumanFormat.ago(account.lastUpdated, now: result.now))"
             if account.seenOn.count > 1 { from += " (seen on \(account.seenOn.count))" }
-            table.rows.append([
+            var row: [TextTable.Cell] = [
                 TextTable.Cell(ProviderNames.displayName(of: account.providerID)),
                 TextTable.Cell(account.accountEmail ?? "-"),
                 TextTable.Cell(account.plan ?? "-"),
                 windowCell(account.session),
                 windowCell(account.weekly),
-                TextTable.Cell(account.session?.resetsAt.map { HumanFormat.until($0, now: result.now) } ?? "-"),
-                paceCell(account, now: result.now),
-                TextTable.Cell(from, color: account.stale ? .dim : nil),
-                TextTable.Cell(notes.joined(separator: "; "), color: notes.isEmpty ? nil : .yellow),
-            ])
+            ]
+            if showTrend {
+                // The weekly window at the end of each half day of the last week, across every machine.
+                let values = account.weeklyTrend?.halfDays(endingAt: result.now) ?? []
+                row.append(TextTable.Cell(values.isEmpty ? "-" : HumanFormat.sparkline(values, ascii: ascii)))
+            }
+            table.rows.append(
+                row + [
+                    TextTable.Cell(account.session?.resetsAt.map { HumanFormat.until($0, now: result.now) } ?? "-"),
+                    paceCell(account, now: result.now),
+                    TextTable.Cell(from, color: account.stale ? .dim : nil),
+                    TextTable.Cell(notes.joined(separator: "; "), color: notes.isEmpty ? nil : .yellow),
+                ])
         }
         return table.render(color: color)
     }

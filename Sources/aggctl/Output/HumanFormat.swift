@@ -49,6 +49,17 @@ enum HumanFormat {
         return pace.stage == .onTrack ? lead : lead + ", lasts until reset"
     }
 
+    /// A sparkline of used percents (0...100), one character each, blank where a value is missing: Unicode
+    /// blocks, or plain ASCII for a terminal that shows only that (`TERM=dumb`).
+    static func sparkline(_ values: [Double?], ascii: Bool) -> String {
+        let levels: [Character] = ascii ? Array("_.-:=+*#") : Array("▁▂▃▄▅▆▇█")
+        return String(
+            values.map { value in
+                guard let value else { return " " }
+                return levels[min(levels.count - 1, max(0, Int(value / 100 * Double(levels.count))))]
+            })
+    }
+
     static func color(for level: WindowLevel) -> ANSIColor {
         switch level {
         case .ok: return .green

@@ -1,0 +1,10 @@
+/// How much of a record's history a read keeps (SPEC section 3: "a reader that does not need it skips
+/// it cheaply").
+public enum HistoryDetail: Sendable, Equatable {
+    /// None: samples and per-day tokens are validated as JSON and dropped (`check`, `status --json`).
+    case skip
+    /// The weekly samples' last week by half day (`WeeklyTrend`), for a table's sparkline.
+    case trend
+    /// Everything: samples and per-day tokens (`report`).
+    case full
+}
