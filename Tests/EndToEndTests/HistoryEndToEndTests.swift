@@ -254,6 +254,46 @@ struct HistoryEndToEndTests {
         #expect(weekly.first?["title"] as? String == "Claude weekly will run out before reset")
     }
 
+    @Test("hostile samples are reported and never break the chart: every point stays inside the plot")
+    func hostileSamples() throws {
+        let root = TemporaryDirectory("aggctl-hostile-history")
+        let samples = [
+            #"{"at": "2026-11-30T10:00:00Z", "usedPercent": 1e308}"#,
+            #"{"at": "2026-11-30T09:00:00Z", "usedPercent": -40}"#,
+            #"{"at": "2026-11-30T09:00:00Z", "usedPercent": 20}"#, #"{"at": "2099-01-01T00:00:00Z", "usedPercent": 5}"#,
+            #"{"at": "1970-01-01T00:00:00Z", "usedPercent": 5}"#,
+            #"{"at": "2026-11-30T10:30:00Z", "usedPercent": 30, "resetsAt": "2026-12-05T00:00:00Z"}"#,
+            #"{"at": "2026-11-30T10:40:00Z", "usedPercent": 31, "resetsAt": "2026-11-01T00:00:00Z"}"#,
+        ]
+        try root.write(
+            "store/evil.json",
+            """
+            {"deviceID": "evil", "generatedAt": "2026-11-30T11:00:00Z", "providers": [{"providerID": "claude",
+             "accountEmail": "x@example.com", "lastUpdated": "2026-11-30T11:00:00Z",
+             "weekly": {"usedPercent": 30, "windowMinutes": 10080, "resetsAt": "2026-12-05T00:00:00Z"},
+             "weeklySamples": [\(samples.joined(separator: ","))]}]}
+            """)
+        let page = root.file("report.html")
+        let environment = ["HOME": root.file("home"), "XDG_STATE_HOME": root.file("state"), "PATH": "/usr/bin:/bin"]
+        let run = try BinaryRun.run(
+            ["report", "--store", root.file("store"), "--out", page, "--now", "2026-11-30T12:00:00Z"],
+            environment: environment)
+        #expect(run.status == 0)
+        for problem in [
+            "out of order", "outside 0...100", "dated after", "out of range", "jumps backwards", "already sampled",
+        ] {
+            #expect(run.errors.contains(problem), "no problem line about \(problem)")
+        }
+        let line = try Self.weeklyLine(inPage: try String(contentsOfFile: page, encoding: .utf8))
+        // 20 % at 09:00 (of the two at that moment, the higher), 100 % (clamped) at 10:00, 30 % at 10:30.
+        let heights: [Double] = [128, 8, 113]
+        #expect(line.points.map(\.1) == heights)
+        #expect(line.points.allSatisfy { (40...632).contains($0.0) && (8...158).contains($0.1) })
+        let status = try BinaryRun.run(
+            ["status", "--store", root.file("store"), "--now", "2026-11-30T12:00:00Z"], environment: environment)
+        #expect(status.status == 0)
+    }
+
     @Test("a damaged history file is set aside with a warning, and the publish goes on")
     func damagedHistory() throws {
         let root = TemporaryDirectory("aggctl-history")

@@ -6,7 +6,8 @@ import Foundation
 /// One libFuzzer entry point for every parser of outside input; `AGGCTL_FUZZ_TARGET` picks the parser:
 ///
 /// - `record`: the fast record reader, with Foundation's decoder as the oracle: whatever the fast reader
-///   accepts, Foundation must accept as the same record (the fast reader may be stricter, never laxer).
+///   accepts, Foundation must accept as the same record (the fast reader may be stricter, never laxer);
+///   and the reader that keeps only the weekly trend (`status`'s table) on the same bytes.
 /// - `input`: `publish --from` input (aggctl's shapes and CodexBar's).
 /// - `listing`: a WebDAV PROPFIND answer.
 /// - `codex-line`, `claude-line`: one line of the agents' logs.
@@ -25,9 +26,16 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             }
             // The one deliberate difference in words: "out of range" where Foundation says "not valid JSON".
             fast.notes = fast.notes.map {
-                $0.replacingOccurrences(of: #"'[^']*' is out of range"#, with: "not valid JSON", options: .regularExpression)
+                $0.replacingOccurrences(
+                    of: #"'[^']*' is out of range"#, with: "not valid JSON", options: .regularExpression)
             }
             guard reference == fast else { fatalError("the two readers disagree on an accepted record") }
+            // A reader keeping only the weekly trend validates less, so it accepts at least as much.
+            guard (try? FastRecordDecoder.decode(bytes, fileName: "fuzz.json", history: .trend)) != nil else {
+                fatalError("the trend reader rejected a record the full reader accepts")
+            }
+        } else {
+            _ = try? FastRecordDecoder.decode(bytes, fileName: "fuzz.json", history: .trend)
         }
     case "input":
         _ = try? UsageInput.providers(from: Data(bytes), now: Date(timeIntervalSince1970: 1_796_040_000))

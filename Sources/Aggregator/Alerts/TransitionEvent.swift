@@ -56,7 +56,7 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
         case .pace:
             let name = window ?? "session"
             title = "\(provider) \(name) will run out before reset"
-            let eta = etaSeconds.map { "Runs out in about \(WeeklyForecast.span($0)) at this pace" } ?? "Runs out soon"
+            let eta = etaSeconds.map { "Runs out in about \(DurationText.short($0)) at this pace" } ?? "Runs out soon"
             let reset = resetsAt.map { ", before its reset at \(RFC3339.format($0))" } ?? ""
             body = "\(eta)\(reset). \(Int(remainingPercent.rounded(.down)))% left.\(account)"
         }

@@ -34,7 +34,7 @@ public struct WeeklyForecast: Sendable, Equatable {
     public var summary: String {
         var text = "Forecast from \(weeks) past weeks: "
         if let etaSeconds {
-            text += "runs out in \(Self.span(etaSeconds))"
+            text += "runs out in \(DurationText.short(etaSeconds))"
         } else {
             text += "ends near \(Int(projectedEndPercent.rounded()))% used, lasts until reset"
         }
@@ -152,13 +152,5 @@ public struct WeeklyForecast: Sendable, Equatable {
             }
             return PastWeek(reset: group.reset, hourly: hourly)
         }.sorted { $0.reset < $1.reset }
-    }
-
-    static func span(_ seconds: TimeInterval) -> String {
-        let minutes = Int(seconds / 60)
-        if minutes < 60 { return "\(max(1, minutes))m" }
-        let hours = minutes / 60
-        if hours < 24 { return minutes % 60 == 0 ? "\(hours)h" : "\(hours)h \(minutes % 60)m" }
-        return hours % 24 == 0 ? "\(hours / 24)d" : "\(hours / 24)d \(hours % 24)h"
     }
 }

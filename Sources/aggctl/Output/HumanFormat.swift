@@ -19,13 +19,7 @@ enum HumanFormat {
     }
 
     static func span(_ seconds: TimeInterval) -> String {
-        let minutes = Int(seconds / 60)
-        if minutes < 1 { return "<1m" }
-        if minutes < 60 { return "\(minutes)m" }
-        let hours = minutes / 60
-        if hours < 24 { return minutes % 60 == 0 ? "\(hours)h" : "\(hours)h \(minutes % 60)m" }
-        let days = hours / 24
-        return hours % 24 == 0 ? "\(days)d" : "\(days)d \(hours % 24)h"
+        DurationText.short(seconds)
     }
 
     /// Remaining percent as people read it: `0%` only when used up, `<1%` for a sliver, else whole percent
@@ -45,7 +39,9 @@ enum HumanFormat {
             case .slightlyAhead, .ahead, .farAhead: "\(points)% ahead"
             case .slightlyBehind, .behind, .farBehind: "\(points)% behind"
             }
-        if !pace.lastsUntilReset, let eta = pace.etaSeconds { return lead + ", runs out in " + span(eta) }
+        if !pace.lastsUntilReset, let eta = pace.etaSeconds {
+            return lead + (eta <= 0 ? ", used up" : ", runs out in " + span(eta))
+        }
         return pace.stage == .onTrack ? lead : lead + ", lasts until reset"
     }
 

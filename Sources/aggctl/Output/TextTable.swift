@@ -9,10 +9,14 @@ struct TextTable {
     struct Cell: ExpressibleByStringLiteral {
         var text: String
         var color: ANSIColor?
+        /// Characters shown, counted once: counting them is most of rendering a large table.
+        var width: Int
 
         init(_ text: String, color: ANSIColor? = nil) {
             self.text = SafeText.line(text)
             self.color = color
+            // ASCII (most cells) is one character a byte; anything else is counted as characters.
+            width = self.text.utf8.allSatisfy { $0 < 0x80 } ? self.text.utf8.count : self.text.count
         }
 
         init(stringLiteral value: String) {
@@ -27,14 +31,14 @@ struct TextTable {
         var widths = headers.map(\.count)
         for row in rows {
             for (index, cell) in row.enumerated() where index < widths.count {
-                widths[index] = max(widths[index], cell.text.count)
+                widths[index] = max(widths[index], cell.width)
             }
         }
         func line(_ cells: [Cell], header: Bool) -> String {
             var out = ""
             for (index, cell) in cells.enumerated() {
                 let last = index == cells.count - 1
-                let padding = last ? "" : String(repeating: " ", count: widths[index] - cell.text.count + 2)
+                let padding = last ? "" : String(repeating: " ", count: widths[index] - cell.width + 2)
                 if color, let code = header ? ANSIColor.bold : cell.color {
                     out += code.rawValue + cell.text + ANSIColor.reset.rawValue + padding
                 } else {

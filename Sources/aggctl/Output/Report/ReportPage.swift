@@ -57,10 +57,12 @@ struct ReportPage {
 
     /// Tokens and cost per provider, summed over its accounts and their devices.
     private func totals() -> String {
-        var providers: [String: (accounts: Int, tokensToday: Int, tokens30: Int, costToday: Double, cost30: Double)] =
-            [:]
+        var providers:
+            [String: (accounts: Int, tokensToday: Int, tokens30: Int, costToday: Double, cost30: Double, costs: Bool)] =
+                [:]
         for account in result.accounts {
-            var sum = providers[account.providerID] ?? (0, 0, 0, 0, 0)
+            var sum = providers[account.providerID] ?? (0, 0, 0, 0, 0, false)
+            sum.costs = sum.costs || account.costUSD != nil
             sum.accounts += 1
             sum.tokensToday = sum.tokensToday.addingReportingOverflow(account.tokens?.today ?? 0).partialValue
             sum.tokens30 = sum.tokens30.addingReportingOverflow(account.tokens?.last30Days ?? 0).partialValue
@@ -77,7 +79,8 @@ struct ReportPage {
             html += """
                 <tr><td>\(HTML.text(ProviderNames.displayName(of: id)))</td><td>\(sum.accounts)</td>\
                 <td>\(Self.tokens(Double(sum.tokensToday)))</td><td>\(Self.tokens(Double(sum.tokens30)))</td>\
-                <td>\(Self.dollars(sum.costToday))</td><td>\(Self.dollars(sum.cost30))</td></tr>
+                <td>\(sum.costs ? Self.dollars(sum.costToday) : "-")</td>\
+                <td>\(sum.costs ? Self.dollars(sum.cost30) : "-")</td></tr>
                 """
         }
         return html + "</tbody></table></section>\n"
@@ -123,9 +126,14 @@ struct ReportPage {
             html += "<br><span class=\"forecast\">\(HTML.text(forecast.summary))</span>"
         }
         html += "</figcaption>"
-        html += SVGChart.line(
-            MergedHistory.line(samples), start: lineStart, end: now, series: series,
-            label: "\(title) window used percent, last \(days) days")
+        if samples.isEmpty {
+            html += "<p class=\"empty\">No history yet: it comes with the next publishes.</p>"
+        } else {
+            // Session resets come every few hours: marked on the weekly line only, where each one matters.
+            html += SVGChart.line(
+                MergedHistory.line(samples), start: lineStart, end: now, series: series,
+                label: "\(title) window used percent, last \(days) days", markResets: series == "weekly")
+        }
         return html + "</figure>\n"
     }
 
@@ -211,7 +219,7 @@ struct ReportPage {
         .chart .grid,.chart .tick{stroke:var(--grid);stroke-width:1}.chart .reset{stroke:var(--muted);stroke-dasharray:3 3}
         .chart .now{fill:var(--line)}.chart .axis,.chart .empty{fill:var(--muted);font-size:10px}
         .level.ok{color:var(--ok)}.level.warning{color:var(--warn)}.level.critical,.level.depleted{color:var(--bad)}
-        .pace.short,.error{color:var(--warn)}.stale{color:var(--muted)}.forecast{color:var(--muted)}
+        .empty{color:var(--muted);font-size:.85rem;margin:4px 0}.pace.short,.error{color:var(--warn)}.stale{color:var(--muted)}.forecast{color:var(--muted)}
         table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid var(--grid)}
         .legend{list-style:none;padding:0;margin:0;grid-column:1/-1;display:flex;flex-wrap:wrap;gap:12px;font-size:.85rem}
         .swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px}

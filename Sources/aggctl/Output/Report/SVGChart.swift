@@ -29,7 +29,9 @@ enum SVGChart {
 
     /// The used percent of one window from `start` to `end`, reset points included, with a grid of
     /// quarters and one tick per UTC day.
-    static func line(_ points: [MergedHistory.Point], start: Date, end: Date, series: String, label: String) -> String {
+    static func line(
+        _ points: [MergedHistory.Point], start: Date, end: Date, series: String, label: String, markResets: Bool = true
+    ) -> String {
         let shown = points.filter { $0.at >= start && $0.at <= end }
         var svg = """
             <svg class="chart" viewBox="0 0 \(HTML.number(viewWidth)) \(HTML.number(viewHeight))" role="img" \
@@ -45,7 +47,7 @@ enum SVGChart {
                 "\(HTML.number(x($0.at, start: start, end: end))),\(HTML.number(y($0.usedPercent)))"
             }
             svg += #"<polyline class="line" points="\#(coordinates.joined(separator: " "))"/>"#
-            for point in shown where point.isReset && point.usedPercent == 0 {
+            for point in shown where markResets && point.isReset && point.usedPercent == 0 {
                 let px = HTML.number(x(point.at, start: start, end: end))
                 svg +=
                     #"<line class="reset" x1="\#(px)" x2="\#(px)" y1="\#(HTML.number(top))" y2="\#(HTML.number(top + plotHeight))"><title>reset \#(RFC3339.format(point.at))</title></line>"#
