@@ -65,6 +65,9 @@ struct PaceAlertTests {
 
     @Test("nothing before 3 % of the window, nothing from a skewed clock, nothing when only remembering")
     func guards() {
+        // Already used up: the depleted event tells, not a forecast.
+        let spent = run([("2026-11-30T11:00:00Z", account("2026-11-30T11:00:00Z", used: 100))])
+        #expect(spent.0.map(\.kind) == [.depleted])
         let early = run([("2026-11-30T10:05:00Z", account("2026-11-30T10:05:00Z", used: 50))])
         #expect(early.0.isEmpty)
         let skewed = run([("2026-11-30T11:00:00Z", account("2026-11-30T11:00:00Z", used: 60, skewed: true))])

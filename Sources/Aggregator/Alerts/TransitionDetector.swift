@@ -91,7 +91,8 @@ public enum TransitionDetector {
     }
 
     /// A `pace` event for each session or weekly window that will run out before its reset at the pace so
-    /// far (at least 3 % of it elapsed), once per window and reset.
+    /// far (at least 3 % of it elapsed), once per window and reset. A window already used up gets none:
+    /// it has run out, which its `depleted` event says.
     static func pace(
         _ accounts: [MergedAccount], now: Date, state: inout AlertState, baselineOnly: Bool
     ) -> [TransitionEvent] {
@@ -99,7 +100,7 @@ public enum TransitionDetector {
         for account in accounts where !account.clockSkew {
             for (name, window) in [("session", account.session), ("weekly", account.weekly)] {
                 guard let window, let resetsAt = window.resetsAt, let pace = window.pace(at: now),
-                    !pace.lastsUntilReset
+                    !pace.lastsUntilReset, window.remainingPercent > WindowLevel.depletedThreshold
                 else { continue }
                 let slot = "\(account.key.description)|\(name)"
                 if let fired = state.paceAlerted[slot], SamplingRule.sameReset(fired, resetsAt) { continue }
