@@ -60,8 +60,10 @@ public struct ClaudeUsageEndpoint: Sendable {
         return endpoint.fetch(figures: Self.figures)
     }
 
-    /// `known` with the answer's windows: `five_hour` is the session, `seven_day` the week, the per-model
-    /// weeks `modelWeekly`; nil when it has neither session nor week.
+    /// `known` with the answer's windows: `five_hour` is the session, `seven_day` the week (alone for a
+    /// weekly-only account, whose `five_hour` is null), the per-model weeks (`seven_day_opus`,
+    /// `seven_day_sonnet`, and the newer `limits[].weekly_scoped`) `modelWeekly`; nil when it has neither
+    /// session nor week. `extra_usage` (paid usage past the plan) is not a window and is left out.
     static func figures(_ json: JSONValue, onto known: ProviderUsage) -> ProviderUsage? {
         func window(_ key: String, minutes: Int) -> UsageWindow? {
             guard let object = json[key], let used = object["utilization"]?.number else { return nil }
@@ -72,8 +74,20 @@ public struct ClaudeUsageEndpoint: Sendable {
         entry.session = window("five_hour", minutes: 300)
         entry.weekly = window("seven_day", minutes: 10_080)
         guard entry.session != nil || entry.weekly != nil else { return nil }
-        let models = [("seven_day_opus", "Opus"), ("seven_day_sonnet", "Sonnet")].compactMap { key, name in
+        var models = [("seven_day_opus", "Opus"), ("seven_day_sonnet", "Sonnet")].compactMap { key, name in
             window(key, minutes: 10_080).map { NamedWindow(name: name, window: $0) }
+        }
+        for limit in json["limits"]?.array ?? [] {
+            guard let scoped = limit["weekly_scoped"], let used = scoped["utilization"]?.number,
+                let name = (limit["model"] ?? limit["name"] ?? limit["id"])?.string, !name.isEmpty,
+                !models.contains(where: { $0.name.lowercased() == name.lowercased() })
+            else { continue }
+            models.append(
+                NamedWindow(
+                    name: name.prefix(1).uppercased() + name.dropFirst(),
+                    window: UsageWindow(
+                        usedPercent: used, windowMinutes: 10_080,
+                        resetsAt: scoped["resets_at"]?.string.flatMap(RFC3339.parse))))
         }
         entry.modelWeekly = models.isEmpty ? nil : models
         return entry

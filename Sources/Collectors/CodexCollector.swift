@@ -21,23 +21,71 @@ public struct CodexCollector: Sendable {
         return (environment["HOME"] ?? NSHomeDirectory()) + "/.codex"
     }
 
-    /// The rate limits of one event, as the provider reported them.
+    /// The rate limits of one event, classified into windows.
     struct RateLimits: Equatable {
         var at: Date
-        var primary: UsageWindow?
-        var secondary: UsageWindow?
+        var session: UsageWindow?
+        var weekly: UsageWindow?
+        /// Windows neither about 5 hours nor about a week, under the limit's name.
+        var models: [NamedWindow] = []
         var plan: String?
+        /// Why the windows show used up although their percentages may not: a limit Codex says is reached.
+        var reason: String?
     }
 
-    /// Everything read from the logs: the newest rate limits and the tokens per UTC day.
+    /// A limit hit as Codex reported it in words (`task_complete` with `usage_limit_exceeded`).
+    struct LimitHit: Equatable {
+        var at: Date
+        /// When Codex said to try again, read from the message; nil when it gave none.
+        var until: Date?
+    }
+
+    /// The tokens of one response, and its UTC day.
+    struct Counted: Equatable {
+        var day: String
+        var tokens: Int
+    }
+
+    /// Everything read from the logs: the newest rate limits and each response's tokens.
+    ///
+    /// Tokens are kept per response (by `CodexEventDecoder.Event.identity`), not summed per line: a forked
+    /// session replays its parent's lines, and one response can be written both as a `token_count` and as
+    /// a `token_usage_record`. A file with records counts its records only.
     struct Scan {
         var latest: RateLimits?
-        var tokensByDay: [String: Int] = [:]
+        var limitHit: LimitHit?
+        var counts: [UInt64: Counted] = [:]
+        var records: [UInt64: Counted] = [:]
         var newestEvent: Date?
 
+        /// The responses this scan (of one file) counts.
+        var responses: [UInt64: Counted] { records.isEmpty ? counts : records }
+
+        /// Per UTC day, each response once.
+        var tokensByDay: [String: Int] {
+            var days: [String: Int] = [:]
+            for counted in (records.isEmpty ? counts : records).values {
+                days[counted.day, default: 0] += counted.tokens
+            }
+            return days
+        }
+
+        /// Adds another file's scan: its responses join (one response counted once), the newest limits win.
         mutating func add(_ other: Scan) {
+            mergeLimits(other)
+            for (identity, counted) in other.responses { counts[identity] = counted }
+        }
+
+        /// Adds what was appended to the same file since.
+        mutating func extend(_ later: Scan) {
+            mergeLimits(later)
+            counts.merge(later.counts) { _, new in new }
+            records.merge(later.records) { _, new in new }
+        }
+
+        private mutating func mergeLimits(_ other: Scan) {
             if let limits = other.latest, latest.map({ limits.at > $0.at }) ?? true { latest = limits }
-            for (day, tokens) in other.tokensByDay { tokensByDay[day, default: 0] += tokens }
+            if let hit = other.limitHit, limitHit.map({ hit.at > $0.at }) ?? true { limitHit = hit }
             newestEvent.raise(to: other.newestEvent)
         }
     }
@@ -61,16 +109,40 @@ public struct CodexCollector: Sendable {
         let account = accountFromAuth()
         let today = RFC3339.utcDay(now)
         let firstDay = RFC3339.utcDay(now.addingTimeInterval(-29 * 86_400))
-        let recent = scan.tokensByDay.filter { $0.key >= firstDay && $0.key <= today }
+        let tokensByDay = scan.tokensByDay
+        let recent = tokensByDay.filter { $0.key >= firstDay && $0.key <= today }
+        let limits = Self.applying(scan.limitHit, to: scan.latest)
         var entry = ProviderUsage(
-            providerID: "codex", accountEmail: account.email, plan: account.plan ?? scan.latest?.plan,
-            lastUpdated: scan.latest?.at ?? scan.newestEvent ?? now, session: scan.latest?.primary,
-            weekly: scan.latest?.secondary,
+            providerID: "codex", accountEmail: account.email, plan: account.plan ?? limits?.plan,
+            lastUpdated: limits?.at ?? scan.newestEvent ?? now, session: limits?.session,
+            weekly: limits?.weekly, modelWeekly: (limits?.models ?? []).isEmpty ? nil : limits?.models,
             tokens: TokenUsage(
-                today: scan.tokensByDay[today] ?? 0, last30Days: recent.values.reduce(0, +),
+                today: tokensByDay[today] ?? 0, last30Days: recent.values.reduce(0, +),
                 daily: recent.keys.sorted().map { DailyTokens(date: $0, tokens: recent[$0]!) }))
-        if scan.latest == nil { entry.error = "no rate limits in the Codex logs yet" }
+        entry.error = limits == nil ? "no rate limits in the Codex logs yet" : limits?.reason
         return entry
+    }
+
+    /// The newest limits with a later limit hit applied: the window the hit belongs to (the session when
+    /// Codex says to try again within a day, else the weekly window) used up until the time it gave.
+    static func applying(_ hit: LimitHit?, to latest: RateLimits?) -> RateLimits? {
+        guard let hit, latest.map({ hit.at > $0.at }) ?? true else { return latest }
+        var limits = latest ?? RateLimits(at: hit.at)
+        limits.at = hit.at
+        let weeklyHit = hit.until.map { $0.timeIntervalSince(hit.at) > 86_400 } ?? false
+        func spent(_ window: UsageWindow?, minutes: Int) -> UsageWindow {
+            UsageWindow(
+                usedPercent: 100, windowMinutes: window?.windowMinutes ?? minutes,
+                resetsAt: hit.until ?? window?.resetsAt)
+        }
+        if weeklyHit || (limits.session == nil && limits.weekly != nil) {
+            limits.weekly = spent(limits.weekly, minutes: 10080)
+        } else {
+            limits.session = spent(limits.session, minutes: 300)
+        }
+        let until = hit.until.map { "; try again at \(RFC3339.format($0))" } ?? ""
+        limits.reason = "usage limit reached\(until)"
+        return limits
     }
 
     func logFiles() throws -> [String] {
@@ -83,13 +155,27 @@ public struct CodexCollector: Sendable {
         }.sorted()
     }
 
+    /// Reads the lines that can matter, found with `memmem`: those holding `"token_` (`token_count`,
+    /// `token_usage_record`) and, in a second pass (they are rare), `usage_limit_exceeded`.
     static func scan(bytes: UnsafeRawBufferPointer) -> Scan {
         var scan = Scan()
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return scan }
-        let marker = Array("\"token_count\"".utf8)
+        for marker in ["\"token_", "usage_limit_exceeded"] {
+            forEachLine(containing: marker, in: bytes) { line in
+                if let event = CodexEventDecoder.decode(line) { scan.record(event) }
+            }
+        }
+        return scan
+    }
+
+    /// Calls `body` with each line of `bytes` that holds `marker`, once per line.
+    static func forEachLine(
+        containing marker: String, in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void
+    ) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        let needle = Array(marker.utf8)
         var offset = 0
         while offset < bytes.count {
-            let found = marker.withUnsafeBytes { needle in
+            let found = needle.withUnsafeBytes { needle in
                 aggctl_memmem(base + offset, bytes.count - offset, needle.baseAddress, needle.count)
             }
             guard let found else { break }
@@ -98,21 +184,18 @@ public struct CodexCollector: Sendable {
             while start > 0 && bytes[start - 1] != 0x0A { start -= 1 }
             var end = hit
             while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-            if let event = CodexEventDecoder.decode(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) {
-                scan.record(event)
-            }
+            body(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
             offset = end + 1
         }
-        return scan
     }
 }
 
 extension CodexCollector.Scan: LogScanPartial {
-    static var magic: String { "AGGCODEX" }
+    static var magic: String { "AGGCODX2" }
 
-    mutating func append(_ later: Self) { add(later) }
+    mutating func append(_ later: Self) { extend(later) }
 
-    /// Codex keeps sums per day, a few bytes a day: nothing is left out.
+    /// Codex keeps a few bytes per response: nothing is left out.
     static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date) -> Self {
         CodexCollector.scan(bytes: bytes)
     }
@@ -122,14 +205,27 @@ extension CodexCollector.Scan: LogScanPartial {
     func encode(into out: inout BinaryWriter) {
         out.optional(latest) { out, limits in
             out.date(limits.at)
-            out.optional(limits.primary) { $0.window($1) }
-            out.optional(limits.secondary) { $0.window($1) }
+            out.optional(limits.session) { $0.window($1) }
+            out.optional(limits.weekly) { $0.window($1) }
+            out.u32(UInt32(limits.models.count))
+            for model in limits.models {
+                out.string(model.name)
+                out.window(model.window)
+            }
             out.optionalString(limits.plan)
+            out.optionalString(limits.reason)
         }
-        out.u32(UInt32(tokensByDay.count))
-        for (day, tokens) in tokensByDay {
-            out.string(day)
-            out.int(tokens)
+        out.optional(limitHit) { out, hit in
+            out.date(hit.at)
+            out.optionalDate(hit.until)
+        }
+        for responses in [counts, records] {
+            out.u32(UInt32(responses.count))
+            for (identity, counted) in responses {
+                out.u64(identity)
+                out.string(counted.day)
+                out.int(counted.tokens)
+            }
         }
         out.optionalDate(newestEvent)
     }
@@ -137,48 +233,141 @@ extension CodexCollector.Scan: LogScanPartial {
     static func decode(from input: inout BinaryReader) throws -> Self {
         var scan = Self()
         scan.latest = try input.optional { reader in
-            CodexCollector.RateLimits(
-                at: try reader.date(), primary: try reader.optional { try $0.window() },
-                secondary: try reader.optional { try $0.window() }, plan: try reader.optionalString())
+            var limits = CodexCollector.RateLimits(
+                at: try reader.date(), session: try reader.optional { try $0.window() },
+                weekly: try reader.optional { try $0.window() })
+            limits.models = try (0..<Int(try reader.u32())).map { _ in
+                NamedWindow(name: try reader.string(), window: try reader.window())
+            }
+            limits.plan = try reader.optionalString()
+            limits.reason = try reader.optionalString()
+            return limits
         }
-        for _ in 0..<Int(try input.u32()) {
-            let day = try input.string()
-            scan.tokensByDay[day] = try input.int()
+        scan.limitHit = try input.optional { reader in
+            CodexCollector.LimitHit(at: try reader.date(), until: try reader.optionalDate())
+        }
+        for kind in 0..<2 {
+            var responses: [UInt64: CodexCollector.Counted] = [:]
+            let count = Int(try input.u32())
+            responses.reserveCapacity(min(count, 1 << 20))
+            for _ in 0..<count {
+                let identity = try input.u64()
+                responses[identity] = CodexCollector.Counted(day: try input.string(), tokens: try input.int())
+            }
+            if kind == 0 { scan.counts = responses } else { scan.records = responses }
         }
         scan.newestEvent = try input.optionalDate()
         return scan
     }
 
-    /// Adds one log line's event, when it is a token count.
+    /// Adds one log line's event.
     mutating func record(_ event: CodexEventDecoder.Event) {
         let at = event.at
         newestEvent.raise(to: at)
-        if let total = event.totalTokens {
-            tokensByDay[RFC3339.utcDay(at), default: 0] += total
+        switch event.kind {
+        case .usageRecord:
+            if let identity = event.identity, let total = event.totalTokens {
+                records[identity] = CodexCollector.Counted(day: RFC3339.utcDay(at), tokens: total)
+            }
+            return
+        case .limitHit:
+            if limitHit.map({ at > $0.at }) ?? true {
+                limitHit = CodexCollector.LimitHit(
+                    at: at, until: event.message.flatMap { CodexLimitMessage.retryTime(in: $0, after: at) })
+            }
+            return
+        case .tokenCount:
+            if let identity = event.identity, let total = event.totalTokens {
+                counts[identity] = CodexCollector.Counted(day: RFC3339.utcDay(at), tokens: total)
+            }
         }
         guard let limits = event.limits, latest.map({ at > $0.at }) ?? true else { return }
+        if let classified = CodexCollector.classify(limits, at: at) { latest = classified }
+    }
+}
+
+extension CodexCollector {
+    /// A window length that is the session's (5 hours; anything up to a day).
+    static let sessionMinutes = 1...1440
+    /// About a week: 4 to 10 days.
+    static let weeklyMinutes = (4 * 1440)...(10 * 1440)
+
+    /// The windows of one `rate_limits` object, told apart by `window_minutes` (a weekly-only plan
+    /// writes its week as `primary`), by field name only where no length is given; a window of another
+    /// length goes to the per-model windows under the limit's name. A reached limit
+    /// (`rate_limit_reached_type`, `spend_control_reached`) shows its window, or every window for the
+    /// account, used up, with the reason.
+    /// Windows by their length: the first of about 5 hours is the session, the first of about a week the
+    /// weekly window, any other goes to the per-model windows under `limitName` (or its field and length).
+    /// A window without a length takes its field's usual one (`fallbackMinutes`).
+    static func place(_ windows: [(field: String, window: UsageWindow, fallbackMinutes: Int)], limitName: String?) -> (
+        session: UsageWindow?, weekly: UsageWindow?, models: [NamedWindow]
+    ) {
+        var result: (session: UsageWindow?, weekly: UsageWindow?, models: [NamedWindow]) = (nil, nil, [])
+        for (field, found, fallbackMinutes) in windows {
+            var window = found
+            let minutes = window.windowMinutes ?? fallbackMinutes
+            window.windowMinutes = minutes
+            if sessionMinutes.contains(minutes), result.session == nil {
+                result.session = window
+            } else if weeklyMinutes.contains(minutes), result.weekly == nil {
+                result.weekly = window
+            } else {
+                let name = limitName.map { $0 == "codex" ? "\($0) \(field)" : $0 } ?? "\(minutes)-minute \(field)"
+                result.models.append(NamedWindow(name: name, window: window))
+            }
+        }
+        return result
+    }
+
+    static func classify(_ limits: CodexEventDecoder.Limits, at: Date) -> RateLimits? {
         // Resets given as seconds from the event count from its whole second, as Codex computes them.
         let eventSecond = at.timeIntervalSince1970.rounded(.down)
-        func window(_ value: CodexEventDecoder.Window?, minutes: Int) -> UsageWindow? {
-            guard let value, let used = value.used else { return nil }
+        func window(_ value: CodexEventDecoder.Window?, flatUsed: Double?, flatMinutes: Int?) -> UsageWindow? {
+            guard let used = value?.used ?? flatUsed else { return nil }
             var resetsAt: Date?
-            if let epoch = value.resetsAt {
+            if let epoch = value?.resetsAt {
                 resetsAt = Date(timeIntervalSince1970: epoch)
-            } else if let seconds = value.resetsInSeconds {
+            } else if let seconds = value?.resetsInSeconds {
                 resetsAt = Date(timeIntervalSince1970: eventSecond + seconds)
             }
-            return UsageWindow(usedPercent: used, windowMinutes: value.minutes ?? minutes, resetsAt: resetsAt)
+            return UsageWindow(usedPercent: used, windowMinutes: value?.minutes ?? flatMinutes, resetsAt: resetsAt)
         }
-        var primary = window(limits.primary, minutes: 300)
-        var secondary = window(limits.secondary, minutes: 10080)
-        if primary == nil, let used = limits.flatPrimaryUsed {
-            primary = UsageWindow(usedPercent: used, windowMinutes: limits.flatPrimaryMinutes ?? 300)
+        let reached = limits.reachedType.map { $0.lowercased() }
+        let accountSpent =
+            (reached != nil && reached != "primary" && reached != "secondary")
+            || limits.spendControlReached == true
+        var result = RateLimits(at: at, plan: limits.plan)
+        let fields: [(String, UsageWindow?, Int)] = [
+            (
+                "primary",
+                window(limits.primary, flatUsed: limits.flatPrimaryUsed, flatMinutes: limits.flatPrimaryMinutes), 300
+            ),
+            (
+                "secondary",
+                window(limits.secondary, flatUsed: limits.flatSecondaryUsed, flatMinutes: limits.flatSecondaryMinutes),
+                10080
+            ),
+        ]
+        let placed = place(
+            fields.compactMap { field, found, fallback in
+                found.map { window in
+                    var window = window
+                    if accountSpent || reached == field { window.usedPercent = 100 }
+                    return (field, window, fallback)
+                }
+            }, limitName: limits.limitName ?? limits.limitID)
+        result.session = placed.session
+        result.weekly = placed.weekly
+        result.models = placed.models
+        guard result.session != nil || result.weekly != nil || !result.models.isEmpty else { return nil }
+        if let reached {
+            result.reason =
+                "Codex reports the \(reached == "primary" || reached == "secondary" ? "\(reached) limit" : reached) reached"
+        } else if limits.spendControlReached == true {
+            result.reason = "Codex reports the spend control reached"
         }
-        if secondary == nil, let used = limits.flatSecondaryUsed {
-            secondary = UsageWindow(usedPercent: used, windowMinutes: limits.flatSecondaryMinutes ?? 10080)
-        }
-        guard primary != nil || secondary != nil else { return }
-        latest = CodexCollector.RateLimits(at: at, primary: primary, secondary: secondary, plan: limits.plan)
+        return result
     }
 }
 

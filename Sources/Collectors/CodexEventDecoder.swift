@@ -1,14 +1,29 @@
 import Foundation
 import Snapshots
 
-/// Reads one Codex `token_count` log line straight from its bytes: only the timestamp, the last token
-/// usage and the rate limits, everything else skipped (validated) by the scanner. A generic JSON tree
-/// allocated a dictionary per object and held the scan to a fifth of this speed.
+/// Reads one Codex log line straight from its bytes: only what the collector needs, everything else
+/// skipped (validated) by the scanner. A generic JSON tree allocated a dictionary per object and held the
+/// scan to a fifth of this speed.
+///
+/// Three kinds of line matter: `event_msg` / `token_count` (tokens and rate limits), the newer top-level
+/// `token_usage_record` (tokens of one response), and `event_msg` / `task_complete` whose
+/// `codex_error_info` is `usage_limit_exceeded` (a limit hit, with the time to try again in words).
 enum CodexEventDecoder: LogLineDecoder {
+    enum Kind: Equatable {
+        case tokenCount, usageRecord, limitHit
+    }
+
     struct Event {
+        var kind: Kind
         var at: Date
+        /// Tokens of the one response the line reports (`last_token_usage`, or the record's `usage`).
         var totalTokens: Int?
+        /// What makes the response the same wherever it is written again (a forked session replays its
+        /// parent's lines): the record's `response_id`, else the token figures and their running total.
+        var identity: UInt64?
         var limits: Limits?
+        /// A limit hit's message: "You've hit your usage limit; try again at Aug 8th, 2026 8:16 AM."
+        var message: String?
     }
 
     /// A `rate_limits` object in any of the shapes Codex has written.
@@ -16,6 +31,12 @@ enum CodexEventDecoder: LogLineDecoder {
         var primary: Window?
         var secondary: Window?
         var plan: String?
+        var limitID: String?
+        var limitName: String?
+        /// Non-null when a limit is reached, whatever the percentages say: `primary`, `secondary`, or a
+        /// reason for the whole account (`workspace_owner_usage_limit_reached`, ...).
+        var reachedType: String?
+        var spendControlReached: Bool?
         var flatPrimaryUsed: Double?
         var flatSecondaryUsed: Double?
         var flatPrimaryMinutes: Int?
@@ -29,26 +50,54 @@ enum CodexEventDecoder: LogLineDecoder {
         var resetsInSeconds: Double?
     }
 
-    /// The event of a line, or nil when the line is not a valid `token_count` event.
+    /// Token figures of a `token_count` event's `info`.
+    private struct Usage {
+        var lastTotal: Int?
+        var lastInput: Int?
+        var lastOutput: Int?
+        var runningTotal: Int?
+    }
+
+    /// The event of a line, or nil when the line is none of the three kinds.
     static func decode(_ line: UnsafeRawBufferPointer) -> Event? {
         var s = JSONScanner(line)
         var at: Date?
-        var isTokenCount = false
-        var total: Int?
+        var timestamp: JSONScanner.RawString?
+        var topType: String?
+        var payloadType: String?
+        var usage = Usage()
         var limits: Limits?
+        var responseID: String?
+        var recordTotal: Int?
+        var errorInfo: String?
+        var message: String?
         do throws(JSONSyntaxError) {
             try object(&s) { (s, key) throws(JSONSyntaxError) in
                 if s.key(key, is: "timestamp") {
-                    at = try date(&s)
+                    timestamp = try raw(&s)
+                    at = timestamp.flatMap { raw in
+                        RFC3339.parse(
+                            bytes: UnsafeRawBufferPointer(start: s.base + raw.start, count: raw.end - raw.start))
+                    }
+                } else if s.key(key, is: "type") {
+                    topType = try text(&s)
                 } else if s.key(key, is: "payload") {
                     guard try s.kind() == .object else { return try s.skipValue() }
                     try object(&s) { (s, key) throws(JSONSyntaxError) in
                         if s.key(key, is: "type") {
-                            isTokenCount = try text(&s) == "token_count"
+                            payloadType = try text(&s)
                         } else if s.key(key, is: "info") {
-                            total = try lastTotal(&s)
+                            usage = try info(&s)
                         } else if s.key(key, is: "rate_limits") {
                             limits = try rateLimits(&s)
+                        } else if s.key(key, is: "response_id") {
+                            responseID = try text(&s)
+                        } else if s.key(key, is: "usage") {
+                            recordTotal = try tokens(&s).total
+                        } else if s.key(key, is: "error") {
+                            (message, errorInfo) = try error(&s)
+                        } else if s.key(key, is: "codex_error_info") {
+                            errorInfo = try text(&s) ?? errorInfo
                         } else {
                             try s.skipValue()
                         }
@@ -61,27 +110,102 @@ enum CodexEventDecoder: LogLineDecoder {
         } catch {
             return nil
         }
-        guard isTokenCount, let at else { return nil }
-        return Event(at: at, totalTokens: total, limits: limits)
+        guard let at else { return nil }
+        if topType == "token_usage_record" {
+            guard let responseID else { return nil }
+            return Event(kind: .usageRecord, at: at, totalTokens: recordTotal, identity: hash("response", responseID))
+        }
+        if payloadType == "task_complete" || payloadType == "error" {
+            guard errorInfo == "usage_limit_exceeded" else { return nil }
+            return Event(kind: .limitHit, at: at, message: message)
+        }
+        guard payloadType == "token_count" else { return nil }
+        var identity: UInt64?
+        if let total = usage.lastTotal {
+            // A running total is the same in a replayed copy and unique to its response in a lineage;
+            // without one, the moment stands in.
+            let stamp = timestamp.map { s.string($0) } ?? ""
+            identity = hash(
+                "count", usage.runningTotal.map { String($0) } ?? stamp, String(total),
+                String(usage.lastInput ?? -1), String(usage.lastOutput ?? -1))
+        }
+        return Event(kind: .tokenCount, at: at, totalTokens: usage.lastTotal, identity: identity, limits: limits)
     }
 
-    private static func lastTotal(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Int? {
+    /// FNV-1a of the parts, separated: stable across runs and machines.
+    static func hash(_ parts: String...) -> UInt64 {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for part in parts {
+            for byte in part.utf8 { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+            value = (value ^ 0x1F) &* 0x0000_0100_0000_01b3
+        }
+        return value
+    }
+
+    private static func info(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Usage {
         guard try s.kind() == .object else {
             try s.skipValue()
-            return nil
+            return Usage()
         }
-        var total: Int?
+        var usage = Usage()
         try object(&s) { (s, key) throws(JSONSyntaxError) in
-            guard s.key(key, is: "last_token_usage"), try s.kind() == .object else { return try s.skipValue() }
+            if s.key(key, is: "last_token_usage") {
+                let last = try tokens(&s)
+                usage.lastTotal = last.total
+                usage.lastInput = last.input
+                usage.lastOutput = last.output
+            } else if s.key(key, is: "total_token_usage") {
+                usage.runningTotal = try tokens(&s).total
+            } else {
+                try s.skipValue()
+            }
+        }
+        return usage
+    }
+
+    private static func tokens(_ s: inout JSONScanner) throws(JSONSyntaxError) -> (
+        total: Int?, input: Int?, output: Int?
+    ) {
+        guard try s.kind() == .object else {
+            try s.skipValue()
+            return (nil, nil, nil)
+        }
+        var figures: (total: Int?, input: Int?, output: Int?) = (nil, nil, nil)
+        try object(&s) { (s, key) throws(JSONSyntaxError) in
+            if s.key(key, is: "total_tokens") {
+                figures.total = try count(&s)
+            } else if s.key(key, is: "input_tokens") {
+                figures.input = try count(&s)
+            } else if s.key(key, is: "output_tokens") {
+                figures.output = try count(&s)
+            } else {
+                try s.skipValue()
+            }
+        }
+        return figures
+    }
+
+    /// `error: {message, codex_error_info}` (or a bare message).
+    private static func error(_ s: inout JSONScanner) throws(JSONSyntaxError) -> (String?, String?) {
+        switch try s.kind() {
+        case .string: return (try text(&s), nil)
+        case .object:
+            var message: String?
+            var info: String?
             try object(&s) { (s, key) throws(JSONSyntaxError) in
-                if s.key(key, is: "total_tokens") {
-                    total = try count(&s)
+                if s.key(key, is: "message") {
+                    message = try text(&s)
+                } else if s.key(key, is: "codex_error_info") {
+                    info = try text(&s)
                 } else {
                     try s.skipValue()
                 }
             }
+            return (message, info)
+        default:
+            try s.skipValue()
+            return (nil, nil)
         }
-        return total
     }
 
     private static func window(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Window? {
@@ -119,6 +243,15 @@ enum CodexEventDecoder: LogLineDecoder {
                 limits.secondary = try window(&s)
             } else if s.key(key, is: "plan_type") {
                 limits.plan = try text(&s)
+            } else if s.key(key, is: "limit_id") {
+                limits.limitID = try text(&s)
+            } else if s.key(key, is: "limit_name") {
+                limits.limitName = try text(&s)
+            } else if s.key(key, is: "rate_limit_reached_type") {
+                limits.reachedType = try text(&s)
+            } else if s.key(key, is: "spend_control_reached") {
+                limits.spendControlReached = try s.kind() == .bool ? try s.readBool() : nil
+                if limits.spendControlReached == nil { try s.skipValue() }
             } else if s.key(key, is: "primary_used_percent") {
                 limits.flatPrimaryUsed = try number(&s)
             } else if s.key(key, is: "secondary_used_percent") {

@@ -44,8 +44,9 @@ public struct CodexUsageEndpoint: Sendable {
         return endpoint.fetch(figures: Self.figures)
     }
 
-    /// `known` with the answer's windows: `primary_window` is the session, `secondary_window` the week;
-    /// the answer's `plan_type` is newer than the login's. Nil when it has neither window.
+    /// `known` with the answer's windows, told apart by `limit_window_seconds` as in the logs (a
+    /// weekly-only plan answers its week as `primary_window`); the answer's `plan_type` is newer than the
+    /// login's. Nil when it has no window.
     static func figures(_ json: JSONValue, onto known: ProviderUsage) -> ProviderUsage? {
         func window(_ key: String) -> UsageWindow? {
             guard let object = json["rate_limit"]?[key], let used = object["used_percent"]?.number else { return nil }
@@ -55,9 +56,14 @@ public struct CodexUsageEndpoint: Sendable {
                 resetsAt: object["reset_at"]?.number.map { Date(timeIntervalSince1970: $0) })
         }
         var entry = known
-        entry.session = window("primary_window")
-        entry.weekly = window("secondary_window")
-        guard entry.session != nil || entry.weekly != nil else { return nil }
+        let placed = CodexCollector.place(
+            [("primary", window("primary_window"), 300), ("secondary", window("secondary_window"), 10080)]
+                .compactMap { field, window, fallback in window.map { (field, $0, fallback) } },
+            limitName: nil)
+        entry.session = placed.session
+        entry.weekly = placed.weekly
+        entry.modelWeekly = placed.models.isEmpty ? nil : placed.models
+        guard entry.session != nil || entry.weekly != nil || !placed.models.isEmpty else { return nil }
         entry.plan = json["plan_type"]?.string ?? known.plan
         return entry
     }

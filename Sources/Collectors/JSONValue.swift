@@ -62,4 +62,9 @@ enum JSONValue: Equatable {
         if case .number(let value) = self { return value }
         return nil
     }
+
+    var array: [JSONValue]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
 }

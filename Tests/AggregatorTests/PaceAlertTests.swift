@@ -78,4 +78,36 @@ struct PaceAlertTests {
         let after = run([("2026-11-30T11:10:00Z", account("2026-11-30T11:10:00Z", used: 70))], from: baseline.1)
         #expect(after.0.isEmpty)
     }
+
+    @Test("an account without a session window (a weekly-only plan) is watched by its weekly window")
+    func weeklyOnlyAccount() {
+        func weeklyOnly(_ at: String, used: Double) -> MergedAccount {
+            let entry = Records.entry("codex", at: at, sessionUsed: nil, weeklyUsed: used)
+            return Merger.merge(
+                StoreContents(records: [Records.stored(Records.snapshot("box", generatedAt: at, [entry]))]),
+                options: MergeOptions(now: Records.date(at))
+            ).accounts[0]
+        }
+        var state = AlertState()
+        var events: [TransitionEvent] = []
+        for (at, used) in [("2026-11-30T10:00:00Z", 50.0), ("2026-11-30T11:00:00Z", 100), ("2026-12-01T11:00:00Z", 2)] {
+            let outcome = TransitionDetector.evaluate(previous: state, accounts: [weeklyOnly(at, used: used)])
+            events += outcome.events
+            state = outcome.next
+        }
+        #expect(events.map(\.title) == ["Codex weekly depleted", "Codex weekly restored"])
+        #expect(events.last?.body.hasPrefix("Weekly quota is available again.") == true)
+        // Gaining a session window starts the session's state afresh: no restore or depletion from the week's.
+        let session = Merger.merge(
+            StoreContents(records: [
+                Records.stored(
+                    Records.snapshot(
+                        "box", generatedAt: "2026-12-01T12:00:00Z",
+                        [Records.entry("codex", at: "2026-12-01T12:00:00Z", sessionUsed: 100)]))
+            ]), options: MergeOptions(now: Records.date("2026-12-01T12:00:00Z"))
+        ).accounts[0]
+        let switched = TransitionDetector.evaluate(previous: state, accounts: [session])
+        #expect(switched.events.map(\.title) == ["Codex session depleted"])
+        #expect(switched.next.accounts.values.first?.window == nil)
+    }
 }

@@ -63,12 +63,12 @@ struct CodexCollectorTests {
         let scan = Data(lines.utf8).withUnsafeBytes { CodexCollector.scan(bytes: $0) }
         #expect(scan.latest?.at == Records.date("2026-11-30T10:00:00.500Z"))
         #expect(
-            scan.latest?.primary
+            scan.latest?.session
                 == UsageWindow(usedPercent: 15.7, windowMinutes: 300, resetsAt: Records.date("2026-11-30T11:57:36Z")))
-        #expect(scan.latest?.secondary?.usedPercent == 18.8)
+        #expect(scan.latest?.weekly?.usedPercent == 18.8)
         #expect(scan.tokensByDay == ["2026-11-30": 42])
         let flat = Data(lines.split(separator: "\n")[1].utf8).withUnsafeBytes { CodexCollector.scan(bytes: $0) }
-        #expect(flat.latest?.primary == UsageWindow(usedPercent: 90, windowMinutes: 300))
+        #expect(flat.latest?.session == UsageWindow(usedPercent: 90, windowMinutes: 300))
     }
 
     @Test("a folder without Codex logs is a clear error naming it")

@@ -41,16 +41,20 @@ public struct AccountAlertState: Codable, Sendable, Equatable {
     /// for older releases, which read it; the detector judges what is armed from `remainingPercent` and
     /// the thresholds of the run, so that a threshold added later is armed too.
     public var armedWarnings: [Int]
+    /// Which window the state follows: nil (every file before weekly-only accounts) is the session;
+    /// `weekly` for an account without a session window (a weekly-only plan).
+    public var window: String?
 
     public init(
         remainingPercent: Double, lastUpdated: Date, resetsAt: Date?, heldRestore: HeldRestore? = nil,
-        armedWarnings: [Int] = []
+        armedWarnings: [Int] = [], window: String? = nil
     ) {
         self.remainingPercent = remainingPercent
         self.lastUpdated = lastUpdated
         self.resetsAt = resetsAt
         self.heldRestore = heldRestore
         self.armedWarnings = armedWarnings
+        self.window = window
     }
 }
 

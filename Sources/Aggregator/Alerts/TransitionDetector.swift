@@ -3,7 +3,8 @@ import Foundation
 /// Edge-triggered detection of session windows running out and coming back (SPEC section 5).
 ///
 /// Pure: the previous state and the merged accounts give the events and the next state; persisting the
-/// state and delivering the events are separate steps. Only the session window is watched.
+/// state and delivering the events are separate steps. The session window is watched; an account without
+/// one (a weekly-only plan) has its weekly window watched instead, and its events say so.
 public enum TransitionDetector {
     /// The events the merged accounts cause, and the state to remember.
     ///
@@ -24,7 +25,8 @@ public enum TransitionDetector {
         let thresholds = Array(Set(warnAt)).sorted()
         for account in accounts {
             // Skewed figures never move the state: a wrong clock must not fire or swallow an event.
-            guard let session = account.session, !account.clockSkew else { continue }
+            guard let session = account.session ?? account.weekly, !account.clockSkew else { continue }
+            let watched: String? = account.session == nil ? "weekly" : nil
             let key = account.key.description
             let remaining = session.remainingPercent
             let isDepleted = remaining <= WindowLevel.depletedThreshold
@@ -32,15 +34,17 @@ public enum TransitionDetector {
                 TransitionEvent(
                     kind: kind, key: account.key, providerID: account.providerID, accountEmail: account.accountEmail,
                     remainingPercent: remaining, resetsAt: session.resetsAt, at: account.lastUpdated,
-                    threshold: threshold)
+                    threshold: threshold, window: watched)
             }
 
-            guard var state = previous.accounts[key] else {
+            // A state of the other window (the account gained or lost its session window) is no state for
+            // this one: it starts afresh, as on first sight.
+            guard var state = previous.accounts[key], state.window == watched else {
                 // First sight sets the state. A machine that starts watching during an outage is told
                 // once (depleted); never "restored", and no warning: nothing was crossed while watched.
                 next.accounts[key] = AccountAlertState(
                     remainingPercent: remaining, lastUpdated: account.lastUpdated, resetsAt: session.resetsAt,
-                    armedWarnings: thresholds.filter { remaining > Double($0) })
+                    armedWarnings: thresholds.filter { remaining > Double($0) }, window: watched)
                 if isDepleted && !baselineOnly { events.append(event(.depleted)) }
                 continue
             }

@@ -23,7 +23,8 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
     public var at: Date
     /// The crossed threshold of a warning.
     public var threshold: Int?
-    /// The window of a pace event: `session` or `weekly`.
+    /// The window of the event when it is not the session's: `weekly` (a pace event's, or a weekly-only
+    /// account's); nil for the session.
     public var window: String?
 
     public init(
@@ -38,23 +39,27 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
         self.at = at
         self.threshold = threshold
         self.window = window
-        id = TransitionEvent.id(key: key, kind: kind, detail: threshold.map(String.init) ?? window, at: at)
+        // A weekly-only account's window is in its ids only for pace events, whose ids always named it.
+        id = TransitionEvent.id(
+            key: key, kind: kind, detail: threshold.map(String.init) ?? (kind == .pace ? window ?? "session" : window),
+            at: at)
+        let name = window ?? "session"
+        let capitalized = name.prefix(1).uppercased() + name.dropFirst()
         let provider = ProviderNames.displayName(of: providerID)
         let account = accountEmail.map { " Account: \($0)." } ?? ""
         switch kind {
         case .depleted:
-            title = "\(provider) session depleted"
+            title = "\(provider) \(name) depleted"
             let reset = resetsAt.map { " Resets at \(RFC3339.format($0))." } ?? ""
             body = "0% left. Will notify when it's available again.\(account)\(reset)"
         case .restored:
-            title = "\(provider) session restored"
-            body = "Session quota is available again.\(account)"
+            title = "\(provider) \(name) restored"
+            body = "\(capitalized) quota is available again.\(account)"
         case .warning:
-            title = "\(provider) session quota low"
+            title = "\(provider) \(name) quota low"
             let reset = resetsAt.map { " Resets at \(RFC3339.format($0))." } ?? ""
             body = "\(Int(remainingPercent.rounded(.down)))% left.\(account)\(reset)"
         case .pace:
-            let name = window ?? "session"
             title = "\(provider) \(name) will run out before reset"
             let eta = etaSeconds.map { "Runs out in about \(DurationText.short($0)) at this pace" } ?? "Runs out soon"
             let reset = resetsAt.map { ", before its reset at \(RFC3339.format($0))" } ?? ""
