@@ -40,8 +40,10 @@ public struct ClaudeCollector: Sendable {
         /// The newest response's time, whether or not it is kept.
         var newest: Date?
         var limitResetsAt: Date?
-        /// The latest limit message that gave no reset time ("5-hour limit reached ∙ resets 2pm").
+        /// The latest limit message that gave no reset time it could be read from.
         var limitReachedAt: Date?
+        /// The latest reset time of a weekly limit message ("You've hit your weekly limit · resets ...").
+        var weeklyResetsAt: Date?
     }
 
     /// Everything read, de-duplicated.
@@ -53,6 +55,7 @@ public struct ClaudeCollector: Sendable {
         /// The latest reset time announced by a "usage limit reached" message.
         var limitResetsAt: Date?
         var limitReachedAt: Date?
+        var weeklyResetsAt: Date?
         /// The times of the responses since `since`, for the current 5-hour block.
         var recentTimes: [Double] = []
         var since = -Double.infinity
@@ -60,6 +63,7 @@ public struct ClaudeCollector: Sendable {
         mutating func add(_ file: FileScan) {
             limitResetsAt.raise(to: file.limitResetsAt)
             limitReachedAt.raise(to: file.limitReachedAt)
+            weeklyResetsAt.raise(to: file.weeklyResetsAt)
             newest.raise(to: file.newest)
             for response in file.responses where seen.insert(response.key).inserted {
                 if response.at.timeIntervalSince1970 >= since { recentTimes.append(response.at.timeIntervalSince1970) }
@@ -130,6 +134,9 @@ public struct ClaudeCollector: Sendable {
         if let resetsAt {
             entry.session = UsageWindow(usedPercent: 100, windowMinutes: 300, resetsAt: resetsAt)
         }
+        if let weekly = scan.weeklyResetsAt, weekly > now {
+            entry.weekly = UsageWindow(usedPercent: 100, windowMinutes: 10_080, resetsAt: weekly)
+        }
         return entry
     }
 }
@@ -176,12 +183,13 @@ extension ClaudeCollector {
 }
 
 extension ClaudeCollector.FileScan: LogScanPartial {
-    static var magic: String { "AGGCLAUD" }
+    static var magic: String { "AGGCLAU2" }
 
     mutating func append(_ later: Self) {
         responses += later.responses
         limitResetsAt.raise(to: later.limitResetsAt)
         limitReachedAt.raise(to: later.limitReachedAt)
+        weeklyResetsAt.raise(to: later.weeklyResetsAt)
         newest.raise(to: later.newest)
     }
 
@@ -208,6 +216,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
         }
         out.optionalDate(limitResetsAt)
         out.optionalDate(limitReachedAt)
+        out.optionalDate(weeklyResetsAt)
         out.optionalDate(newest)
     }
 
@@ -222,6 +231,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
         }
         file.limitResetsAt = try input.optionalDate()
         file.limitReachedAt = try input.optionalDate()
+        file.weeklyResetsAt = try input.optionalDate()
         file.newest = try input.optionalDate()
         return file
     }
@@ -236,10 +246,14 @@ extension ClaudeCollector.FileScan: LogScanPartial {
                 end = base.distance(to: UnsafeRawPointer(newline))
             }
             let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-            if contains(line, "limit reached") {
-                if let event = JSONValue.parse(line) { recordLimit(event) }
+            var isLimitMessage = false
+            if contains(line, "limit reached") || contains(line, "hit your") {
+                if let event = JSONValue.parse(line) { isLimitMessage = recordLimit(event) }
             }
-            if contains(line, "\"usage\""), let usage = ClaudeEventDecoder.decode(line) {
+            // A limit message is Claude Code's own line, not a response: never priced or counted.
+            if !isLimitMessage, contains(line, "\"usage\""), let usage = ClaudeEventDecoder.decode(line),
+                usage.model != "<synthetic>"
+            {
                 let cost =
                     usage.costUSD
                     ?? ClaudePrice.price(of: usage.model ?? "")?.cost(
@@ -259,21 +273,53 @@ extension ClaudeCollector.FileScan: LogScanPartial {
         return aggctl_memmem(base, line.count, text.utf8Start, text.utf8CodeUnitCount) != nil
     }
 
-    /// A "Claude AI usage limit reached|<epoch>" message: the session is used up until then. A newer
-    /// one without the epoch ("5-hour limit reached ∙ resets 2pm") is remembered by its time.
-    mutating func recordLimit(_ event: JSONValue) {
-        guard event["type"]?.string == "assistant", case .array(let blocks)? = event["message"]?["content"] else {
-            return
-        }
+    /// Reads a limit message, in each wording Claude Code has used:
+    ///
+    /// - "Claude AI usage limit reached|<epoch>" (2025): the session is used up until then;
+    /// - "You've hit your limit · resets Jan 30, 11:30am (Asia/Calcutta)", "You've hit your session
+    ///   limit · resets 9:50pm (Asia/Saigon)": the session until then;
+    /// - "You've hit your weekly limit · resets Sep 15, 3am (Europe/Berlin)": the weekly window until then;
+    /// - claude.ai's "You've hit your limit for Claude messages. Limits will reset at 9:30 AM.".
+    ///
+    /// A time zone named in parentheses comes from the system's tz database, else the machine's. Any
+    /// other wording, or a time that cannot be read, is "limit reached without a time": the session used
+    /// up until the end of its 5-hour block.
+    /// - Returns: whether the line is a limit message.
+    @discardableResult
+    mutating func recordLimit(_ event: JSONValue) -> Bool {
+        guard event["type"]?.string == "assistant", case .array(let blocks)? = event["message"]?["content"],
+            let at = event["timestamp"]?.string.flatMap(RFC3339.parse)
+        else { return false }
+        // The newer wordings are trusted only on Claude Code's own error lines: a model may well write
+        // "you've hit your limit" in an answer.
+        let synthetic =
+            event["isApiErrorMessage"] == .bool(true) || event["error"]?.string == "rate_limit"
+            || event["message"]?["model"]?.string == "<synthetic>"
+        var found = false
         for block in blocks {
-            guard let text = block["text"]?.string, let marker = text.range(of: "limit reached") else { continue }
-            let rest = text[marker.upperBound...]
-            if rest.first == "|", let epoch = Double(rest.dropFirst().prefix { $0.isNumber }) {
-                let reset = Date(timeIntervalSince1970: epoch)
-                limitResetsAt.raise(to: reset)
-            } else if let at = event["timestamp"]?.string.flatMap(RFC3339.parse) {
-                limitReachedAt.raise(to: at)
+            guard let text = block["text"]?.string else { continue }
+            if let marker = text.range(of: "limit reached") {
+                found = true
+                let rest = text[marker.upperBound...]
+                if rest.first == "|", let epoch = Double(rest.dropFirst().prefix { $0.isNumber }) {
+                    limitResetsAt.raise(to: Date(timeIntervalSince1970: epoch))
+                    continue
+                }
+            } else if synthetic, text.range(of: "hit your", options: .caseInsensitive) != nil,
+                text.range(of: "limit", options: .caseInsensitive) != nil
+            {
+                found = true
+            } else {
+                continue
+            }
+            let weekly = text.range(of: "weekly limit", options: .caseInsensitive) != nil
+            let reset = LimitTimeText.time(in: text, after: ["resets ", "reset at "], messageAt: at)
+            switch (reset, weekly) {
+            case (let reset?, true): weeklyResetsAt.raise(to: reset)
+            case (let reset?, false): limitResetsAt.raise(to: reset)
+            case (nil, _): limitReachedAt.raise(to: at)
             }
         }
+        return found
     }
 }
