@@ -44,6 +44,8 @@ public struct ClaudeCollector: Sendable {
         var limitReachedAt: Date?
         /// The latest reset time of a weekly limit message ("You've hit your weekly limit · resets ...").
         var weeklyResetsAt: Date?
+        /// When the newest limit message of any wording was written.
+        var limitMessageAt: Date?
     }
 
     /// Everything read, de-duplicated.
@@ -56,6 +58,7 @@ public struct ClaudeCollector: Sendable {
         var limitResetsAt: Date?
         var limitReachedAt: Date?
         var weeklyResetsAt: Date?
+        var limitMessageAt: Date?
         /// The times of the responses since `since`, for the current 5-hour block.
         var recentTimes: [Double] = []
         var since = -Double.infinity
@@ -64,6 +67,7 @@ public struct ClaudeCollector: Sendable {
             limitResetsAt.raise(to: file.limitResetsAt)
             limitReachedAt.raise(to: file.limitReachedAt)
             weeklyResetsAt.raise(to: file.weeklyResetsAt)
+            limitMessageAt.raise(to: file.limitMessageAt)
             newest.raise(to: file.newest)
             for response in file.responses where seen.insert(response.key).inserted {
                 if response.at.timeIntervalSince1970 >= since { recentTimes.append(response.at.timeIntervalSince1970) }
@@ -137,6 +141,14 @@ public struct ClaudeCollector: Sendable {
         if let weekly = scan.weeklyResetsAt, weekly > now {
             entry.weekly = UsageWindow(usedPercent: 100, windowMinutes: 10_080, resetsAt: weekly)
         }
+        // The official figures Claude Code last handed `aggctl statusline` are exact: they stand for a
+        // window unless a limit message came after them (it says the window is used up).
+        if let official = stateFolder.flatMap(ClaudeStatusLine.load(from:)), official.at <= now {
+            let newerThanLimits = scan.limitMessageAt.map { $0 < official.at } ?? true
+            if let session = official.session, entry.session == nil || newerThanLimits { entry.session = session }
+            if let weekly = official.weekly, entry.weekly == nil || newerThanLimits { entry.weekly = weekly }
+            entry.lastUpdated = max(entry.lastUpdated, official.at)
+        }
         return entry
     }
 }
@@ -190,6 +202,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
         limitResetsAt.raise(to: later.limitResetsAt)
         limitReachedAt.raise(to: later.limitReachedAt)
         weeklyResetsAt.raise(to: later.weeklyResetsAt)
+        limitMessageAt.raise(to: later.limitMessageAt)
         newest.raise(to: later.newest)
     }
 
@@ -217,6 +230,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
         out.optionalDate(limitResetsAt)
         out.optionalDate(limitReachedAt)
         out.optionalDate(weeklyResetsAt)
+        out.optionalDate(limitMessageAt)
         out.optionalDate(newest)
     }
 
@@ -232,6 +246,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
         file.limitResetsAt = try input.optionalDate()
         file.limitReachedAt = try input.optionalDate()
         file.weeklyResetsAt = try input.optionalDate()
+        file.limitMessageAt = try input.optionalDate()
         file.newest = try input.optionalDate()
         return file
     }
@@ -320,6 +335,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
             case (nil, _): limitReachedAt.raise(to: at)
             }
         }
+        if found { limitMessageAt.raise(to: at) }
         return found
     }
 }

@@ -40,8 +40,7 @@ public struct ClaudeUsageEndpoint: Sendable {
     public func collect(now: Date) -> ProviderUsage {
         let credentialsPath = configFolder + "/.credentials.json"
         let stored = JSONValue.read(contentsOf: credentialsPath)?["claudeAiOauth"]
-        let email = [configFolder + "/.claude.json", home + "/.claude.json"].lazy
-            .compactMap { JSONValue.read(contentsOf: $0)?["oauthAccount"]?["emailAddress"]?.string }.first
+        let email = Self.accountEmail(configFolder: configFolder, home: home)
         let known = ProviderUsage(
             providerID: "claude", accountEmail: email,
             plan: Self.plan(tier: stored?["rateLimitTier"]?.string, subscription: stored?["subscriptionType"]?.string),
@@ -91,6 +90,19 @@ public struct ClaudeUsageEndpoint: Sendable {
         }
         entry.modelWeekly = models.isEmpty ? nil : models
         return entry
+    }
+
+    /// The account Claude Code is signed in with (`oauthAccount.emailAddress` of its `.claude.json`).
+    static func accountEmail(configFolder: String, home: String) -> String? {
+        [configFolder + "/.claude.json", home + "/.claude.json"].lazy
+            .compactMap { JSONValue.read(contentsOf: $0)?["oauthAccount"]?["emailAddress"]?.string }.first
+    }
+
+    /// This machine's Claude Code account, found as `--source claude-api` finds it.
+    public static func accountEmail(environment: [String: String]) -> String? {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let folder = environment["CLAUDE_CONFIG_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.claude"
+        return accountEmail(configFolder: folder, home: home)
     }
 
     /// "default_claude_max_20x" → "Max 20x"; else the subscription type capitalised ("pro" → "Pro").

@@ -1,0 +1,80 @@
+import Foundation
+import Snapshots
+
+/// The official figures Claude Code hands its status-line command: `rate_limits.five_hour` and
+/// `rate_limits.seven_day` (`{used_percentage, resets_at}`, `resets_at` in epoch seconds), present for
+/// subscribers after the first response.
+///
+/// `aggctl statusline` reads them from stdin and keeps them in the collector state
+/// (`claude-statusline.json`), where `publish --source claude` finds them: exact windows without calling
+/// the usage endpoint.
+public struct ClaudeStatusLine: Sendable, Equatable {
+    public var at: Date
+    public var session: UsageWindow?
+    public var weekly: UsageWindow?
+    /// The model Claude Code shows (`model.display_name`), for the line.
+    public var model: String?
+
+    public init(at: Date, session: UsageWindow?, weekly: UsageWindow?, model: String? = nil) {
+        self.at = at
+        self.session = session
+        self.weekly = weekly
+        self.model = model
+    }
+
+    /// The figures in a status-line document, read at `now`; nil when it is not JSON. Windows missing
+    /// or of the wrong shape are absent (one release sent no `rate_limits` at all).
+    public static func parse(_ data: Data, now: Date) -> ClaudeStatusLine? {
+        guard let document = data.withUnsafeBytes({ JSONValue.parse($0) }), case .object = document else { return nil }
+        func window(_ key: String, minutes: Int) -> UsageWindow? {
+            guard let object = document["rate_limits"]?[key], let used = object["used_percentage"]?.number,
+                used.isFinite
+            else { return nil }
+            let reset = object["resets_at"]?.number.flatMap { $0.isFinite && abs($0) < 1e11 ? $0 : nil }
+            return UsageWindow(
+                usedPercent: used, windowMinutes: minutes, resetsAt: reset.map { Date(timeIntervalSince1970: $0) })
+        }
+        return ClaudeStatusLine(
+            at: now, session: window("five_hour", minutes: 300), weekly: window("seven_day", minutes: 10_080),
+            model: document["model"]?["display_name"]?.string)
+    }
+
+    /// The state file in a collector state folder.
+    public static func path(in stateFolder: String) -> String { stateFolder + "/claude-statusline.json" }
+
+    /// The figures last kept in `stateFolder`; nil when there are none or the file is not readable.
+    public static func load(from stateFolder: String) -> ClaudeStatusLine? {
+        guard let data = FileManager.default.contents(atPath: path(in: stateFolder)),
+            let json = data.withUnsafeBytes({ JSONValue.parse($0) }),
+            let at = json["at"]?.string.flatMap(RFC3339.parse)
+        else { return nil }
+        func window(_ key: String, minutes: Int) -> UsageWindow? {
+            guard let used = json[key]?["usedPercent"]?.number else { return nil }
+            return UsageWindow(
+                usedPercent: used, windowMinutes: minutes,
+                resetsAt: json[key]?["resetsAt"]?.string.flatMap(RFC3339.parse))
+        }
+        return ClaudeStatusLine(
+            at: at, session: window("session", minutes: 300), weekly: window("weekly", minutes: 10_080))
+    }
+
+    /// Keeps the windows in `stateFolder` (atomically; not flushed: losing them costs one update), unless
+    /// the same windows are kept already: Claude Code runs the status line on every update.
+    public func save(in stateFolder: String) throws {
+        guard session != nil || weekly != nil else { return }
+        if let kept = Self.load(from: stateFolder), kept.session == session, kept.weekly == weekly,
+            at.timeIntervalSince(kept.at) < 60
+        {
+            return
+        }
+        func window(_ window: UsageWindow?) -> String {
+            guard let window else { return "null" }
+            let reset = window.resetsAt.map { "\"\(RFC3339.format($0))\"" } ?? "null"
+            return #"{"usedPercent":\#(window.usedPercent),"resetsAt":\#(reset)}"#
+        }
+        let text = #"{"at":"\#(RFC3339.format(at))","session":\#(window(session)),"weekly":\#(window(weekly))}"# + "\n"
+        try FileManager.default.createDirectory(
+            atPath: stateFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try AtomicFile.write(Data(text.utf8), to: Self.path(in: stateFolder))
+    }
+}

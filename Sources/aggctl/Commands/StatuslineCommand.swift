@@ -1,0 +1,108 @@
+import Aggregator
+import Collectors
+import Foundation
+import Snapshots
+import TextSafety
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `aggctl statusline`: Claude Code's status-line command.
+///
+/// Claude Code runs it on every update with a JSON document on stdin; the first line printed is shown.
+/// It prints this account's session and weekly windows with pace (the official figures Claude Code
+/// handed it, else the store's merge), and the other providers' worst window from the store; and it
+/// keeps the official figures for the next `publish --source claude`. It never fails loudly: whatever
+/// goes wrong (no store, an unreadable one, no figures), it prints what it can and exits 0.
+enum StatuslineCommand {
+    static let name: String = "statusline"
+    static let summary =
+        "One line for Claude Code's status line: this account's windows with pace, and the other providers'."
+    static let flags = [CommonFlags.store, CommonFlags.now]
+    static let details = """
+        Enable it in Claude Code's settings.json (~/.claude/settings.json):
+          "statusLine": {"type": "command", "command": "aggctl statusline"}
+        Reads Claude Code's document on stdin (rate_limits.five_hour and seven_day), keeps its figures in the
+        state directory for `publish --source claude`, and merges the store (--store, AGGCTL_STORE or the
+        config file) through the caches. Always exits 0.
+        """
+
+    static let command = Command(name: name, summary: summary, flags: flags, details: details) { flags, context in
+        run(flags, context: context)
+    }
+
+    static func run(_ flags: ParsedFlags, context: RunContext) -> ExitStatus {
+        // Claude Code waits for the line on every update: a server store gets one try and 2 seconds.
+        var context = context
+        context.retryPolicy = .never
+        if (context.environment["AGGCTL_HTTP_TIMEOUT"] ?? "").isEmpty {
+            context.environment["AGGCTL_HTTP_TIMEOUT"] = "2"
+        }
+        let now = (try? context.now(flags)) ?? context.clock()
+        var official: ClaudeStatusLine?
+        if isatty(0) == 0, let data = try? context.readStandardInput(), !data.isEmpty {
+            official = ClaudeStatusLine.parse(data, now: now)
+            try? official?.save(in: context.stateDirectory + "/collectors")
+        }
+        var accounts: [MergedAccount] = []
+        if (try? context.storeLocation(flags, command: name)) != nil,
+            let (result, saveCache) = try? StatusCommand.merge(flags, context: context, command: name)
+        {
+            accounts = result.accounts
+            saveCache()
+        }
+        let email = ClaudeUsageEndpoint.accountEmail(environment: context.environment)
+        context.console.output.write(line(official: official, accounts: accounts, email: email, now: now) + "\n")
+        return .success
+    }
+
+    /// `Claude 5h 63% left, resets in 2h 10m · week 40% left, on track · Codex 41% · Gemini 96%`.
+    static func line(official: ClaudeStatusLine?, accounts: [MergedAccount], email: String?, now: Date) -> String {
+        let claude = accounts.filter { $0.providerID == "claude" }
+        let mine =
+            claude.first { account in email.map { account.key.normalizedEmail == $0.lowercased() } ?? false }
+            ?? claude.max { $0.lastUpdated < $1.lastUpdated }
+        // The figures Claude Code just handed over are the freshest there are.
+        let session = official?.session.map(WindowStatus.init) ?? mine?.session
+        let weekly = official?.weekly.map(WindowStatus.init) ?? mine?.weekly
+        var parts: [String] = []
+        var claudePart = "Claude"
+        if session == nil && weekly == nil { claudePart += " no figures yet" }
+        if let session {
+            claudePart += " 5h " + left(session)
+            if let pace = session.pace(at: now), !pace.lastsUntilReset, let eta = pace.etaSeconds {
+                claudePart += eta <= 0 ? ", used up" : ", runs out in \(DurationText.short(eta))"
+            } else if let resetsAt = session.resetsAt, resetsAt > now {
+                claudePart += ", resets in \(DurationText.short(resetsAt.timeIntervalSince(now)))"
+            }
+        }
+        parts.append(claudePart)
+        if let weekly {
+            var weekPart = "week " + left(weekly)
+            if let pace = weekly.pace(at: now) { weekPart += ", " + HumanFormat.pace(pace) }
+            parts.append(weekPart)
+        }
+        // The others: each provider's worst window over its accounts.
+        var worst: [String: Double] = [:]
+        for account in accounts where account.providerID != "claude" {
+            let windows =
+                [account.session, account.weekly].compactMap { $0 } + (account.modelWeekly ?? []).map(\.window)
+            guard let lowest = windows.map(\.remainingPercent).min() else { continue }
+            worst[account.providerID] = min(worst[account.providerID] ?? 100, lowest)
+        }
+        for provider in worst.keys.sorted().prefix(4) {
+            let remaining = worst[provider]!
+            parts.append(
+                ProviderNames.displayName(of: provider) + " "
+                    + (remaining <= WindowLevel.depletedThreshold ? "depleted" : HumanFormat.percent(remaining)))
+        }
+        return SafeText.line(parts.joined(separator: " · "))
+    }
+
+    private static func left(_ window: WindowStatus) -> String {
+        window.level == .depleted ? "used up" : HumanFormat.percent(window.remainingPercent) + " left"
+    }
+}

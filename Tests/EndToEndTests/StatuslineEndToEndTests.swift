@@ -1,0 +1,72 @@
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+/// `aggctl statusline` as Claude Code runs it: a document on stdin, one line out, always exit 0.
+struct StatuslineEndToEndTests {
+    let root = TemporaryDirectory("aggctl-statusline")
+    static let fixtures = Repository.path("Tests/CollectorsTests/Fixtures")
+    var environment: [String: String] {
+        ["HOME": root.file("home"), "XDG_STATE_HOME": root.file("state"), "PATH": "/usr/bin:/bin"]
+    }
+
+    func statusline(_ input: Data, _ extra: [String] = []) throws -> BinaryRun {
+        try BinaryRun.run(
+            ["statusline", "--now", "2026-11-30T12:00:00Z"] + extra, environment: environment, input: input)
+    }
+
+    func fixture(_ name: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/claude-statusline/" + name))
+    }
+
+    @Test("a real-shaped document gives one line with this account's windows and pace, and the store's others")
+    func oneLine() throws {
+        let other = Records.entry(
+            "codex", at: "2026-11-30T11:50:00Z", sessionUsed: 100, resetsAt: "2026-11-30T13:00:00Z")
+        try root.write(
+            "store/box.json", Records.json(Records.snapshot("box", generatedAt: "2026-11-30T11:50:00Z", [other])))
+        let run = try statusline(try fixture("input.json"), ["--store", root.file("store")])
+        #expect(run.status == 0)
+        #expect(run.errors.isEmpty, "\(run.errors)")
+        #expect(
+            run.output
+                == "Claude 5h 63% left, resets in 2h 20m · week 39% left, 4% ahead, runs out in 2d 14h · Codex depleted\n"
+        )
+    }
+
+    @Test("garbage, no limits, no store or a broken one: still one line and exit 0")
+    func neverFailsLoudly() throws {
+        for input in [Data("not json".utf8), try fixture("input-without-limits.json"), Data()] {
+            for extra in [[], ["--store", "/nonexistent/store"], ["--store", "https://127.0.0.1:9/dav/"]] {
+                let run = try statusline(input, extra)
+                #expect(run.status == 0)
+                #expect(run.output == "Claude no figures yet\n", "\(extra): \(run.output)")
+                #expect(run.errors.isEmpty, "\(extra): \(run.errors)")
+            }
+        }
+    }
+
+    @Test("the next publish --source claude carries the figures Claude Code handed the status line")
+    func publishCarriesFigures() throws {
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/claude-home", toPath: root.file("claude"))
+        #expect(try statusline(try fixture("input.json")).status == 0)
+        let publish = try BinaryRun.run(
+            [
+                "publish", "--store", root.file("store"), "--source", "claude:\(root.file("claude"))", "--dry-run",
+                "--device-id", "box", "--now", "2026-11-30T12:05:00Z",
+            ], environment: environment)
+        #expect(publish.status == 0, "\(publish.errors)")
+        let record = try SnapshotCodec.decode(Data(publish.output.utf8), fileName: "box.json")
+        let entry = try #require(record.snapshot.providers.first)
+        #expect(
+            entry.session
+                == UsageWindow(
+                    usedPercent: 37, windowMinutes: 300, resetsAt: Date(timeIntervalSince1970: 1_796_048_400)))
+        #expect(
+            entry.weekly
+                == UsageWindow(
+                    usedPercent: 60.5, windowMinutes: 10_080, resetsAt: Date(timeIntervalSince1970: 1_796_302_800)))
+        #expect(entry.lastUpdated == Records.date("2026-11-30T12:00:00Z"))
+    }
+}
