@@ -40,54 +40,112 @@ public struct CodexCollector: Sendable {
         var until: Date?
     }
 
-    /// The tokens of one response, and its UTC day.
-    struct Counted: Equatable {
-        var day: String
-        var tokens: Int
+    /// Responses of one file: tokens per UTC day (days since 1970), and while needed each response's
+    /// moment, day and tokens.
+    ///
+    /// Kept lean because a machine's history holds hundreds of thousands of responses and the state is
+    /// loaded on every run: dictionaries of them made a run with nothing new five times slower. The
+    /// per-response columns are kept only for a forked file, whose replayed responses must be left out.
+    struct Responses: Equatable, Sendable {
+        var sums: [Int32: Int] = [:]
+        var moments: [Double] = []
+        var days: [Int32] = []
+        var tokens: [Int] = []
+
+        var isEmpty: Bool { sums.isEmpty }
+
+        mutating func append(at: Date, tokens count: Int) {
+            let day = Int32(clamping: Int((at.timeIntervalSince1970 / 86_400).rounded(.down)))
+            let (sum, overflow) = sums[day, default: 0].addingReportingOverflow(count)
+            sums[day] = overflow ? Int.max : sum
+            moments.append(at.timeIntervalSince1970)
+            days.append(day)
+            tokens.append(count)
+        }
+
+        mutating func dropColumns() {
+            moments = []
+            days = []
+            tokens = []
+        }
+
+        mutating func append(contentsOf other: Responses) {
+            for (day, count) in other.sums {
+                let (sum, overflow) = sums[day, default: 0].addingReportingOverflow(count)
+                sums[day] = overflow ? Int.max : sum
+            }
+            moments += other.moments
+            days += other.days
+            tokens += other.tokens
+        }
     }
 
-    /// Everything read from the logs: the newest rate limits and each response's tokens.
+    /// Everything read from one log file: the newest rate limits, and its responses' tokens.
     ///
-    /// Tokens are kept per response (by `CodexEventDecoder.Event.identity`), not summed per line: a forked
-    /// session replays its parent's lines, and one response can be written both as a `token_count` and as
-    /// a `token_usage_record`. A file with records counts its records only.
+    /// A forked session's file (`session_meta.forked_from_id`) begins by replaying its parent's lines,
+    /// dated as the parent wrote them, before the fork's own `session_meta`: those responses are the
+    /// parent's, counted in its file, and are left out here. One response can be written both as a
+    /// `token_count` and as a `token_usage_record`: a file with records counts its records only.
     struct Scan {
         var latest: RateLimits?
         var limitHit: LimitHit?
-        var counts: [UInt64: Counted] = [:]
-        var records: [UInt64: Counted] = [:]
+        var counts = Responses()
+        var records = Responses()
         var newestEvent: Date?
+        /// When the forked session began (its `session_meta` time); nil for a file that is no fork.
+        var forkedAt: Date?
 
-        /// The responses this scan (of one file) counts.
-        var responses: [UInt64: Counted] { records.isEmpty ? counts : records }
+        var isFork: Bool { forkedAt != nil }
 
-        /// Per UTC day, each response once.
-        var tokensByDay: [String: Int] {
-            var days: [String: Int] = [:]
-            for counted in (records.isEmpty ? counts : records).values {
-                days[counted.day, default: 0] += counted.tokens
-            }
-            return days
-        }
-
-        /// Adds another file's scan: its responses join (one response counted once), the newest limits win.
-        mutating func add(_ other: Scan) {
-            mergeLimits(other)
-            for (identity, counted) in other.responses { counts[identity] = counted }
-        }
+        /// The responses this file counts.
+        var responses: Responses { records.isEmpty ? counts : records }
 
         /// Adds what was appended to the same file since.
         mutating func extend(_ later: Scan) {
             mergeLimits(later)
-            counts.merge(later.counts) { _, new in new }
-            records.merge(later.records) { _, new in new }
+            forkedAt = forkedAt ?? later.forkedAt
+            counts.append(contentsOf: later.counts)
+            records.append(contentsOf: later.records)
+            // Per-response columns matter only in a forked file (its first line says so).
+            if !isFork {
+                counts.dropColumns()
+                records.dropColumns()
+            }
         }
 
-        private mutating func mergeLimits(_ other: Scan) {
+        mutating func mergeLimits(_ other: Scan) {
             if let limits = other.latest, latest.map({ limits.at > $0.at }) ?? true { latest = limits }
             if let hit = other.limitHit, limitHit.map({ hit.at > $0.at }) ?? true { limitHit = hit }
             newestEvent.raise(to: other.newestEvent)
         }
+
+        /// Tokens per UTC day of this file's own responses (a fork's replayed ones left out).
+        var ownSums: [Int32: Int] {
+            let responses = self.responses
+            guard let forkedAt else { return responses.sums }
+            var sums: [Int32: Int] = [:]
+            let start = forkedAt.timeIntervalSince1970
+            for index in responses.moments.indices where responses.moments[index] >= start {
+                let (sum, overflow) = sums[responses.days[index], default: 0].addingReportingOverflow(
+                    responses.tokens[index])
+                sums[responses.days[index]] = overflow ? Int.max : sum
+            }
+            return sums
+        }
+    }
+
+    /// The files' scans together: the newest limits, and tokens per UTC day.
+    static func combine(_ scans: [Scan]) -> (latest: Scan, tokensByDay: [Int32: Int]) {
+        var combined = Scan()
+        var byDay: [Int32: Int] = [:]
+        for scan in scans {
+            combined.mergeLimits(scan)
+            for (day, count) in scan.ownSums {
+                let (sum, overflow) = byDay[day, default: 0].addingReportingOverflow(count)
+                byDay[day] = overflow ? Int.max : sum
+            }
+        }
+        return (combined, byDay)
     }
 
     /// Reads the logs and `auth.json` into one provider entry.
@@ -98,18 +156,18 @@ public struct CodexCollector: Sendable {
     public func collect(now: Date, stateFolder: String? = nil, readerVersion: String = "") throws -> ProviderUsage {
         let files = try logFiles()
         // Files are independent: read on every core, then combined (newest limits win).
-        var scan = Scan()
-        for partial in try LogScanState<Scan>.partials(
-            of: files,
-            statePath: stateFolder.map { LogScanState<Scan>.path(in: $0, name: "codex", root: home) },
-            readerVersion: readerVersion)
-        {
-            scan.add(partial)
+        let (scan, days) = Self.combine(
+            try LogScanState<Scan>.partials(
+                of: files,
+                statePath: stateFolder.map { LogScanState<Scan>.path(in: $0, name: "codex", root: home) },
+                readerVersion: readerVersion))
+        var tokensByDay: [String: Int] = [:]
+        for (day, tokens) in days {
+            tokensByDay[RFC3339.utcDay(Date(timeIntervalSince1970: Double(day) * 86_400))] = tokens
         }
         let account = accountFromAuth()
         let today = RFC3339.utcDay(now)
         let firstDay = RFC3339.utcDay(now.addingTimeInterval(-29 * 86_400))
-        let tokensByDay = scan.tokensByDay
         let recent = tokensByDay.filter { $0.key >= firstDay && $0.key <= today }
         let limits = Self.applying(scan.limitHit, to: scan.latest)
         var entry = ProviderUsage(
@@ -164,6 +222,11 @@ public struct CodexCollector: Sendable {
                 if let event = CodexEventDecoder.decode(line) { scan.record(event) }
             }
         }
+        // A forked session says so in its `session_meta`, its first line.
+        let head = UnsafeRawBufferPointer(rebasing: bytes[0..<min(bytes.count, 65_536)])
+        forEachLine(containing: "\"forked_from_id\"", in: head) { line in
+            if let at = CodexEventDecoder.forkedSessionStart(line) { scan.forkedAt = scan.forkedAt ?? at }
+        }
         return scan
     }
 
@@ -191,7 +254,7 @@ public struct CodexCollector: Sendable {
 }
 
 extension CodexCollector.Scan: LogScanPartial {
-    static var magic: String { "AGGCODX2" }
+    static var magic: String { "AGGCODX5" }
 
     mutating func append(_ later: Self) { extend(later) }
 
@@ -219,12 +282,20 @@ extension CodexCollector.Scan: LogScanPartial {
             out.date(hit.at)
             out.optionalDate(hit.until)
         }
+        out.optionalDate(forkedAt)
         for responses in [counts, records] {
-            out.u32(UInt32(responses.count))
-            for (identity, counted) in responses {
-                out.u64(identity)
-                out.string(counted.day)
-                out.int(counted.tokens)
+            out.u32(UInt32(responses.sums.count))
+            for (day, count) in responses.sums {
+                out.u32(UInt32(bitPattern: day))
+                out.int(count)
+            }
+            // A forked file's responses one by one, as raw little-endian columns (loading them is a copy).
+            let count = isFork ? responses.moments.count : 0
+            out.u32(UInt32(count))
+            if count > 0 {
+                responses.moments.withUnsafeBytes { out.raw($0) }
+                responses.days.withUnsafeBytes { out.raw($0) }
+                responses.tokens.withUnsafeBytes { out.raw($0) }
             }
         }
         out.optionalDate(newestEvent)
@@ -246,13 +317,25 @@ extension CodexCollector.Scan: LogScanPartial {
         scan.limitHit = try input.optional { reader in
             CodexCollector.LimitHit(at: try reader.date(), until: try reader.optionalDate())
         }
+        func column<Element>(_ count: Int, _ type: Element.Type) throws -> [Element] {
+            let bytes = try input.take(count * MemoryLayout<Element>.stride)
+            return [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: bytes)
+                initialized = count
+            }
+        }
+        scan.forkedAt = try input.optionalDate()
         for kind in 0..<2 {
-            var responses: [UInt64: CodexCollector.Counted] = [:]
+            var responses = CodexCollector.Responses()
+            for _ in 0..<Int(try input.u32()) {
+                let day = Int32(bitPattern: try input.u32())
+                responses.sums[day] = try input.int()
+            }
             let count = Int(try input.u32())
-            responses.reserveCapacity(min(count, 1 << 20))
-            for _ in 0..<count {
-                let identity = try input.u64()
-                responses[identity] = CodexCollector.Counted(day: try input.string(), tokens: try input.int())
+            if count > 0 {
+                responses.moments = try column(count, Double.self)
+                responses.days = try column(count, Int32.self)
+                responses.tokens = try column(count, Int.self)
             }
             if kind == 0 { scan.counts = responses } else { scan.records = responses }
         }
@@ -266,9 +349,7 @@ extension CodexCollector.Scan: LogScanPartial {
         newestEvent.raise(to: at)
         switch event.kind {
         case .usageRecord:
-            if let identity = event.identity, let total = event.totalTokens {
-                records[identity] = CodexCollector.Counted(day: RFC3339.utcDay(at), tokens: total)
-            }
+            if let total = event.totalTokens { records.append(at: at, tokens: total) }
             return
         case .limitHit:
             if limitHit.map({ at > $0.at }) ?? true {
@@ -277,9 +358,7 @@ extension CodexCollector.Scan: LogScanPartial {
             }
             return
         case .tokenCount:
-            if let identity = event.identity, let total = event.totalTokens {
-                counts[identity] = CodexCollector.Counted(day: RFC3339.utcDay(at), tokens: total)
-            }
+            if let total = event.totalTokens { counts.append(at: at, tokens: total) }
         }
         guard let limits = event.limits, latest.map({ at > $0.at }) ?? true else { return }
         if let classified = CodexCollector.classify(limits, at: at) { latest = classified }

@@ -18,9 +18,6 @@ enum CodexEventDecoder: LogLineDecoder {
         var at: Date
         /// Tokens of the one response the line reports (`last_token_usage`, or the record's `usage`).
         var totalTokens: Int?
-        /// What makes the response the same wherever it is written again (a forked session replays its
-        /// parent's lines): the record's `response_id`, else the token figures and their running total.
-        var identity: UInt64?
         var limits: Limits?
         /// A limit hit's message: "You've hit your usage limit; try again at Aug 8th, 2026 8:16 AM."
         var message: String?
@@ -53,9 +50,6 @@ enum CodexEventDecoder: LogLineDecoder {
     /// Token figures of a `token_count` event's `info`.
     private struct Usage {
         var lastTotal: Int?
-        var lastInput: Int?
-        var lastOutput: Int?
-        var runningTotal: Int?
     }
 
     /// The event of a line, or nil when the line is none of the three kinds.
@@ -112,24 +106,24 @@ enum CodexEventDecoder: LogLineDecoder {
         }
         guard let at else { return nil }
         if topType == "token_usage_record" {
-            guard let responseID else { return nil }
-            return Event(kind: .usageRecord, at: at, totalTokens: recordTotal, identity: hash("response", responseID))
+            guard responseID != nil else { return nil }
+            return Event(kind: .usageRecord, at: at, totalTokens: recordTotal)
         }
         if payloadType == "task_complete" || payloadType == "error" {
             guard errorInfo == "usage_limit_exceeded" else { return nil }
             return Event(kind: .limitHit, at: at, message: message)
         }
         guard payloadType == "token_count" else { return nil }
-        var identity: UInt64?
-        if let total = usage.lastTotal {
-            // A running total is the same in a replayed copy and unique to its response in a lineage;
-            // without one, the moment stands in.
-            let stamp = timestamp.map { s.string($0) } ?? ""
-            identity = hash(
-                "count", usage.runningTotal.map { String($0) } ?? stamp, String(total),
-                String(usage.lastInput ?? -1), String(usage.lastOutput ?? -1))
-        }
-        return Event(kind: .tokenCount, at: at, totalTokens: usage.lastTotal, identity: identity, limits: limits)
+        return Event(kind: .tokenCount, at: at, totalTokens: usage.lastTotal, limits: limits)
+    }
+
+    /// When a forked session began: the time of a `session_meta` line naming the session it was forked
+    /// from; nil for any other line.
+    static func forkedSessionStart(_ line: UnsafeRawBufferPointer) -> Date? {
+        guard let meta = JSONValue.parse(line), meta["type"]?.string == "session_meta",
+            let parent = meta["payload"]?["forked_from_id"]?.string, !parent.isEmpty
+        else { return nil }
+        return (meta["payload"]?["timestamp"] ?? meta["timestamp"])?.string.flatMap(RFC3339.parse)
     }
 
     /// FNV-1a of the parts, separated: stable across runs and machines.
@@ -150,12 +144,7 @@ enum CodexEventDecoder: LogLineDecoder {
         var usage = Usage()
         try object(&s) { (s, key) throws(JSONSyntaxError) in
             if s.key(key, is: "last_token_usage") {
-                let last = try tokens(&s)
-                usage.lastTotal = last.total
-                usage.lastInput = last.input
-                usage.lastOutput = last.output
-            } else if s.key(key, is: "total_token_usage") {
-                usage.runningTotal = try tokens(&s).total
+                usage.lastTotal = try tokens(&s).total
             } else {
                 try s.skipValue()
             }

@@ -21,6 +21,13 @@ protocol LogScanPartial: Sendable {
     mutating func prune(before cutoff: Date) -> Bool
     func encode(into out: inout BinaryWriter)
     static func decode(from input: inout BinaryReader) throws -> Self
+    /// Whether `file` is one document rewritten as it grows (Gemini CLI's `session-*.json`), read whole
+    /// whenever it changed, rather than a log that is appended to.
+    static func isWholeDocument(_ file: String) -> Bool
+}
+
+extension LogScanPartial {
+    static func isWholeDocument(_ file: String) -> Bool { false }
 }
 
 /// What earlier runs learned from each log file of one agent, so that a run reads only what was appended
@@ -79,12 +86,25 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
         return folder + "/" + name + "-" + String(hash, radix: 16) + ".scan"
     }
 
+    /// A document read whole, in one piece (at most the size limit of a record: 32 MiB).
+    static func wholeDocument(
+        _ file: String, now: (inode: UInt64, size: Int64, modified: Int64), keepingSince cutoff: Date
+    ) throws -> FileEntry {
+        guard now.size <= Int64(SnapshotCodec.maximumRecordSize), let data = FileManager.default.contents(atPath: file)
+        else { throw CollectorError("cannot read '\(file)' (unreadable, or over 32 MiB)") }
+        let partial = data.withUnsafeBytes { Partial.read($0, keepingSince: cutoff) }
+        return FileEntry(
+            inode: now.inode, size: now.size, modified: now.modified, offset: data.count, headLength: 0, head: 0,
+            partial: partial, isChanged: true)
+    }
+
     /// What `file` holds now, reading as little as `previous` allows.
     static func entry(for file: String, previous: FileEntry?, keepingSince cutoff: Date) throws -> FileEntry {
         guard let now = examine(file) else { throw CollectorError("cannot read '\(file)'") }
         if var entry = previous, entry.inode == now.inode {
             entry.isChanged = entry.partial.prune(before: cutoff)
             if entry.size == now.size && entry.modified == now.modified { return entry }
+            if Partial.isWholeDocument(file) { return try wholeDocument(file, now: now, keepingSince: cutoff) }
             // Grown with the same beginning: only what was appended is read.
             if now.size >= Int64(entry.offset), head(of: file, length: entry.headLength) == entry.head {
                 var appended = Partial()
@@ -100,6 +120,7 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
                 return entry
             }
         }
+        if Partial.isWholeDocument(file) { return try wholeDocument(file, now: now, keepingSince: cutoff) }
         // New, shrunk, rewritten or replaced: read from the start.
         var partial = Partial()
         let offset = try LineChunks.forEachPiece(of: file, completeLinesOnly: true) {

@@ -15,7 +15,8 @@ Paths:
   /big/N                N bytes without a length
   /digest               asks for Digest authentication
   /redirect             sends the client to /landed
-  /usage-api/ok/E       the usage endpoint E (api/oauth/usage, backend-api/wham/usage): the fixture from
+  /usage-api/ok/E       the usage endpoint E (api/oauth/usage, backend-api/wham/usage, copilot_internal/user,
+                        unlimited/copilot_internal/user): the fixture from
                         Tests/CollectorsTests/Fixtures/api when the request carries the fixture's token
                         and headers, else 401
   /usage-api/failing/E  always 500; /usage-api/garbage/E: 200 with a body that is not JSON
@@ -39,6 +40,8 @@ ENDPOINTS = {
         "Authorization": "Bearer sk-ant-oat01-EXAMPLE-NOT-A-REAL-TOKEN", "anthropic-beta": "oauth-2025-04-20"}),
     "backend-api/wham/usage": ("codex-wham-usage.json", {
         "Authorization": "Bearer redacted-access", "ChatGPT-Account-Id": "ea7b5bf5-5eb5-61a4-2163-63698b529b4a"}),
+    "copilot_internal/user": ("copilot-user.json", {"Authorization": "token gho_EXAMPLE_NOT_A_REAL_TOKEN"}),
+    "unlimited/copilot_internal/user": ("copilot-user-unlimited.json", {"Authorization": "token gho_EXAMPLE_NOT_A_REAL_TOKEN"}),
 }
 counts = {}
 log = []

@@ -26,7 +26,7 @@ public enum TransitionDetector {
         for account in accounts {
             // Skewed figures never move the state: a wrong clock must not fire or swallow an event.
             guard let session = account.session ?? account.weekly, !account.clockSkew else { continue }
-            let watched: String? = account.session == nil ? "weekly" : nil
+            let watched: String? = account.session == nil ? longWindowName(session) : nil
             let key = account.key.description
             let remaining = session.remainingPercent
             let isDepleted = remaining <= WindowLevel.depletedThreshold
@@ -94,6 +94,12 @@ public enum TransitionDetector {
         return (events, next)
     }
 
+    /// What the long window is called in events: `weekly`, or `monthly` for one longer than two weeks
+    /// (GitHub Copilot's premium requests).
+    static func longWindowName(_ window: WindowStatus) -> String {
+        (window.windowMinutes ?? 10_080) > 14 * 1440 ? "monthly" : "weekly"
+    }
+
     /// A `pace` event for each session or weekly window that will run out before its reset at the pace so
     /// far (at least 3 % of it elapsed), once per window and reset. A window already used up gets none:
     /// it has run out, which its `depleted` event says.
@@ -102,7 +108,9 @@ public enum TransitionDetector {
     ) -> [TransitionEvent] {
         var events: [TransitionEvent] = []
         for account in accounts where !account.clockSkew {
-            for (name, window) in [("session", account.session), ("weekly", account.weekly)] {
+            for (name, window) in [
+                ("session", account.session), (account.weekly.map(longWindowName) ?? "weekly", account.weekly),
+            ] {
                 guard let window, let resetsAt = window.resetsAt, let pace = window.pace(at: now),
                     !pace.lastsUntilReset, window.remainingPercent > WindowLevel.depletedThreshold
                 else { continue }

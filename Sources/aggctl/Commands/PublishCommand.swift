@@ -18,7 +18,8 @@ enum PublishCommand {
             "read provider entries from FILE ('-' for stdin): aggctl JSON or `codexbar usage --format json`"),
         FlagSpec.option(
             "source", "NAME[:PATH]", repeatable: true,
-            "a built-in collector: codex or claude (this machine's logs), codex-api or claude-api (usage endpoints)"),
+            "a built-in collector: codex, claude or gemini (this machine's logs), codex-api, claude-api or copilot-api (usage endpoints)"
+        ),
         FlagSpec.toggle("dry-run", "print the record instead of writing it"),
         FlagSpec.option("now", "DATE", "write the record as if it were DATE (RFC 3339): its generatedAt"),
     ]
@@ -166,7 +167,7 @@ enum PublishCommand {
         func collect(now: Date) throws -> ProviderUsage { try collect(now) }
     }
 
-    static let sourceNames = ["codex", "claude", "codex-api", "claude-api"]
+    static let sourceNames = ["codex", "claude", "gemini", "codex-api", "claude-api", "copilot-api"]
 
     /// One entry per provider and account from several sources of this machine (`--source claude
     /// --source claude-api`): the first entry's figures, completed by the later ones' (an endpoint's
@@ -227,6 +228,17 @@ enum PublishCommand {
                 try ClaudeCollector(folders: folders).collect(
                     now: now, stateFolder: stateFolder, readerVersion: "aggctl \(Aggctl.version)")
             }
+        case "gemini":
+            let home = path ?? GeminiCollector.defaultHome(environment: environment)
+            return Source(name: "gemini") { now in
+                try GeminiCollector(home: home).collect(
+                    now: now, stateFolder: stateFolder, readerVersion: "aggctl \(Aggctl.version)")
+            }
+        case "copilot-api":
+            // PATH: the GitHub CLI's config folder holding hosts.yml.
+            var endpoint = CopilotUsageEndpoint(environment: environment, client: try httpClient())
+            if let path { endpoint.ghConfigFolder = path }
+            return Source(name: "copilot-api", isEndpoint: true) { [endpoint] now in endpoint.collect(now: now) }
         case "claude-api":
             // PATH: Claude Code's config folder, where its token and account live.
             var endpoint = ClaudeUsageEndpoint(environment: environment, client: try httpClient())

@@ -1,0 +1,102 @@
+import Foundation
+import HTTP
+import Snapshots
+
+/// `--source copilot-api`: GitHub Copilot's monthly premium-requests quota, from the endpoint the editors
+/// use (`GET /copilot_internal/user`), with the GitHub CLI's token.
+///
+/// The token: `GH_TOKEN`, else `GITHUB_TOKEN`, else `oauth_token` of `github.com` in the GitHub CLI's
+/// `hosts.yml` (`$GH_CONFIG_DIR`, else `~/.config/gh`; a CLI keeping its token in the system keyring
+/// needs one of the variables). The quota (`quota_snapshots.premium_interactions`) becomes the
+/// account's one window, from the last reset to `quota_reset_date`: published as `weekly` (the long
+/// window) with the month's length, so that it shows, paces and alerts ("Copilot monthly depleted");
+/// SPEC has no monthly field. An unlimited plan has no window, and its entry says so.
+public struct CopilotUsageEndpoint: Sendable {
+    public static let defaultBaseURL = "https://api.github.com"
+
+    public var ghConfigFolder: String
+    public var environment: [String: String]
+    /// `AGGCTL_COPILOT_API_URL`, else GitHub's API.
+    public var baseURL: String
+    public var client: HTTPClient
+
+    public init(environment: [String: String], client: HTTPClient) {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        ghConfigFolder = environment["GH_CONFIG_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config/gh"
+        self.environment = environment
+        baseURL = environment["AGGCTL_COPILOT_API_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultBaseURL
+        self.client = client
+    }
+
+    public func collect(now: Date) -> ProviderUsage {
+        let hosts = ghConfigFolder + "/hosts.yml"
+        let stored = Self.hostsEntry(atPath: hosts)
+        let known = ProviderUsage(providerID: "copilot", accountEmail: stored.user, lastUpdated: now)
+        let fromEnvironment = ["GH_TOKEN", "GITHUB_TOKEN"].lazy.compactMap { name in
+            environment[name].flatMap { $0.isEmpty ? nil : (name, $0) }
+        }.first
+        guard let token = fromEnvironment?.1 ?? stored.token else {
+            return known.failing("signed out (no token in GH_TOKEN, GITHUB_TOKEN or '\(hosts)')")
+        }
+        let endpoint = UsageEndpoint(
+            known: known, url: baseURL + "/copilot_internal/user", headers: [("Authorization", "token " + token)],
+            tokenSource: fromEnvironment?.0 ?? "'\(hosts)'", client: client)
+        return endpoint.fetch { json, known in Self.figures(json, onto: known, now: now) }
+    }
+
+    /// `known` with the premium-requests window; nil when the answer has no quota at all.
+    static func figures(_ json: JSONValue, onto known: ProviderUsage, now: Date) -> ProviderUsage? {
+        guard let quota = json["quota_snapshots"]?["premium_interactions"] else { return nil }
+        var entry = known
+        if let login = json["login"]?.string, !login.isEmpty { entry.accountEmail = login }
+        entry.plan = json["copilot_plan"]?.string.map(Self.planName) ?? known.plan
+        if quota["unlimited"] == .bool(true) {
+            entry.error = "unlimited premium requests: no quota window"
+            return entry
+        }
+        guard let remaining = quota["percent_remaining"]?.number, remaining.isFinite else { return nil }
+        let reset = json["quota_reset_date"]?.string.flatMap { RFC3339.parse($0 + "T00:00:00Z") }
+        var minutes = 30 * 1440
+        if let reset {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            if let start = calendar.date(byAdding: .month, value: -1, to: reset) {
+                minutes = Int(reset.timeIntervalSince(start) / 60)
+            }
+        }
+        entry.weekly = UsageWindow(usedPercent: 100 - remaining, windowMinutes: minutes, resetsAt: reset)
+        return entry
+    }
+
+    /// `individual_pro` as `Individual Pro`.
+    static func planName(_ plan: String) -> String {
+        plan.split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+    }
+
+    /// The `github.com` entry of the GitHub CLI's `hosts.yml`: its `oauth_token` and `user`. Read as the
+    /// CLI writes it (a key a line, two levels); anything else is ignored.
+    static func hostsEntry(atPath path: String) -> (token: String?, user: String?) {
+        guard let data = FileManager.default.contents(atPath: path) else { return (nil, nil) }
+        var inGitHub = false
+        var token: String?
+        var user: String?
+        for raw in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            let line = String(raw)
+            let indented = line.first == " " || line.first == "\t"
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if !indented {
+                inGitHub = trimmed == "github.com:"
+                continue
+            }
+            guard inGitHub, let colon = trimmed.firstIndex(of: ":") else { continue }
+            let key = trimmed[..<colon]
+            var value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, value.first == value.last, value.first == "\"" || value.first == "'" {
+                value = String(value.dropFirst().dropLast())
+            }
+            if key == "oauth_token", !value.isEmpty { token = value }
+            if key == "user", !value.isEmpty { user = value }
+        }
+        return (token, user)
+    }
+}

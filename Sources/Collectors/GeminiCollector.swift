@@ -1,0 +1,136 @@
+import Foundation
+import Snapshots
+
+/// What this machine's Gemini CLI sessions say: tokens per UTC day (`publish --source gemini[:DIR]`).
+///
+/// Reads `tmp/<project>/chats/session-*.json` (one document per session, rewritten as it grows, read
+/// whole when it changed) and the newer `session-*.jsonl` (one message a line, read as appended), under
+/// `~/.gemini` or DIR. A message of `type: "gemini"` carries `tokens {input, output, cached, thoughts,
+/// tool, total}` and a `timestamp`; it counts `total` (else input + output + thoughts + tool), once per
+/// message id wherever it is written. Gemini CLI's logs hold no quota windows; the account is the
+/// active one of `google_accounts.json`.
+public struct GeminiCollector: Sendable {
+    public let home: String
+
+    public init(home: String) {
+        self.home = home
+    }
+
+    /// `$GEMINI_CLI_HOME/.gemini` when set, else `~/.gemini`.
+    public static func defaultHome(environment: [String: String]) -> String {
+        if let home = environment["GEMINI_CLI_HOME"], !home.isEmpty { return home + "/.gemini" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.gemini"
+    }
+
+    /// The messages read, by identity, with their day and tokens.
+    struct Scan: Sendable, Equatable {
+        var messages: [UInt64: Counted] = [:]
+        var newest: Date?
+
+        struct Counted: Sendable, Equatable {
+            var day: String
+            var tokens: Int
+        }
+    }
+
+    public func collect(now: Date, stateFolder: String? = nil, readerVersion: String = "") throws -> ProviderUsage {
+        let chats = home + "/tmp"
+        guard FileManager.default.fileExists(atPath: chats) else {
+            throw CollectorError("no Gemini CLI sessions in '\(home)': '\(chats)' does not exist")
+        }
+        let files = DirectoryWalk.files(under: chats) { name in
+            name.hasPrefix("session-") && (name.hasSuffix(".json") || name.hasSuffix(".jsonl"))
+        }.filter { $0.contains("/chats/") }.sorted()
+        var scan = Scan()
+        for partial in try LogScanState<Scan>.partials(
+            of: files, statePath: stateFolder.map { LogScanState<Scan>.path(in: $0, name: "gemini", root: home) },
+            readerVersion: readerVersion)
+        {
+            scan.append(partial)
+        }
+        var byDay: [String: Int] = [:]
+        for counted in scan.messages.values {
+            let (sum, overflow) = byDay[counted.day, default: 0].addingReportingOverflow(counted.tokens)
+            byDay[counted.day] = overflow ? Int.max : sum
+        }
+        let today = RFC3339.utcDay(now)
+        let firstDay = RFC3339.utcDay(now.addingTimeInterval(-29 * 86_400))
+        let days = byDay.keys.filter { $0 >= firstDay && $0 <= today }.sorted()
+        let account = JSONValue.read(contentsOf: home + "/google_accounts.json")?["active"]?.string
+        return ProviderUsage(
+            providerID: "gemini", accountEmail: account.flatMap { $0.isEmpty ? nil : $0 },
+            lastUpdated: scan.newest ?? now,
+            tokens: TokenUsage(
+                today: byDay[today] ?? 0, last30Days: days.reduce(0) { $0 &+ byDay[$1]! },
+                daily: days.map { DailyTokens(date: $0, tokens: byDay[$0]!) }))
+    }
+}
+
+extension GeminiCollector.Scan: LogScanPartial {
+    static var magic: String { "AGGGEMNI" }
+
+    static func isWholeDocument(_ file: String) -> Bool { file.hasSuffix(".json") }
+
+    mutating func append(_ later: Self) {
+        messages.merge(later.messages) { _, new in new }
+        newest.raise(to: later.newest)
+    }
+
+    /// A whole `session-*.json` document, or complete lines of a `.jsonl` file.
+    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date) -> Self {
+        var scan = Self()
+        if let document = JSONValue.parse(bytes), let list = document["messages"]?.array {
+            for message in list { scan.add(message) }
+            return scan
+        }
+        guard let base = bytes.baseAddress else { return scan }
+        var start = 0
+        while start < bytes.count {
+            var end = bytes.count
+            if let newline = memchr(base + start, 0x0A, bytes.count - start) {
+                end = base.distance(to: UnsafeRawPointer(newline))
+            }
+            if end > start, let message = JSONValue.parse(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) {
+                scan.add(message)
+            }
+            start = end + 1
+        }
+        return scan
+    }
+
+    /// One message, when it is Gemini's with tokens and a time.
+    mutating func add(_ message: JSONValue) {
+        guard message["type"]?.string == "gemini", let tokens = message["tokens"],
+            let at = message["timestamp"]?.string.flatMap(RFC3339.parse)
+        else { return }
+        func count(_ key: String) -> Int { tokens[key]?.number.flatMap(wholeCount) ?? 0 }
+        let total =
+            tokens["total"]?.number.flatMap(wholeCount)
+            ?? [count("input"), count("output"), count("thoughts"), count("tool")].reduce(0, &+)
+        let id = message["id"]?.string ?? "\(at.timeIntervalSince1970)|\(total)"
+        messages[CodexEventDecoder.hash("gemini", id)] = Counted(day: RFC3339.utcDay(at), tokens: total)
+        newest.raise(to: at)
+    }
+
+    mutating func prune(before cutoff: Date) -> Bool { false }
+
+    func encode(into out: inout BinaryWriter) {
+        out.u32(UInt32(messages.count))
+        for (identity, counted) in messages {
+            out.u64(identity)
+            out.string(counted.day)
+            out.int(counted.tokens)
+        }
+        out.optionalDate(newest)
+    }
+
+    static func decode(from input: inout BinaryReader) throws -> Self {
+        var scan = Self()
+        for _ in 0..<Int(try input.u32()) {
+            let identity = try input.u64()
+            scan.messages[identity] = Counted(day: try input.string(), tokens: try input.int())
+        }
+        scan.newest = try input.optionalDate()
+        return scan
+    }
+}
