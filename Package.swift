@@ -20,9 +20,9 @@ let package = Package(
         .target(name: "Notify", dependencies: ["HTTP", "TextSafety", "CShims"]),
         // C functions the toolchain's Glibc module does not declare (memmem, closing descriptors in a spawn).
         .target(name: "CShims"),
-        // libcurl, the one system library (Debian: libcurl4-openssl-dev; script/bootstrap installs it).
-        .systemLibrary(
-            name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        // libcurl, the one system library, opened on first use (its headers: Debian libcurl4-openssl-dev,
+        // which script/bootstrap installs; at run time libcurl4, needed only for HTTP).
+        .target(name: "CCurl"),
         // HTTP through libcurl, for WebDAV stores, usage endpoints and webhooks.
         .target(name: "HTTP", dependencies: ["CCurl", "TextSafety"]),
         // Reading this machine's agent logs into provider entries (`publish --source`).

@@ -48,16 +48,19 @@ public final class HTTPClient: @unchecked Sendable {
     /// Set once a server challenged for Digest: every later request answers it without another probe.
     private var usesDigest = false
 
-    /// libcurl's global set-up is not thread-safe: done once, before the first handle.
-    private static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    /// Why libcurl cannot be used on this machine (one line), or nil when it can: it is loaded on first
+    /// use (`CCurl`), with its global set-up, so that commands without HTTP never pay for it.
+    public static var libraryProblem: String? {
+        aggctl_curl_load_error().map { String(cString: $0) }
+    }
 
     public init(_ configuration: Configuration = Configuration()) {
-        _ = Self.globalInit
         self.configuration = configuration
     }
 
     deinit {
-        for handle in idleHandles { curl_easy_cleanup(handle) }
+        // Handles exist only once the library was loaded.
+        for handle in idleHandles { aggctl_curl_easy_cleanup(handle) }
     }
 
     /// Sends `request`, retrying what is worth retrying. Any status is a response: callers judge it.
@@ -65,6 +68,9 @@ public final class HTTPClient: @unchecked Sendable {
     /// - Throws: `HTTPError` when no response came (refused, timed out, TLS, too large).
     public func send(_ request: HTTPRequest) throws -> HTTPResponse {
         try refuseInjection(request)
+        if let problem = Self.libraryProblem {
+            throw HTTPError(.other, request: request.summary, reason: problem)
+        }
         let retry = request.isIdempotent ? configuration.retry : .never
         var attempt = 1
         while true {
@@ -128,7 +134,7 @@ public final class HTTPClient: @unchecked Sendable {
         let pooled = idleHandles.popLast()
         lock.unlock()
         if let pooled { return pooled }
-        guard let handle = curl_easy_init() else {
+        guard let handle = aggctl_curl_easy_init() else {
             throw HTTPError(.other, request: request.summary, reason: "libcurl could not start")
         }
         return handle
@@ -136,7 +142,7 @@ public final class HTTPClient: @unchecked Sendable {
 
     /// Returns a handle to the pool: its options are cleared, its open connections kept.
     private func checkIn(_ handle: UnsafeMutableRawPointer) {
-        curl_easy_reset(handle)
+        aggctl_curl_easy_reset(handle)
         lock.lock()
         idleHandles.append(handle)
         lock.unlock()
@@ -148,7 +154,7 @@ public final class HTTPClient: @unchecked Sendable {
         defer { checkIn(handle) }
         let exchange = Exchange(maximumBodySize: request.maximumBodySize)
         var headerList: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headerList) }
+        defer { aggctl_curl_slist_free_all(headerList) }
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         lock.lock()
         let digest = usesDigest
@@ -203,7 +209,7 @@ public final class HTTPClient: @unchecked Sendable {
                             handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: start))
                     })
             }
-            for header in headers { headerList = curl_slist_append(headerList, header) }
+            for header in headers { headerList = aggctl_curl_slist_append(headerList, header) }
             if headerList != nil { setup.append(aggctl_curl_set_list(handle, CURLOPT_HTTPHEADER, headerList)) }
             if let credentials = configuration.credentials {
                 let scheme = digest ? aggctl_curlauth_digest : aggctl_curlauth_basic
@@ -216,7 +222,7 @@ public final class HTTPClient: @unchecked Sendable {
                 setup.append(aggctl_curl_set_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
             }
             if let failed = setup.first(where: { $0 != CURLE_OK }) { return failed }
-            return curl_easy_perform(handle)
+            return aggctl_curl_easy_perform(handle)
         }
         guard code == CURLE_OK else {
             let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -229,7 +235,7 @@ public final class HTTPClient: @unchecked Sendable {
 
     private func error(for code: CURLcode, detail: String, request: HTTPRequest, exchange: Exchange) -> HTTPError {
         // curl's texts start with a capital; aggctl's messages are lowercase.
-        let text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        let text = detail.isEmpty ? String(cString: aggctl_curl_easy_strerror(code)) : detail
         let reason = text.prefix(1).lowercased() + text.dropFirst()
         switch code {
         // A body cut short of its announced length is a connection that broke mid-answer: worth another try.

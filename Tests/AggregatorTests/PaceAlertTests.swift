@@ -114,9 +114,12 @@ struct PaceAlertTests {
     @Test("a long window over two weeks (Copilot's month) is called monthly in its events")
     func monthlyWindow() {
         var entry = Records.entry("copilot", at: "2026-11-30T10:00:00Z", sessionUsed: nil)
-        entry.weekly = UsageWindow(usedPercent: 100, windowMinutes: 43_200, resetsAt: Records.date("2026-12-01T00:00:00Z"))
+        entry.weekly = UsageWindow(
+            usedPercent: 100, windowMinutes: 43_200, resetsAt: Records.date("2026-12-01T00:00:00Z"))
         let account = Merger.merge(
-            StoreContents(records: [Records.stored(Records.snapshot("box", generatedAt: "2026-11-30T10:00:00Z", [entry]))]),
+            StoreContents(records: [
+                Records.stored(Records.snapshot("box", generatedAt: "2026-11-30T10:00:00Z", [entry]))
+            ]),
             options: MergeOptions(now: Records.date("2026-11-30T10:00:00Z"))
         ).accounts[0]
         let outcome = TransitionDetector.evaluate(previous: AlertState(), accounts: [account])

@@ -45,6 +45,12 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         _ = CodexEventDecoder.decode(bytes)
     case "claude-line":
         _ = ClaudeEventDecoder.decode(bytes)
+        // The limit messages' reset times in words, and the scan that finds them.
+        _ = LimitTimeText.time(
+            in: String(decoding: bytes, as: UTF8.self), after: ["resets ", "reset at ", "try again at "],
+            messageAt: Date(timeIntervalSince1970: 1_796_040_000), zone: TimeZone(identifier: "UTC")!)
+        var file = ClaudeCollector.FileScan()
+        file.read(bytes)
     default:
         fatalError("unknown AGGCTL_FUZZ_TARGET '\(target)': record, input, listing, codex-line, claude-line")
     }
