@@ -103,18 +103,31 @@ public struct ClaudeCollector: Sendable {
     ///   since (nil: read everything, keep nothing).
     public func collect(now: Date, stateFolder: String? = nil, readerVersion: String = "") throws -> ProviderUsage {
         let files = try logFiles()
-        // Files are read on every core; their responses are then counted once, in file order.
-        // A run of activity with no 5-hour gap for a week is not a real person's; it bounds what is sorted.
-        var scan = Scan()
-        scan.since = now.timeIntervalSince1970 - 7 * 86_400
-        for file in try LogScanState<FileScan>.partials(
-            of: files,
-            statePath: stateFolder.map {
-                LogScanState<FileScan>.path(in: $0, name: "claude", root: folders.joined(separator: "\n"))
-            },
-            readerVersion: readerVersion, keepingSince: Self.windowStart(now: now))
+        let statePath = stateFolder.map {
+            LogScanState<FileScan>.path(in: $0, name: "claude", root: folders.joined(separator: "\n"))
+        }
+        // Nothing changed since the last run: its combination stands, read back whole.
+        let memoPath = statePath.map { $0 + ".memo" }
+        let fingerprint = memoPath == nil ? nil : LogScanMemo.fingerprint(of: files)
+        var scan: Scan
+        if let memoPath, let fingerprint,
+            let memo = LogScanMemo.load(
+                Scan.self, from: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
         {
-            scan.add(file)
+            scan = memo
+        } else {
+            // Files are read on every core; their responses are then counted once, in file order.
+            // A run of activity with no 5-hour gap for a week is not a real person's; it bounds what is sorted.
+            scan = Scan()
+            scan.since = now.timeIntervalSince1970 - 7 * 86_400
+            for file in try LogScanState<FileScan>.partials(
+                of: files, statePath: statePath, readerVersion: readerVersion, keepingSince: Self.windowStart(now: now))
+            {
+                scan.add(file)
+            }
+            if let memoPath, let fingerprint {
+                LogScanMemo.save(scan, to: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
+            }
         }
         let today = RFC3339.utcDay(now)
         let firstDay = RFC3339.utcDay(now.addingTimeInterval(-29 * 86_400))
@@ -191,6 +204,42 @@ extension ClaudeCollector {
         }
         guard let start, now < start + blockSeconds, now - last < blockSeconds else { return nil }
         return start + blockSeconds
+    }
+}
+
+extension ClaudeCollector.Scan: LogScanMemo.Summary {
+    static var memoMagic: String { "AGGCLMEM" }
+
+    func encode(into out: inout BinaryWriter) {
+        out.u32(UInt32(tokensByDay.count))
+        for (day, tokens) in tokensByDay {
+            out.string(day)
+            out.int(tokens)
+            out.double(costByDay[day] ?? 0)
+        }
+        for date in [newest, limitResetsAt, limitReachedAt, weeklyResetsAt, limitMessageAt] { out.optionalDate(date) }
+        out.double(since)
+        out.u32(UInt32(recentTimes.count))
+        for time in recentTimes { out.double(time) }
+    }
+
+    static func decode(from input: inout BinaryReader) throws -> Self {
+        var scan = Self()
+        for _ in 0..<Int(try input.u32()) {
+            let day = try input.string()
+            scan.tokensByDay[day] = try input.int()
+            scan.costByDay[day] = try input.double()
+        }
+        scan.newest = try input.optionalDate()
+        scan.limitResetsAt = try input.optionalDate()
+        scan.limitReachedAt = try input.optionalDate()
+        scan.weeklyResetsAt = try input.optionalDate()
+        scan.limitMessageAt = try input.optionalDate()
+        scan.since = try input.double()
+        let count = Int(try input.u32())
+        scan.recentTimes.reserveCapacity(min(count, 1 << 20))
+        for _ in 0..<count { scan.recentTimes.append(try input.double()) }
+        return scan
     }
 }
 

@@ -155,12 +155,27 @@ public struct CodexCollector: Sendable {
     /// - Throws: `CollectorError` when `home` has no `sessions` folder at all (Codex not used here).
     public func collect(now: Date, stateFolder: String? = nil, readerVersion: String = "") throws -> ProviderUsage {
         let files = try logFiles()
-        // Files are independent: read on every core, then combined (newest limits win).
-        let (scan, days) = Self.combine(
-            try LogScanState<Scan>.partials(
-                of: files,
-                statePath: stateFolder.map { LogScanState<Scan>.path(in: $0, name: "codex", root: home) },
-                readerVersion: readerVersion))
+        let statePath = stateFolder.map { LogScanState<Scan>.path(in: $0, name: "codex", root: home) }
+        // Nothing changed since the last run: its combination stands, read back whole (`LogScanMemo`).
+        let memoPath = statePath.map { $0 + ".memo" }
+        let fingerprint = memoPath == nil ? nil : LogScanMemo.fingerprint(of: files)
+        let scan: Scan
+        let days: [Int32: Int]
+        if let memoPath, let fingerprint,
+            let memo = LogScanMemo.load(
+                Scan.self, from: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
+        {
+            (scan, days) = (memo, memo.counts.sums)
+        } else {
+            // Files are independent: read on every core, then combined (newest limits win).
+            (scan, days) = Self.combine(
+                try LogScanState<Scan>.partials(of: files, statePath: statePath, readerVersion: readerVersion))
+            if let memoPath, let fingerprint {
+                var memo = scan
+                memo.counts = Responses(sums: days)
+                LogScanMemo.save(memo, to: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
+            }
+        }
         var tokensByDay: [String: Int] = [:]
         for (day, tokens) in days {
             tokensByDay[RFC3339.utcDay(Date(timeIntervalSince1970: Double(day) * 86_400))] = tokens
@@ -251,6 +266,11 @@ public struct CodexCollector: Sendable {
             offset = end + 1
         }
     }
+}
+
+/// The memo of all files combined: the newest limits, and the tokens per day as `counts.sums`.
+extension CodexCollector.Scan: LogScanMemo.Summary {
+    static var memoMagic: String { "AGGCXMEM" }
 }
 
 extension CodexCollector.Scan: LogScanPartial {

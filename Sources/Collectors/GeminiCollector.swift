@@ -41,12 +41,24 @@ public struct GeminiCollector: Sendable {
         let files = DirectoryWalk.files(under: chats) { name in
             name.hasPrefix("session-") && (name.hasSuffix(".json") || name.hasSuffix(".jsonl"))
         }.filter { $0.contains("/chats/") }.sorted()
+        let statePath = stateFolder.map { LogScanState<Scan>.path(in: $0, name: "gemini", root: home) }
+        let memoPath = statePath.map { $0 + ".memo" }
+        let fingerprint = memoPath == nil ? nil : LogScanMemo.fingerprint(of: files)
         var scan = Scan()
-        for partial in try LogScanState<Scan>.partials(
-            of: files, statePath: stateFolder.map { LogScanState<Scan>.path(in: $0, name: "gemini", root: home) },
-            readerVersion: readerVersion)
+        if let memoPath, let fingerprint,
+            let memo = LogScanMemo.load(
+                Scan.self, from: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
         {
-            scan.append(partial)
+            scan = memo
+        } else {
+            for partial in try LogScanState<Scan>.partials(
+                of: files, statePath: statePath, readerVersion: readerVersion)
+            {
+                scan.append(partial)
+            }
+            if let memoPath, let fingerprint {
+                LogScanMemo.save(scan, to: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
+            }
         }
         var byDay: [String: Int] = [:]
         for counted in scan.messages.values {
@@ -64,6 +76,10 @@ public struct GeminiCollector: Sendable {
                 today: byDay[today] ?? 0, last30Days: days.reduce(0) { $0 &+ byDay[$1]! },
                 daily: days.map { DailyTokens(date: $0, tokens: byDay[$0]!) }))
     }
+}
+
+extension GeminiCollector.Scan: LogScanMemo.Summary {
+    static var memoMagic: String { "AGGGEMEM" }
 }
 
 extension GeminiCollector.Scan: LogScanPartial {

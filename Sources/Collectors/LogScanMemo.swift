@@ -1,0 +1,74 @@
+import Foundation
+import Snapshots
+
+/// What a collector made of all its log files last time, kept while not one of them changed.
+///
+/// A run with nothing new still loaded every file's partial result from `LogScanState` and combined
+/// them again (for Claude, de-duplicating every cached response: 77 % of such a run). When the files'
+/// names, inodes, sizes and modification times are all as they were, the combination is too: it is
+/// read back from one small file instead. Checksummed like the caches; a damaged or foreign memo only
+/// costs the full path. Files changed in the last two seconds make no memo (a coarse clock could hide
+/// a rewrite).
+enum LogScanMemo {
+    /// What a memo holds: the collector's combined scan in the binary form of the caches.
+    protocol Summary {
+        static var memoMagic: String { get }
+        func encode(into out: inout BinaryWriter)
+        static func decode(from input: inout BinaryReader) throws -> Self
+    }
+
+    static let format: UInt32 = 1
+
+    /// The fingerprint of `files` as they are now; nil when one cannot be examined or changed just now.
+    static func fingerprint(of files: [String], now: Date = Date()) -> UInt64? {
+        var hash = BinaryWriter.fnv1aOffset
+        func mix(_ value: UInt64) {
+            hash = (hash ^ value) &* BinaryWriter.fnv1aPrime
+            hash ^= hash >> 31
+        }
+        let settled = Int64((now.timeIntervalSince1970 - ParseCache.settleTime) * 1_000_000_000)
+        for file in files {
+            guard let info = LogScanState<NoPartial>.examine(file), info.modified < settled else { return nil }
+            for byte in file.utf8 { hash = (hash ^ UInt64(byte)) &* BinaryWriter.fnv1aPrime }
+            mix(info.inode)
+            mix(UInt64(bitPattern: info.size))
+            mix(UInt64(bitPattern: info.modified))
+        }
+        mix(UInt64(files.count))
+        return hash
+    }
+
+    static func load<Value: Summary>(_ type: Value.Type, from path: String, fingerprint: UInt64, readerVersion: String)
+        -> Value?
+    {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? BinaryReader.unseal(
+            data, magic: Array(Value.memoMagic.utf8), format: format, readerVersion: readerVersion
+        ) { input in
+            guard try input.u64() == fingerprint else { throw BinaryReader.Corrupt() }
+            return try Value.decode(from: &input)
+        }
+    }
+
+    /// Saves `value` for `fingerprint` (atomically, not flushed: a torn memo fails its checksum).
+    static func save<Value: Summary>(_ value: Value, to path: String, fingerprint: UInt64, readerVersion: String) {
+        var out = BinaryWriter(capacity: 4096)
+        out.header(magic: Array(Value.memoMagic.utf8), format: format, readerVersion: readerVersion)
+        out.u64(fingerprint)
+        value.encode(into: &out)
+        try? FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        try? AtomicFile.write(out.sealed(), to: path)
+    }
+
+    /// A stand-in for `LogScanState`'s generic parameter where only its file helpers are used.
+    struct NoPartial: LogScanPartial {
+        static var magic: String { "AGGNONE_" }
+        mutating func append(_ later: Self) {}
+        static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date) -> Self { Self() }
+        mutating func prune(before cutoff: Date) -> Bool { false }
+        func encode(into out: inout BinaryWriter) {}
+        static func decode(from input: inout BinaryReader) throws -> Self { Self() }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+@testable import Collectors
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A collector run with nothing new reads its last combination back instead of combining every file.
+struct LogScanMemoTests {
+    let folder = TemporaryDirectory("aggctl-scan-memo")
+    let now = Records.date("2026-11-30T12:00:00Z")
+
+    /// Dates every file under `path` an hour back, so that it counts as settled.
+    func settle(_ path: String) {
+        for file in DirectoryWalk.files(under: path, where: { _ in true }) {
+            var times = [
+                timespec(tv_sec: time(nil) - 3600, tv_nsec: 0), timespec(tv_sec: time(nil) - 3600, tv_nsec: 0),
+            ]
+            _ = utimensat(AT_FDCWD, file, &times, 0)
+        }
+    }
+
+    @Test("nothing changed: the memo stands even without the per-file state; a changed file is read again")
+    func memo() throws {
+        let home = folder.file("claude")
+        try FileManager.default.copyItem(
+            atPath: Repository.path("Tests/CollectorsTests/Fixtures/claude-home"), toPath: home)
+        settle(home)
+        let state = folder.file("state")
+        let first = try ClaudeCollector(folders: [home]).collect(now: now, stateFolder: state)
+        let names = try FileManager.default.contentsOfDirectory(atPath: state)
+        let memo = try #require(names.first { $0.hasSuffix(".memo") })
+        // Without the per-file state a full run would write it again: the memo answered, and no log was read.
+        for name in names where name.hasSuffix(".scan") {
+            try FileManager.default.removeItem(atPath: state + "/" + name)
+        }
+        let second = try ClaudeCollector(folders: [home]).collect(now: now, stateFolder: state)
+        #expect(second == first)
+        #expect(!(try FileManager.default.contentsOfDirectory(atPath: state)).contains { $0.hasSuffix(".scan") })
+
+        let log = try #require(DirectoryWalk.files(under: home + "/projects", where: { $0.hasSuffix(".jsonl") }).first)
+        try TemporaryDirectory.append(
+            #"{"type":"assistant","timestamp":"2026-11-30T11:00:00.000Z","requestId":"req_new","message":{"id":"msg_new","model":"claude-sonnet-4-5-20250929","usage":{"input_tokens":1000,"output_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}"#
+                + "\n", to: log)
+        settle(home)
+        let third = try ClaudeCollector(folders: [home]).collect(now: now, stateFolder: state)
+        #expect(third.tokens?.today == (first.tokens?.today ?? 0) + 1000)
+        #expect(FileManager.default.fileExists(atPath: state + "/" + memo))
+    }
+}
