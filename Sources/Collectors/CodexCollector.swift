@@ -229,13 +229,22 @@ public struct CodexCollector: Sendable {
     }
 
     /// Reads the lines that can matter, found with `memmem`: those holding `"token_` (`token_count`,
-    /// `token_usage_record`) and, in a second pass (they are rare), `usage_limit_exceeded`.
+    /// `token_usage_record`), and `usage_limit_exceeded` after the last of them. A limit hit before a
+    /// later token count of the same file is older than that count's limits, which stand instead (Codex
+    /// stops at a limit; its next counts come after the reset): searching only the tail spares a second
+    /// pass over gigabytes of logs.
     static func scan(bytes: UnsafeRawBufferPointer) -> Scan {
         var scan = Scan()
-        for marker in ["\"token_", "usage_limit_exceeded"] {
-            forEachLine(containing: marker, in: bytes) { line in
-                if let event = CodexEventDecoder.decode(line) { scan.record(event) }
+        var tail = 0
+        // One pass for both kinds: a second, with the longer needles, cost more than it saved.
+        forEachLine(containing: "\"token_", in: bytes) { line in
+            if let event = CodexEventDecoder.decode(line) { scan.record(event) }
+            if let start = line.baseAddress, let base = bytes.baseAddress {
+                tail = base.distance(to: start) + line.count
             }
+        }
+        forEachLine(containing: "usage_limit_exceeded", in: UnsafeRawBufferPointer(rebasing: bytes[tail...])) { line in
+            if let event = CodexEventDecoder.decode(line) { scan.record(event) }
         }
         // A forked session says so in its `session_meta`, its first line.
         let head = UnsafeRawBufferPointer(rebasing: bytes[0..<min(bytes.count, 65_536)])
