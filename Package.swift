@@ -27,9 +27,12 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["CCurl", "TextSafety"]),
         // Reading this machine's agent logs into provider entries (`publish --source`).
         .target(name: "Collectors", dependencies: ["Snapshots", "CShims", "HTTP", "TextSafety"]),
-        // The command-line interface: argument parsing, commands, console, exit codes.
-        .executableTarget(
-            name: "aggctl", dependencies: ["Snapshots", "Aggregator", "Notify", "Collectors", "HTTP", "TextSafety"]),
+        // The command line as a library: argument parsing, commands, output, console, exit codes; tested
+        // in-process.
+        .target(
+            name: "AggctlCLI", dependencies: ["Snapshots", "Aggregator", "Notify", "Collectors", "HTTP", "TextSafety"]),
+        // The executable: its entry point only.
+        .executableTarget(name: "aggctl", dependencies: ["AggctlCLI"]),
 
         // Helpers the test targets share: temporary folders, record builders, the repository's paths.
         .target(name: "TestSupport", dependencies: ["Snapshots", "HTTP", "Notify"], path: "Tests/TestSupport"),
@@ -41,7 +44,7 @@ let package = Package(
         .testTarget(
             name: "CollectorsTests", dependencies: ["Collectors", "Snapshots", "HTTP", "TestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "aggctlTests", dependencies: ["aggctl", "Snapshots", "Aggregator", "TestSupport"]),
+        .testTarget(name: "aggctlTests", dependencies: ["AggctlCLI", "Snapshots", "Aggregator", "TestSupport"]),
         // Runs the built binary as a user would; depends on it so `swift test` builds it first.
         .testTarget(name: "EndToEndTests", dependencies: ["aggctl", "Snapshots", "HTTP", "TestSupport"]),
     ],

@@ -1,3 +1,4 @@
+import AggctlCLI
 import Foundation
 
 #if canImport(Glibc)
@@ -6,7 +7,7 @@ import Foundation
     import Darwin
 #endif
 
-/// The thin entry point: everything it calls is tested in-process.
+/// The thin entry point: everything it calls is in `AggctlCLI`, tested in-process.
 @main
 struct EntryPoint {
     static func main() {
@@ -25,9 +26,9 @@ struct EntryPoint {
         sigemptyset(&none)
         sigprocmask(SIG_SETMASK, &none, nil)
         let environment = ProcessInfo.processInfo.environment
-        var status = Aggctl.run(
-            Array(CommandLine.arguments.dropFirst()),
-            context: .standard(environment: environment, closedOutput: closed[1], closedErrors: closed[2]))
+        var status = Aggctl.runProcess(
+            Array(CommandLine.arguments.dropFirst()), environment: environment, closedOutput: closed[1],
+            closedErrors: closed[2])
         // Closing is the last write: a file system that reports a failed write only then (NFS, a full
         // quota) must not end in success. A pipe or terminal never fails here.
         if close(1) != 0, errno != EBADF, errno != EINTR, status == .success {

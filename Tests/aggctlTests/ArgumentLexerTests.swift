@@ -1,6 +1,6 @@
 import Testing
 
-@testable import aggctl
+@testable import AggctlCLI
 
 struct ArgumentLexerTests {
     @Test("--flag=value, --flag value, -, -h and -- split as a user expects")

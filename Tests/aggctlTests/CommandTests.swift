@@ -3,7 +3,7 @@ import Snapshots
 import TestSupport
 import Testing
 
-@testable import aggctl
+@testable import AggctlCLI
 
 /// Runs `aggctl` in-process with captured output, a fixed clock and a literal environment.
 struct Harness {
@@ -17,7 +17,7 @@ struct Harness {
     }
 
     struct Outcome {
-        var status: aggctl.ExitStatus
+        var status: AggctlCLI.ExitStatus
         var output: String
         var errors: String
     }

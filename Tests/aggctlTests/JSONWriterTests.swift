@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import aggctl
+@testable import AggctlCLI
 
 struct JSONWriterTests {
     @Test("a streaming writer sends the same bytes in pieces")

@@ -2,7 +2,7 @@ import Foundation
 
 /// The command line: picks the command, parses its flags, runs it, and maps every error to an exit code.
 /// The one place where errors become exit codes and messages.
-enum Aggctl {
+public enum Aggctl {
     static let version = "0.1.0"
 
     static let commands = [
@@ -91,5 +91,20 @@ enum Aggctl {
             console.fail("\(error)")
             return .failure
         }
+    }
+}
+
+extension Aggctl {
+    /// Runs one command line as the process does: the real console, clock and environment.
+    ///
+    /// - Parameters:
+    ///   - closedOutput: stdout was closed when the process started (its writes all fail).
+    ///   - closedErrors: the same for stderr.
+    public static func runProcess(
+        _ arguments: [String], environment: [String: String], closedOutput: Bool, closedErrors: Bool
+    ) -> ExitStatus {
+        run(
+            arguments,
+            context: .standard(environment: environment, closedOutput: closedOutput, closedErrors: closedErrors))
     }
 }
