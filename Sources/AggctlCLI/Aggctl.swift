@@ -19,8 +19,9 @@ public enum Aggctl {
             commands:
 
             """
+        let width = (commands.map(\.name.count).max() ?? 0) + 2
         for command in commands {
-            text += "  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.summary + "\n"
+            text += "  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.summary + "\n"
         }
         text += """
 

@@ -9,7 +9,7 @@ import TextSafety
 enum CheckCommand {
     static let name: String = "check"
     static let summary =
-        "Merge the store, detect depleted and restored session windows, and notify, exactly once per event."
+        "Merge the store, detect windows running out, coming back or running low, and notify, exactly once per event."
     static let flags = [
         CommonFlags.store,
         FlagSpec.option("state-dir", "D", "where state, outbox and caches live (default: $XDG_STATE_HOME/aggctl)"),
