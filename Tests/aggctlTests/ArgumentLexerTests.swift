@@ -31,9 +31,10 @@ struct FlagParserTests {
     @Test("values, toggles and repeated flags are collected")
     func collects() throws {
         let flags = try parse(["--store", "/s", "--json", "--from=a", "--from", "b"])
-        #expect(flags.value("store") == "/s")
-        #expect(flags.isSet("json"))
-        #expect(flags.all("from") == ["a", "b"])
+        #expect(flags.value(specs[0]) == "/s")
+        #expect(flags.isSet(specs[2]))
+        #expect(flags.all(specs[1]) == ["a", "b"])
+        #expect(flags.setting(specs[0]) == Setting(value: "/s", source: .flag("store")))
         #expect(!flags.wantsHelp)
     }
 

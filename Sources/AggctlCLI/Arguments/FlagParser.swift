@@ -25,9 +25,14 @@ struct ParsedFlags: Sendable {
     private(set) var toggles: Set<String> = []
     var wantsHelp = false
 
-    func value(_ name: String) -> String? { values[name]?.last }
-    func all(_ name: String) -> [String] { values[name] ?? [] }
-    func isSet(_ name: String) -> Bool { toggles.contains(name) }
+    // Read by the flag's declaration, not its name: a flag a command does not declare cannot be read
+    // by mistake, and a misspelt one does not compile.
+    func value(_ spec: FlagSpec) -> String? { values[spec.name]?.last }
+    func all(_ spec: FlagSpec) -> [String] { values[spec.name] ?? [] }
+    func isSet(_ spec: FlagSpec) -> Bool { toggles.contains(spec.name) }
+
+    /// The flag's value with where it came from.
+    func setting(_ spec: FlagSpec) -> Setting? { value(spec).map { Setting(value: $0, source: .flag(spec.name)) } }
 
     /// The second stage of argument parsing: matches tokens to `specs`.
     ///

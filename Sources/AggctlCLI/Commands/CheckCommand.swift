@@ -10,19 +10,20 @@ enum CheckCommand {
     static let name: String = "check"
     static let summary =
         "Merge the store, detect windows running out, coming back or running low, and notify, exactly once per event."
+    static let stateDir = FlagSpec.option(
+        "state-dir", "D", "where state, outbox and caches live (default: $XDG_STATE_HOME/aggctl)")
+    static let notify = FlagSpec.option(
+        "notify", "SPEC", repeatable: true,
+        "desktop, stdout, command:/path/to/hook or webhook:URL (default: desktop where reachable, else stdout)")
+    static let warnAt = FlagSpec.option(
+        "warn-at", "P,...", "also warn when the session's remaining percent drops below each P")
+    static let warnPace = FlagSpec.toggle(
+        "warn-pace", "also warn, once per window and reset, when a window will run out before its reset")
+    static let lockTimeout = FlagSpec.option(
+        "lock-timeout", "SECONDS", "give up (exit 1) after waiting this long for another check's lock (default: wait)")
     static let flags = [
-        CommonFlags.store,
-        FlagSpec.option("state-dir", "D", "where state, outbox and caches live (default: $XDG_STATE_HOME/aggctl)"),
-        FlagSpec.option(
-            "notify", "SPEC", repeatable: true,
-            "desktop, stdout, command:/path/to/hook or webhook:URL (default: desktop where reachable, else stdout)"),
-        FlagSpec.option("warn-at", "P,...", "also warn when the session's remaining percent drops below each P"),
-        FlagSpec.toggle(
-            "warn-pace", "also warn, once per window and reset, when a window will run out before its reset"),
-        FlagSpec.option(
-            "lock-timeout", "SECONDS",
-            "give up (exit 1) after waiting this long for another check's lock (default: wait)"),
-        CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew,
+        CommonFlags.store, stateDir, notify, warnAt, warnPace, lockTimeout, CommonFlags.now, CommonFlags.staleAfter,
+        CommonFlags.maxSkew,
     ]
     static let details = """
         Each event is written to an outbox in the state directory before any backend is tried, and marked
@@ -47,28 +48,31 @@ enum CheckCommand {
         try Setup(flags, context: context, command: name).runCycle()
     }
 
-    /// What `check` and `watch` settle once from their flags: backends, thresholds, the state file.
+    /// What `check` and `watch` settle once from their flags, in one throwing step: the store and merge
+    /// tolerances, backends, thresholds, the state file.
     struct Setup {
-        var flags: ParsedFlags
         var context: RunContext
+        var merge: MergeSettings
         var notifiers: [any Notifier]
         var warnAt: [Int]
+        var warnPace: Bool
         var stateFile: StateFile
         var lockTimeout: TimeInterval?
 
         init(_ flags: ParsedFlags, context: RunContext, command: String) throws {
-            self.flags = flags
             var context = context
-            if let directory = flags.value("state-dir") {
+            if let directory = flags.value(CheckCommand.stateDir) {
                 guard !directory.isEmpty else {
                     throw UsageError("--state-dir: '' is not a folder path", command: command)
                 }
                 context.stateDirectoryOverride = directory
             }
             self.context = context
-            notifiers = try CheckCommand.notifiers(flags.all("notify"), context: context)
-            warnAt = try flags.value("warn-at").map(CheckCommand.parseThresholds) ?? []
-            lockTimeout = try flags.value("lock-timeout").map { try ValueParsers.seconds($0, flag: "lock-timeout") }
+            merge = try MergeSettings(flags, context: context, command: command)
+            notifiers = try CheckCommand.notifiers(flags.all(CheckCommand.notify), context: context)
+            warnAt = try flags.value(CheckCommand.warnAt).map(CheckCommand.parseThresholds) ?? []
+            warnPace = flags.isSet(CheckCommand.warnPace)
+            lockTimeout = try flags.setting(CheckCommand.lockTimeout).map(ValueParsers.seconds)
             stateFile = StateFile(directory: context.stateDirectory)
         }
 
@@ -76,11 +80,7 @@ enum CheckCommand {
         func runCycle() throws -> ExitStatus {
             do {
                 let console = context.console
-                let body = {
-                    try cycle(
-                        flags, context: context, stateFile: stateFile, notifiers: notifiers, warnAt: warnAt,
-                        realNow: Date())
-                }
+                let body = { try cycle(self, realNow: Date()) }
                 return try stateFile.withLock(timeout: lockTimeout, onWait: { console.note($0) }, body)
             } catch let error as StateFileError {
                 throw CommandFailure(error.message)
@@ -93,10 +93,8 @@ enum CheckCommand {
     /// The state is written twice per cycle, whatever the number of events: once with the new events
     /// queued (before any backend is tried), once at the end. Each success in between goes to the
     /// state's journal at once, so a crash repeats at most the one delivery in flight.
-    static func cycle(
-        _ flags: ParsedFlags, context: RunContext, stateFile: StateFile, notifiers: [any Notifier], warnAt: [Int],
-        realNow: Date
-    ) throws -> ExitStatus {
+    static func cycle(_ setup: Setup, realNow: Date) throws -> ExitStatus {
+        let (context, stateFile, notifiers) = (setup.context, setup.stateFile, setup.notifiers)
         var state = CheckState()
         var baselineOnly = false
         switch try stateFile.load(CheckState.self) {
@@ -116,12 +114,12 @@ enum CheckCommand {
             if let id = entry["delivered"], let backend = entry["to"] { state.outbox.markDelivered(id, to: backend) }
         }
 
-        let (result, finish) = try StatusCommand.merge(flags, context: context, command: name)
+        let (result, finish) = try StatusCommand.merge(setup.merge, context: context)
         defer { finish() }
         StatusCommand.report(result.problems, on: context.console)
         let detection = TransitionDetector.evaluate(
-            previous: state.alerts, accounts: result.accounts, warnAt: warnAt, baselineOnly: baselineOnly,
-            paceAt: flags.isSet("warn-pace") ? result.now : nil)
+            previous: state.alerts, accounts: result.accounts, warnAt: setup.warnAt, baselineOnly: baselineOnly,
+            paceAt: setup.warnPace ? result.now : nil)
         state.alerts = detection.next
         state.alerts.forget(accountsNotIn: Set(result.accounts.map(\.key.description)), now: result.now)
         state.outbox.enqueue(detection.events.map(Self.notification), at: realNow)

@@ -16,12 +16,24 @@ enum DevicesCommand {
         try run(flags, context: context)
     }
 
+    /// `devices`'s options, settled before anything is read.
+    struct Options: Equatable {
+        var merge: MergeSettings
+        var json: Bool
+
+        init(_ flags: ParsedFlags, context: RunContext) throws {
+            merge = try MergeSettings(flags, context: context, command: name)
+            json = flags.isSet(CommonFlags.json)
+        }
+    }
+
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
-        let (result, saveCache) = try StatusCommand.merge(flags, context: context, command: name)
+        let options = try Options(flags, context: context)
+        let (result, saveCache) = try StatusCommand.merge(options.merge, context: context)
         let saving = DispatchGroup()
         DispatchQueue.global().async(group: saving) { saveCache() }
         defer { saving.wait() }
-        if flags.isSet("json") {
+        if options.json {
             var json = JSONWriter(streamingTo: context.console.output)
             StatusReport.devices(result, to: &json)
             json.finish()

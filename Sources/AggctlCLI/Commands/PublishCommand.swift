@@ -9,20 +9,20 @@ import TextSafety
 enum PublishCommand {
     static let name: String = "publish"
     static let summary = "Collect this machine's usage and write its record into the store (atomically)."
-    static let flags = [
-        CommonFlags.store,
-        FlagSpec.option("device-id", "ID", "this machine's id (default: created once in the state directory)"),
-        FlagSpec.option("device-name", "N", "a human name for this machine (default: the host name)"),
-        FlagSpec.option(
-            "from", "FILE", repeatable: true,
-            "read provider entries from FILE ('-' for stdin): aggctl JSON or `codexbar usage --format json`"),
-        FlagSpec.option(
-            "source", "NAME[:PATH]", repeatable: true,
-            "a built-in collector: codex, claude or gemini (this machine's logs), codex-api, claude-api or copilot-api (usage endpoints)"
-        ),
-        FlagSpec.toggle("dry-run", "print the record instead of writing it"),
-        FlagSpec.option("now", "DATE", "write the record as if it were DATE (RFC 3339): its generatedAt"),
-    ]
+    static let deviceIDFlag = FlagSpec.option(
+        "device-id", "ID", "this machine's id (default: created once in the state directory)")
+    static let deviceNameFlag = FlagSpec.option(
+        "device-name", "N", "a human name for this machine (default: the host name)")
+    static let from = FlagSpec.option(
+        "from", "FILE", repeatable: true,
+        "read provider entries from FILE ('-' for stdin): aggctl JSON or `codexbar usage --format json`")
+    static let source = FlagSpec.option(
+        "source", "NAME[:PATH]", repeatable: true,
+        "a built-in collector: codex, claude or gemini (this machine's logs), codex-api, claude-api or copilot-api (usage endpoints)"
+    )
+    static let dryRun = FlagSpec.toggle("dry-run", "print the record instead of writing it")
+    static let now = FlagSpec.option("now", "DATE", "write the record as if it were DATE (RFC 3339): its generatedAt")
+    static let flags = [CommonFlags.store, deviceIDFlag, deviceNameFlag, from, source, dryRun, now]
     static let details = """
         Input is read strictly: an entry that does not decode is an error naming the file and the entry, and
         nothing is written. Exit 1 when input cannot be read or the store cannot be written.
@@ -35,28 +35,46 @@ enum PublishCommand {
         try run(flags, context: context)
     }
 
+    /// `publish`'s options, settled in one throwing step before any file is read, so a typo never costs
+    /// a half-done run.
+    struct Options {
+        var inputs: [String]
+        var sources: [Source]
+        var location: StoreLocation
+        var deviceID: DeviceID?
+        var deviceName: String?
+        var now: Date
+        var dryRun: Bool
+
+        init(_ flags: ParsedFlags, context: RunContext) throws {
+            inputs = flags.all(PublishCommand.from)
+            sources = try flags.all(PublishCommand.source).map {
+                try parseSource(
+                    $0, environment: context.environment, stateFolder: context.stateDirectory + "/collectors",
+                    httpClient: { try context.httpClient() })
+            }
+            guard !inputs.isEmpty || !sources.isEmpty else {
+                throw UsageError("publish needs --from FILE ('-' for stdin) or --source NAME[:PATH]", command: name)
+            }
+            location = try context.storeLocation(flags, command: name)
+            deviceID = try context.setting(deviceIDFlag, flags: flags).map(ValueParsers.deviceID)
+            let named = context.setting(deviceNameFlag, flags: flags)
+            if let named, SafeText.hasControlCharacters(named.value) {
+                throw UsageError(
+                    "\(named.source): '\(SafeText.line(named.value))' holds control characters; expected one line of text",
+                    command: name)
+            }
+            deviceName = named?.value
+            now = try flags.setting(PublishCommand.now).map(ValueParsers.date) ?? context.clock()
+            dryRun = flags.isSet(PublishCommand.dryRun)
+        }
+    }
+
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
-        let inputs = flags.all("from")
-        let sources = try flags.all("source").map {
-            try parseSource(
-                $0, environment: context.environment, stateFolder: context.stateDirectory + "/collectors",
-                httpClient: { try context.httpClient() })
-        }
-        guard !inputs.isEmpty || !sources.isEmpty else {
-            throw UsageError("publish needs --from FILE ('-' for stdin) or --source NAME[:PATH]", command: name)
-        }
-        // Every flag is checked before any file is read, so a typo never costs a half-done run.
-        let location = try context.storeLocation(flags, command: name)
-        let givenDeviceID = try context.setting("device-id", flags: flags).map {
-            try ValueParsers.deviceID($0, flag: "device-id")
-        }
-        let deviceName = context.setting("device-name", flags: flags)
-        if let deviceName, SafeText.hasControlCharacters(deviceName) {
-            throw UsageError(
-                "--device-name: '\(SafeText.line(deviceName))' holds control characters; expected one line of text",
-                command: name)
-        }
-        let now = try context.now(flags)
+        let options = try Options(flags, context: context)
+        let (inputs, sources, location, givenDeviceID, deviceName, now) = (
+            options.inputs, options.sources, options.location, options.deviceID, options.deviceName, options.now
+        )
 
         var providers: [ProviderUsage] = []
         for input in inputs {
@@ -77,7 +95,7 @@ enum PublishCommand {
                 "no provider entries in \(inputs.map { "'\($0)'" }.joined(separator: ", ")); nothing to publish")
         }
 
-        let dryRun = flags.isSet("dry-run")
+        let dryRun = options.dryRun
         providers = withHistory(
             providers, file: StateFile(directory: context.stateDirectory, name: "history"), now: now, save: !dryRun,
             console: context.console)

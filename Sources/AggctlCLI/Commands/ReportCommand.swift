@@ -6,12 +6,9 @@ import Snapshots
 enum ReportCommand {
     static let name: String = "report"
     static let summary = "Write one self-contained HTML page: each account's window lines, pace, daily tokens and cost."
-    static let flags = [
-        CommonFlags.store,
-        FlagSpec.option("out", "FILE.html", "where to write the page (atomically); required"),
-        FlagSpec.option("days", "N", "days of the session and weekly lines, 1-56 (default 7)"),
-        CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew,
-    ]
+    static let out = FlagSpec.option("out", "FILE.html", "where to write the page (atomically); required")
+    static let days = FlagSpec.option("days", "N", "days of the session and weekly lines, 1-56 (default 7)")
+    static let flags = [CommonFlags.store, out, days, CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew]
     static let details = """
         The page has no script and loads nothing: inline CSS and SVG, readable in light and dark mode and on
         a phone. Weekly forecasts from earlier weeks appear once 3 weeks of history exist: the merged weekly
@@ -25,22 +22,35 @@ enum ReportCommand {
 
     static let maximumDays = 56
 
+    /// `report`'s options, settled before anything is read.
+    struct Options: Equatable {
+        var merge: MergeSettings
+        var out: String
+        var days: Int
+
+        init(_ flags: ParsedFlags, context: RunContext) throws {
+            guard let out = flags.value(ReportCommand.out), !out.isEmpty else {
+                throw UsageError("report needs --out FILE.html, the page to write", command: name)
+            }
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), isFolder.boolValue {
+                throw UsageError("--out: '\(out)' is a folder; expected a file such as report.html", command: name)
+            }
+            self.out = out
+            days = try flags.value(ReportCommand.days).map(parseDays) ?? 7
+            merge = try MergeSettings(flags, context: context, command: name)
+        }
+    }
+
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
-        guard let out = flags.value("out"), !out.isEmpty else {
-            throw UsageError("report needs --out FILE.html, the page to write", command: name)
-        }
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), isFolder.boolValue {
-            throw UsageError("--out: '\(out)' is a folder; expected a file such as report.html", command: name)
-        }
-        let days = try flags.value("days").map(parseDays) ?? 7
-        let (result, finish) = try StatusCommand.merge(flags, context: context, command: name, history: .full)
+        let options = try Options(flags, context: context)
+        let (out, days) = (options.out, options.days)
+        let (result, finish) = try StatusCommand.merge(options.merge, context: context, history: .full)
         defer { finish() }
         StatusCommand.report(result.problems, on: context.console)
 
-        let maxSkew = try context.seconds("max-skew", flags: flags, default: MergeOptions.defaultMaxSkew)
-        let store = try context.storeLocation(flags, command: name).displayName
-        let weekly = archived(result, store: store, maxSkew: maxSkew, context: context)
+        let weekly = archived(
+            result, store: options.merge.location.displayName, maxSkew: options.merge.maxSkew, context: context)
         var forecasts: [String: WeeklyForecast] = [:]
         for account in result.accounts {
             let key = account.key.description

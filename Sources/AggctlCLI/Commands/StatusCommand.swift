@@ -18,15 +18,26 @@ enum StatusCommand {
         try run(flags, context: context)
     }
 
+    /// `status`'s options, settled before anything is read.
+    struct Options: Equatable {
+        var merge: MergeSettings
+        var json: Bool
+
+        init(_ flags: ParsedFlags, context: RunContext) throws {
+            merge = try MergeSettings(flags, context: context, command: name)
+            json = flags.isSet(CommonFlags.json)
+        }
+    }
+
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
+        let options = try Options(flags, context: context)
         // The table's sparkline needs the weekly trend; programs reading --json pay nothing for it.
-        let (result, saveCache) = try merge(
-            flags, context: context, command: name, history: flags.isSet("json") ? .skip : .trend)
+        let (result, saveCache) = try merge(options.merge, context: context, history: options.json ? .skip : .trend)
         // The cache is saved on another core while the report is written; nobody waits for it.
         let saving = DispatchGroup()
         DispatchQueue.global().async(group: saving) { saveCache() }
         defer { saving.wait() }
-        if flags.isSet("json") {
+        if options.json {
             var json = JSONWriter(streamingTo: context.console.output)
             StatusReport.status(result, to: &json)
             json.finish()
@@ -38,22 +49,18 @@ enum StatusCommand {
         return .success
     }
 
-    /// Reads the store named by the flags and merges it: what `status`, `devices` and `check` share.
+    /// Reads the store and merges it: what `status`, `devices`, `check`, `report` and `statusline` share.
     ///
     /// - Returns: the merge, and a function that saves the updated parse cache (call it once the output
     ///   is written).
     /// - Parameter history: how much history to read: `.full` for `report` (past the caches), `.trend`
     ///   for the table's sparkline.
     static func merge(
-        _ flags: ParsedFlags, context: RunContext, command: String, history: HistoryDetail = .skip
+        _ settings: MergeSettings, context: RunContext, history: HistoryDetail = .skip
     ) throws -> (MergeResult, saveCache: @Sendable () -> Void) {
-        let location = try context.storeLocation(flags, command: command)
-        let options = MergeOptions(
-            now: try context.now(flags),
-            staleAfter: try context.seconds("stale-after", flags: flags, default: MergeOptions.defaultStaleAfter),
-            maxSkew: try context.seconds("max-skew", flags: flags, default: MergeOptions.defaultMaxSkew))
+        let options = settings.options(clock: context.clock)
         let merging = CachedMerge(
-            store: try context.openStore(location), cacheFolder: context.cacheFolder,
+            store: try context.openStore(settings.location), cacheFolder: context.cacheFolder,
             readerVersion: "aggctl \(Aggctl.version)")
         do {
             let outcome = try merging.merge(options: options, realNow: Date(), history: history)

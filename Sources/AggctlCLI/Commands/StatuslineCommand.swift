@@ -48,8 +48,8 @@ enum StatuslineCommand {
             try? official?.save(in: context.stateDirectory + "/collectors")
         }
         var accounts: [MergedAccount] = []
-        if (try? context.storeLocation(flags, command: name)) != nil,
-            let (result, saveCache) = try? StatusCommand.merge(flags, context: context, command: name)
+        if let settings = try? MergeSettings(flags, context: context, command: name),
+            let (result, saveCache) = try? StatusCommand.merge(settings, context: context)
         {
             accounts = result.accounts
             saveCache()

@@ -4,8 +4,8 @@ import Foundation
 enum WatchCommand {
     static let name: String = "watch"
     static let summary = "Run check every --interval seconds until interrupted (for a user service)."
-    static let flags =
-        [FlagSpec.option("interval", "SECONDS", "seconds between checks (default 60)")] + CheckCommand.flags
+    static let interval = FlagSpec.option("interval", "SECONDS", "seconds between checks (default 60)")
+    static let flags = [interval] + CheckCommand.flags
     static let details = """
         On SIGINT or SIGTERM the check in progress finishes (deliveries and the state write), then watch
         exits 0. A store that cannot be read in one round is reported on stderr and tried again next round.
@@ -16,10 +16,11 @@ enum WatchCommand {
 
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
         let interval =
-            try flags.value("interval").map { text -> TimeInterval in
-                let seconds = try ValueParsers.seconds(text, flag: "interval")
+            try flags.setting(Self.interval).map { setting -> TimeInterval in
+                let seconds = try ValueParsers.seconds(setting)
                 guard seconds >= 0.1 else {
-                    throw UsageError("--interval: '\(text)' is too short; expected at least 0.1 seconds", command: name)
+                    throw UsageError(
+                        "--interval: '\(setting.value)' is too short; expected at least 0.1 seconds", command: name)
                 }
                 return seconds
             } ?? 60

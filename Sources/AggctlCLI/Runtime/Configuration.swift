@@ -10,7 +10,18 @@ import Snapshots
 struct Configuration: Equatable {
     static let keys: Set<String> = ["store", "device-id", "device-name", "stale-after", "max-skew"]
 
-    var values: [String: String] = [:]
+    /// By key: the value and the line it is on, for errors that name it.
+    var values: [String: (value: String, line: Int)] = [:]
+
+    static func == (lhs: Configuration, rhs: Configuration) -> Bool {
+        lhs.values.mapValues(\.value) == rhs.values.mapValues(\.value)
+            && lhs.values.mapValues(\.line) == rhs.values.mapValues(\.line)
+    }
+
+    /// The file's value for `key`, with its line.
+    func setting(_ key: String) -> Setting? {
+        values[key].map { Setting(value: $0.value, source: .config(key: key, line: $0.line)) }
+    }
 
     /// Reads the file at `path`.
     /// - Throws: `UsageError` naming the file and line of a malformed or unknown entry.
@@ -36,36 +47,31 @@ struct Configuration: Equatable {
                     "config '\(path)': line \(number + 1): unknown key '\(key)'; known keys: "
                         + keys.sorted().joined(separator: ", "))
             }
-            configuration.values[key] = value
+            configuration.values[key] = (value, number + 1)
         }
         return configuration
     }
 }
 
 extension RunContext {
-    /// The value of a setting: the flag, else the environment variable, else the config file.
-    func setting(_ name: String, flags: ParsedFlags, environmentName: String? = nil) -> String? {
-        if let value = flags.value(name) { return value }
-        if let environmentName, let value = environment[environmentName], !value.isEmpty { return value }
-        return configuration.values[name]
+    /// A setting: the flag, else the environment variable, else the config file (its key is the flag's
+    /// name), with where it came from.
+    func setting(_ spec: FlagSpec, flags: ParsedFlags, environmentName: String? = nil) -> Setting? {
+        if let given = flags.setting(spec) { return given }
+        if let environmentName, let value = environment[environmentName], !value.isEmpty {
+            return Setting(value: value, source: .environment(environmentName))
+        }
+        return configuration.setting(spec.name)
     }
 
     /// The store named by `--store`, `AGGCTL_STORE`, or the config file.
     func storeLocation(_ flags: ParsedFlags, command: String) throws -> StoreLocation {
-        guard let text = setting("store", flags: flags, environmentName: "AGGCTL_STORE") else {
+        guard let setting = setting(CommonFlags.store, flags: flags, environmentName: "AGGCTL_STORE") else {
             throw UsageError(
                 "missing --store S (a folder or WebDAV URL; or set AGGCTL_STORE, or 'store = ...' in '\(configFile)')",
                 command: command)
         }
-        let source: String
-        if flags.value("store") != nil {
-            source = "--store"
-        } else if !(environment["AGGCTL_STORE"] ?? "").isEmpty {
-            source = "AGGCTL_STORE"
-        } else {
-            source = "'store' in '\(configFile)'"
-        }
-        return try ValueParsers.store(text, source: source)
+        return try ValueParsers.store(setting)
     }
 
     /// A store for `location`.
@@ -99,14 +105,14 @@ extension RunContext {
     }
 
     /// A seconds setting (`--stale-after`, `--max-skew`) with its default.
-    func seconds(_ name: String, flags: ParsedFlags, default fallback: TimeInterval) throws -> TimeInterval {
-        guard let text = setting(name, flags: flags) else { return fallback }
-        return try ValueParsers.seconds(text, flag: name)
+    func seconds(_ spec: FlagSpec, flags: ParsedFlags, default fallback: TimeInterval) throws -> TimeInterval {
+        guard let setting = setting(spec, flags: flags) else { return fallback }
+        return try ValueParsers.seconds(setting)
     }
 
     /// `--now`, else the clock.
     func now(_ flags: ParsedFlags) throws -> Date {
-        guard let text = flags.value("now") else { return clock() }
-        return try ValueParsers.date(text, flag: "now")
+        guard let setting = flags.setting(CommonFlags.now) else { return clock() }
+        return try ValueParsers.date(setting)
     }
 }

@@ -1,0 +1,131 @@
+import Aggregator
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+@testable import AggctlCLI
+
+/// Each command's typed options, built in one throwing step from flags, environment and config file.
+struct OptionsTests {
+    let home = TemporaryDirectory("aggctl-options")
+
+    /// A context with `environment` (beside HOME and XDG_CONFIG_HOME) and the config file `config`.
+    func context(_ environment: [String: String] = [:], config: String? = nil) throws -> RunContext {
+        var variables = [
+            "HOME": home.path, "XDG_CONFIG_HOME": home.file("config"), "XDG_STATE_HOME": home.file("state"),
+        ]
+        variables.merge(environment) { _, new in new }
+        var context = RunContext.standard(environment: variables)
+        if let config {
+            try home.write("config/aggctl/config", config)
+            context.configuration = try Configuration.load(path: context.configFile)
+        }
+        return context
+    }
+
+    func flags(_ words: String..., specs: [FlagSpec]) throws -> ParsedFlags {
+        try ParsedFlags.parse(ArgumentLexer.tokens(words), specs: specs, command: "test")
+    }
+
+    func usageError(_ body: () throws -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch let error as UsageError {
+            return error.message
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test("status: a flag wins over AGGCTL_STORE, which wins over the config file; defaults otherwise")
+    func statusSources() throws {
+        let config = "store = /from/config\nstale-after = 120\n"
+        let fromFlag = try StatusCommand.Options(
+            try flags("--store", "/from/flag", "--json", specs: StatusCommand.flags),
+            context: try context(["AGGCTL_STORE": "/from/env"], config: config))
+        #expect(fromFlag.merge.location == .directory(path: "/from/flag"))
+        #expect(fromFlag.json)
+        #expect(fromFlag.merge.staleAfter == 120)
+        #expect(fromFlag.merge.maxSkew == MergeOptions.defaultMaxSkew)
+        let fromEnvironment = try StatusCommand.Options(
+            try flags(specs: StatusCommand.flags), context: try context(["AGGCTL_STORE": "/from/env"], config: config))
+        #expect(fromEnvironment.merge.location == .directory(path: "/from/env"))
+        #expect(!fromEnvironment.json)
+        let fromConfig = try StatusCommand.Options(
+            try flags(specs: StatusCommand.flags), context: try context(config: config))
+        #expect(fromConfig.merge.location == .directory(path: "/from/config"))
+        #expect(fromConfig.merge.now == nil)
+    }
+
+    @Test("a bad value names where it came from: the flag, the variable, or the config file's line")
+    func errorsNameTheirSource() throws {
+        #expect(
+            usageError {
+                _ = try StatusCommand.Options(
+                    try flags("--store", "/s", "--stale-after", "soon", specs: StatusCommand.flags),
+                    context: try context())
+            } == "--stale-after: 'soon' is not a number of seconds; expected a number such as 3600")
+        #expect(
+            usageError {
+                _ = try StatusCommand.Options(
+                    try flags("--store", "/s", specs: StatusCommand.flags),
+                    context: try context(config: "# defaults\nmax-skew = -5\n"))
+            } == "config line 2 (max-skew): '-5' is not a number of seconds; expected a number such as 3600")
+        let store = usageError {
+            _ = try StatusCommand.Options(
+                try flags(specs: StatusCommand.flags), context: try context(["AGGCTL_STORE": "http://h/dav/?q=1"]))
+        }
+        #expect(store?.hasPrefix("AGGCTL_STORE: ") == true, "\(store ?? "")")
+        #expect(
+            usageError {
+                _ = try PublishCommand.Options(
+                    try flags("--store", "/s", "--from", "-", specs: PublishCommand.flags),
+                    context: try context(config: "device-id = ../x\n"))
+            }?.hasPrefix("config line 1 (device-id): '../x' is not a valid device id") == true)
+    }
+
+    @Test("check: backends, thresholds, pace warnings and the lock timeout, settled before anything runs")
+    func check() throws {
+        let setup = try CheckCommand.Setup(
+            try flags(
+                "--store", "/s", "--notify", "stdout", "--warn-at", "25,10", "--warn-pace", "--lock-timeout", "2.5",
+                "--now", "2026-11-30T12:00:00Z", specs: CheckCommand.flags),
+            context: try context(), command: "check")
+        #expect(setup.warnAt == [25, 10])
+        #expect(setup.warnPace)
+        #expect(setup.lockTimeout == 2.5)
+        #expect(setup.merge.now == Records.date("2026-11-30T12:00:00Z"))
+        #expect(setup.notifiers.count == 1)
+        // Without --now, each round of `watch` merges at its own moment.
+        let clockRun = try CheckCommand.Setup(
+            try flags("--store", "/s", "--notify", "stdout", specs: CheckCommand.flags), context: try context(),
+            command: "watch")
+        #expect(clockRun.merge.now == nil)
+        #expect(
+            clockRun.merge.options(clock: { Records.date("2026-12-01T00:00:00Z") }).now
+                == Records.date("2026-12-01T00:00:00Z"))
+    }
+
+    @Test("report and publish: their own options with the shared ones")
+    func reportAndPublish() throws {
+        let report = try ReportCommand.Options(
+            try flags("--store", "/s", "--out", "/tmp/r.html", "--days", "14", specs: ReportCommand.flags),
+            context: try context())
+        #expect(report.days == 14 && report.out == "/tmp/r.html")
+        #expect(
+            usageError {
+                _ = try ReportCommand.Options(
+                    try flags("--store", "/s", "--out", "/tmp/r.html", "--days", "99", specs: ReportCommand.flags),
+                    context: try context())
+            } == "--days: '99' is not a number of days; expected a whole number from 1 to 56")
+        let publish = try PublishCommand.Options(
+            try flags(
+                "--store", "/s", "--from", "-", "--dry-run", "--now", "2026-11-30T12:00:00Z",
+                specs: PublishCommand.flags),
+            context: try context(config: "device-name = studio\n"))
+        #expect(publish.dryRun && publish.inputs == ["-"] && publish.deviceName == "studio")
+        #expect(publish.now == Records.date("2026-11-30T12:00:00Z"))
+    }
+}
