@@ -7,7 +7,8 @@ public enum Aggctl {
 
     static let commands = [
         PublishCommand.command, StatusCommand.command, DevicesCommand.command, CheckCommand.command,
-        WatchCommand.command, ReportCommand.command, StatuslineCommand.command, DoctorCommand.command,
+        WatchCommand.command, ReportCommand.command, ExportCommand.command, StatuslineCommand.command,
+        DoctorCommand.command,
     ]
 
     static var help: String {

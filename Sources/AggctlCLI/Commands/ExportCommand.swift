@@ -1,0 +1,62 @@
+import Aggregator
+import Foundation
+import Snapshots
+
+/// `aggctl export`: the merged view for other tools; `--format prometheus` for node_exporter's textfile
+/// collector or a scrape.
+enum ExportCommand {
+    static let name: String = "export"
+    static let summary = "Print the merged view for other tools: Prometheus text exposition (--format prometheus)."
+    static let format = FlagSpec.option("format", "prometheus", "the format: prometheus; required")
+    static let out = FlagSpec.option(
+        "out", "FILE", "write to FILE atomically (a temporary name in its folder, then a rename) instead of stdout")
+    static let flags = [CommonFlags.store, format, out, CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew]
+    static let details = """
+        The metrics of SPEC section 6, gauges without timestamps. For node_exporter's textfile collector:
+          aggctl export --format prometheus --out /var/lib/prometheus/node-exporter/aggctl.prom
+        from cron; node_exporter reads only files ending in .prom, so the temporary name is never read.
+        Exit 1 when the store cannot be read or the file cannot be written.
+        """
+
+    static let command = Command(name: name, summary: summary, flags: flags, details: details) { flags, context in
+        try run(flags, context: context)
+    }
+
+    /// `export`'s options, settled before anything is read.
+    struct Options: Equatable {
+        var merge: MergeSettings
+        var out: String?
+
+        init(_ flags: ParsedFlags, context: RunContext) throws {
+            guard let chosen = flags.value(ExportCommand.format) else {
+                throw UsageError("export needs --format prometheus", command: name)
+            }
+            guard chosen == "prometheus" else {
+                throw UsageError("--format: '\(chosen)' is not a format; expected prometheus", command: name)
+            }
+            out = try flags.value(ExportCommand.out).map { path in
+                guard !path.isEmpty else { throw UsageError("--out: '' is not a file path", command: name) }
+                return path
+            }
+            merge = try MergeSettings(flags, context: context, command: name)
+        }
+    }
+
+    static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
+        let options = try Options(flags, context: context)
+        let (result, saveCache) = try StatusCommand.merge(options.merge, context: context)
+        defer { saveCache() }
+        let text = PrometheusText.render(result)
+        if let out = options.out {
+            do {
+                try AtomicFile.write(Data(text.utf8), to: out, mode: 0o644)
+            } catch {
+                throw CommandFailure("cannot write --out '\(out)': \(error)")
+            }
+        } else {
+            context.console.output.write(text)
+        }
+        StatusCommand.report(result.problems, on: context.console)
+        return .success
+    }
+}

@@ -1,0 +1,94 @@
+import Aggregator
+import Foundation
+import Snapshots
+import TextSafety
+
+/// The merged view as Prometheus text exposition (SPEC section 6, `export --format prometheus`): every
+/// metric family with its HELP and TYPE lines, gauges without timestamps (node_exporter's textfile
+/// collector refuses a file with one), label values made one safe line (`SafeText`) and then escaped as
+/// the format says (`\\`, `\"`, `\n`).
+enum PrometheusText {
+    struct Sample {
+        var labels: [(String, String)]
+        var value: Double
+    }
+
+    static func render(_ result: MergeResult) -> String {
+        var used: [Sample] = []
+        var resets: [Sample] = []
+        var depleted: [Sample] = []
+        var updated: [Sample] = []
+        var tokens: [Sample] = []
+        var cost: [Sample] = []
+        for account in result.accounts {
+            var labels = [("provider", account.providerID), ("account", account.key.normalizedEmail ?? "")]
+            if account.key.normalizedEmail == nil { labels.append(("device", account.deviceID.rawValue)) }
+            var windows: [(String, WindowStatus)] = []
+            if let session = account.session { windows.append(("session", session)) }
+            if let weekly = account.weekly { windows.append(("weekly", weekly)) }
+            for model in account.modelWeekly ?? [] where !windows.contains(where: { $0.0 == model.name }) {
+                windows.append((model.name, model.window))
+            }
+            for (name, window) in windows {
+                let windowLabels = labels + [("window", name)]
+                used.append(Sample(labels: windowLabels, value: min(1, max(0, window.usedPercent / 100))))
+                if let resetsAt = window.resetsAt {
+                    resets.append(Sample(labels: windowLabels, value: resetsAt.timeIntervalSince1970.rounded(.down)))
+                }
+                depleted.append(Sample(labels: windowLabels, value: window.level == .depleted ? 1 : 0))
+            }
+            updated.append(Sample(labels: labels, value: account.lastUpdated.timeIntervalSince1970.rounded(.down)))
+            if let today = account.tokens?.today { tokens.append(Sample(labels: labels, value: Double(today))) }
+            if let today = account.costUSD?.today { cost.append(Sample(labels: labels, value: today)) }
+        }
+        let devices = result.devices.map {
+            Sample(
+                labels: [("device", $0.deviceID.rawValue)], value: $0.generatedAt.timeIntervalSince1970.rounded(.down))
+        }
+        var text = ""
+        func family(_ name: String, _ help: String, _ samples: [Sample]) {
+            text += "# HELP \(name) \(help)\n# TYPE \(name) gauge\n"
+            for sample in samples {
+                let labels = sample.labels.map { "\($0.0)=\"\(escape($0.1))\"" }.joined(separator: ",")
+                text += labels.isEmpty ? name : "\(name){\(labels)}"
+                text += " " + number(sample.value) + "\n"
+            }
+        }
+        family("aggctl_quota_used_ratio", "Used share of a quota window, 0 to 1.", used)
+        family("aggctl_quota_resets_at_timestamp_seconds", "When a quota window resets, Unix seconds.", resets)
+        family("aggctl_quota_depleted", "1 when a quota window is used up, else 0.", depleted)
+        family(
+            "aggctl_account_last_updated_timestamp_seconds", "When the account's figures were read, Unix seconds.",
+            updated)
+        family("aggctl_tokens_today", "Tokens today (UTC), summed over the account's devices.", tokens)
+        family("aggctl_cost_today_usd", "Cost today (UTC) in US dollars, summed over the account's devices.", cost)
+        family(
+            "aggctl_device_last_published_timestamp_seconds", "When a device last published its record, Unix seconds.",
+            devices)
+        family(
+            "aggctl_record_problems", "Records or entries in the store that could not be read as they are.",
+            [Sample(labels: [], value: Double(result.problems.count))])
+        return text
+    }
+
+    /// A label value: one safe line, then the exposition format's escapes.
+    static func escape(_ value: String) -> String {
+        var out = ""
+        for character in SafeText.line(value, limit: 200) {
+            switch character {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// Whole numbers without a fraction, others in Swift's shortest round-tripping form.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return value.isNaN ? "NaN" : (value > 0 ? "+Inf" : "-Inf") }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        return String(value)
+    }
+}
