@@ -101,7 +101,11 @@ public struct ClaudeCollector: Sendable {
     ///
     /// - Parameter stateFolder: where to keep what was read, so the next run reads only what was appended
     ///   since (nil: read everything, keep nothing).
-    public func collect(now: Date, stateFolder: String? = nil, readerVersion: String = "") throws -> ProviderUsage {
+    /// - Parameter statusLineFolder: where `aggctl statusline` keeps the official figures (only read);
+    ///   by default the state folder.
+    public func collect(
+        now: Date, stateFolder: String? = nil, readerVersion: String = "", statusLineFolder: String? = nil
+    ) throws -> ProviderUsage {
         let files = try logFiles()
         let statePath = stateFolder.map {
             LogScanState<FileScan>.path(in: $0, name: "claude", root: folders.joined(separator: "\n"))
@@ -156,7 +160,7 @@ public struct ClaudeCollector: Sendable {
         }
         // The official figures Claude Code last handed `aggctl statusline` are exact: they stand for a
         // window unless a limit message came after them (it says the window is used up).
-        if let official = stateFolder.flatMap(ClaudeStatusLine.load(from:)), official.at <= now {
+        if let official = (statusLineFolder ?? stateFolder).flatMap(ClaudeStatusLine.load(from:)), official.at <= now {
             let newerThanLimits = scan.limitMessageAt.map { $0 < official.at } ?? true
             if let session = official.session, entry.session == nil || newerThanLimits { entry.session = session }
             if let weekly = official.weekly, entry.weekly == nil || newerThanLimits { entry.weekly = weekly }

@@ -20,7 +20,8 @@ enum PublishCommand {
         "source", "NAME[:PATH]", repeatable: true,
         "a built-in collector: codex, claude or gemini (this machine's logs), codex-api, claude-api or copilot-api (usage endpoints)"
     )
-    static let dryRun = FlagSpec.toggle("dry-run", "print the record instead of writing it")
+    static let dryRun = FlagSpec.toggle(
+        "dry-run", "print the record instead of writing it; writes nothing at all (no store, id or state needed)")
     static let now = FlagSpec.option("now", "DATE", "write the record as if it were DATE (RFC 3339): its generatedAt")
     static let flags = [CommonFlags.store, deviceIDFlag, deviceNameFlag, from, source, dryRun, now]
     static let details = """
@@ -40,23 +41,28 @@ enum PublishCommand {
     struct Options {
         var inputs: [String]
         var sources: [Source]
-        var location: StoreLocation
+        /// Needed to write; a dry run writes nothing and needs none (one given is still checked).
+        var location: StoreLocation?
         var deviceID: DeviceID?
         var deviceName: String?
         var now: Date
         var dryRun: Bool
 
         init(_ flags: ParsedFlags, context: RunContext) throws {
+            dryRun = flags.isSet(PublishCommand.dryRun)
             inputs = flags.all(PublishCommand.from)
+            // A dry run keeps no collector state: the logs are read afresh, and nothing is written.
+            let stateFolder = dryRun ? nil : context.stateDirectory + "/collectors"
             sources = try flags.all(PublishCommand.source).map {
                 try parseSource(
-                    $0, environment: context.environment, stateFolder: context.stateDirectory + "/collectors",
-                    httpClient: { try context.httpClient() })
+                    $0, environment: context.environment, stateFolder: stateFolder,
+                    statusLineFolder: context.stateDirectory + "/collectors", httpClient: { try context.httpClient() })
             }
             guard !inputs.isEmpty || !sources.isEmpty else {
                 throw UsageError("publish needs --from FILE ('-' for stdin) or --source NAME[:PATH]", command: name)
             }
-            location = try context.storeLocation(flags, command: name)
+            let hasStore = context.setting(CommonFlags.store, flags: flags, environmentName: "AGGCTL_STORE") != nil
+            location = dryRun && !hasStore ? nil : try context.storeLocation(flags, command: name)
             deviceID = try context.setting(deviceIDFlag, flags: flags).map(ValueParsers.deviceID)
             let named = context.setting(deviceNameFlag, flags: flags)
             if let named, SafeText.hasControlCharacters(named.value) {
@@ -66,7 +72,6 @@ enum PublishCommand {
             }
             deviceName = named?.value
             now = try flags.setting(PublishCommand.now).map(ValueParsers.date) ?? context.clock()
-            dryRun = flags.isSet(PublishCommand.dryRun)
         }
     }
 
@@ -96,13 +101,25 @@ enum PublishCommand {
         }
 
         let dryRun = options.dryRun
-        providers = withHistory(
-            providers, file: StateFile(directory: context.stateDirectory, name: "history"), now: now, save: !dryRun,
-            console: context.console)
+        let historyFile = StateFile(directory: context.stateDirectory, name: "history")
+        if dryRun {
+            // What the record would carry, read without a lock or a write.
+            var history = LocalHistory()
+            if let data = FileManager.default.contents(atPath: historyFile.path),
+                let kept = try? SnapshotCodec.makeDecoder().decode(LocalHistory.self, from: data)
+            {
+                history = kept
+            }
+            providers = providers.map { history.observe($0, now: now) }
+        } else {
+            providers = withHistory(providers, file: historyFile, now: now, save: true, console: context.console)
+        }
 
         let deviceID =
             try givenDeviceID
-            ?? DeviceIdentity.loadOrCreate(stateDirectory: context.stateDirectory, hostName: context.hostName())
+            ?? (dryRun
+                ? DeviceIdentity.existingOrPreview(stateDirectory: context.stateDirectory, hostName: context.hostName())
+                : DeviceIdentity.loadOrCreate(stateDirectory: context.stateDirectory, hostName: context.hostName()))
         let snapshot = DeviceSnapshot(
             deviceID: deviceID,
             deviceName: deviceName.flatMap { $0.isEmpty ? nil : $0 } ?? defaultDeviceName(context.hostName(), deviceID),
@@ -116,6 +133,7 @@ enum PublishCommand {
         // Compact in the store: a record is for programs (a week of history indented was twice the size);
         // `--dry-run` shows it indented for people.
         let data = try SnapshotCodec.encode(snapshot, pretty: false)
+        guard let location else { throw CommandFailure("publish needs --store S to write the record") }
         let store = try context.openStore(location)
         do {
             try store.writeRecord(data, for: deviceID)
@@ -228,7 +246,7 @@ enum PublishCommand {
     /// - Parameter stateFolder: where collectors keep what they read, to read only what is new next time.
     /// - Parameter httpClient: makes the client the usage endpoints use.
     static func parseSource(
-        _ text: String, environment: [String: String], stateFolder: String,
+        _ text: String, environment: [String: String], stateFolder: String?, statusLineFolder: String? = nil,
         httpClient: () throws -> HTTPClient
     ) throws -> Source {
         let collector = text.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
@@ -242,9 +260,11 @@ enum PublishCommand {
             }
         case "claude":
             let folders = path.map { [$0] } ?? ClaudeCollector.defaultFolders(environment: environment)
+            // The status line's figures are read even by a dry run (which keeps no state of its own).
             return Source(name: "claude") { now in
                 try ClaudeCollector(folders: folders).collect(
-                    now: now, stateFolder: stateFolder, readerVersion: "aggctl \(Aggctl.version)")
+                    now: now, stateFolder: stateFolder, readerVersion: "aggctl \(Aggctl.version)",
+                    statusLineFolder: statusLineFolder)
             }
         case "gemini":
             let home = path ?? GeminiCollector.defaultHome(environment: environment)

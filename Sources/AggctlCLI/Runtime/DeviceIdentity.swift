@@ -44,6 +44,15 @@ enum DeviceIdentity {
         return id
     }
 
+    /// The id a dry run shows, creating nothing: the one kept in `stateDirectory`, else `<host>-dryrun`
+    /// (the real one gets a random suffix when it is first created).
+    static func existingOrPreview(stateDirectory: String, hostName: String) throws -> DeviceID {
+        if let existing = try read(stateDirectory + "/" + fileName) { return existing }
+        let shortHost = hostName.split(separator: ".").first.map(String.init) ?? ""
+        let base = DeviceID.sanitizing(shortHost.lowercased(), maxLength: 48)?.rawValue ?? "device"
+        return DeviceID(rawValue: "\(base)-dryrun")!
+    }
+
     private static func read(_ path: String) throws -> DeviceID? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
