@@ -5,10 +5,10 @@ import Foundation
 public enum Aggctl {
     static let version = "0.1.0"
 
-    static let commands = [
+    static let commands: [Command] = [
         PublishCommand.command, StatusCommand.command, DevicesCommand.command, CheckCommand.command,
         WatchCommand.command, ReportCommand.command, ExportCommand.command, StatuslineCommand.command,
-        DoctorCommand.command,
+        DoctorCommand.command, CompletionsCommand.command,
     ]
 
     static var help: String {
@@ -74,7 +74,8 @@ public enum Aggctl {
                     "unknown command '\(first)'; commands: \(commands.map(\.name).joined(separator: ", "))")
             }
             let flags = try ParsedFlags.parse(
-                ArgumentLexer.tokens(Array(arguments.dropFirst())), specs: command.flags, command: command.name)
+                ArgumentLexer.tokens(Array(arguments.dropFirst())), specs: command.flags, command: command.name,
+                takesArgument: command.takesArgument)
             if flags.wantsHelp {
                 console.output.write(command.help)
                 return .success

@@ -24,6 +24,8 @@ struct ParsedFlags: Sendable {
     private(set) var values: [String: [String]] = [:]
     private(set) var toggles: Set<String> = []
     var wantsHelp = false
+    /// The one word a command that takes one was given.
+    private(set) var argument: String?
 
     // Read by the flag's declaration, not its name: a flag a command does not declare cannot be read
     // by mistake, and a misspelt one does not compile.
@@ -38,7 +40,9 @@ struct ParsedFlags: Sendable {
     ///
     /// - Throws: `UsageError` for an unknown flag, a missing value, a value given to a toggle, a flag
     ///   given twice that is not repeatable, or a stray positional word.
-    static func parse(_ tokens: [ArgumentToken], specs: [FlagSpec], command: String) throws -> ParsedFlags {
+    static func parse(
+        _ tokens: [ArgumentToken], specs: [FlagSpec], command: String, takesArgument: Bool = false
+    ) throws -> ParsedFlags {
         var parsed = ParsedFlags()
         var index = 0
         func specNamed(_ name: String) throws -> FlagSpec {
@@ -57,7 +61,10 @@ struct ParsedFlags: Sendable {
             case .shortFlag(let word):
                 throw UsageError("unknown flag '\(word)' for '\(command)'", command: command)
             case .positional(let word):
-                throw UsageError("unexpected argument '\(word)' for '\(command)'", command: command)
+                guard takesArgument, parsed.argument == nil else {
+                    throw UsageError("unexpected argument '\(word)' for '\(command)'", command: command)
+                }
+                parsed.argument = word
             case .flag(let name, let inlineValue):
                 let spec = try specNamed(name)
                 if name == "help" {

@@ -7,6 +7,8 @@ struct Command: Sendable {
     var flags: [FlagSpec]
     /// Paragraphs after the flag list in `--help`: defaults, environment, exit codes worth knowing.
     var details: String = ""
+    /// Takes one word besides its flags (`aggctl completions bash`).
+    var takesArgument = false
     /// Runs with validated flags. Throws `UsageError` (exit 2) or `CommandFailure` (exit 1).
     var run: @Sendable (ParsedFlags, RunContext) throws -> ExitStatus
 

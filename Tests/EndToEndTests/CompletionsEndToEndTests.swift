@@ -1,0 +1,84 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `aggctl completions SHELL`, loaded in the real shells and asked what `aggctl st<TAB>` and
+/// `aggctl status --<TAB>` complete to.
+struct CompletionsEndToEndTests {
+    let root = TemporaryDirectory("aggctl-completions")
+    static let missing = ["bash", "zsh", "fish"].filter { !RequiredTool.available($0) }
+    static let runs = missing.isEmpty || ProcessInfo.processInfo.environment["CI"] == "true"
+    static let reason = "needs bash, zsh and fish (Debian bash, zsh, fish)"
+    var environment: [String: String] { ["HOME": root.file("home"), "PATH": "/usr/bin:/bin"] }
+
+    func script(_ shell: String) throws -> String {
+        let run = try BinaryRun.run(["completions", shell], environment: environment)
+        try #require(run.status == 0, "\(run.errors)")
+        return try root.write("aggctl.\(shell)", run.output)
+    }
+
+    func shell(_ program: String, _ code: String) throws -> [String] {
+        let run = try BinaryRun.run(["-c", code], environment: environment, executable: "/usr/bin/\(program)")
+        try #require(run.status == 0, "\(program): \(run.errors)")
+        return run.output.split(separator: "\n").map(String.init)
+    }
+
+    @Test("bash completes commands, a command's flags and a flag's values", .enabled(if: runs, "\(reason)"))
+    func bash() throws {
+        try #require(Self.missing.isEmpty, "missing under CI: \(Self.missing)")
+        let path = try script("bash")
+        func complete(_ words: String...) throws -> [String] {
+            try shell(
+                "bash",
+                "source '\(path)'; COMP_WORDS=(\(words.map { "'\($0)'" }.joined(separator: " "))); "
+                    + "COMP_CWORD=\(words.count - 1); _aggctl; printf '%s\\n' \"${COMPREPLY[@]}\"")
+        }
+        #expect(try complete("aggctl", "st") == ["status", "statusline"])
+        #expect(
+            try Set(complete("aggctl", "status", "--")) == [
+                "--store", "--json", "--now", "--stale-after", "--max-skew", "--help",
+            ])
+        #expect(try complete("aggctl", "export", "--format", "p") == ["prometheus"])
+        #expect(try complete("aggctl", "publish", "--source", "cl") == ["claude", "claude-api"])
+    }
+
+    @Test(
+        "zsh's completion function describes the commands and each command's arguments", .enabled(if: runs, "\(reason)")
+    )
+    func zsh() throws {
+        try #require(Self.missing.isEmpty, "missing under CI: \(Self.missing)")
+        let path = try script("zsh")
+        #expect(try shell("zsh", "zsh -n '\(path)' && echo ok") == ["ok"])
+        // compsys's `_describe` and `_arguments` stand in as printers: what they are handed is the answer.
+        let stubs =
+            "compdef() { :; }; _describe() { print -rl -- ${(P)2} }; _arguments() { print -rl -- \"$@\" }; source '\(path)';"
+        let commands = try shell("zsh", stubs + " words=(aggctl st); CURRENT=2; _aggctl")
+        #expect(
+            commands.filter { $0.hasPrefix("st") }.map { String($0.prefix { $0 != ":" }) } == ["status", "statusline"])
+        let flags = try shell("zsh", stubs + " words=(aggctl status --); CURRENT=3; _aggctl")
+        #expect(flags.contains { $0.hasPrefix("--json[") })
+        #expect(flags.contains { $0.hasPrefix("--store[") && $0.hasSuffix(":S:_files") })
+    }
+
+    @Test("fish completes commands with their summaries and a command's flags", .enabled(if: runs, "\(reason)"))
+    func fish() throws {
+        try #require(Self.missing.isEmpty, "missing under CI: \(Self.missing)")
+        let path = try script("fish")
+        let commands = try shell("fish", "source '\(path)'; complete -C 'aggctl st'")
+        #expect(commands.map { String($0.prefix { $0 != "\t" }) } == ["status", "statusline"])
+        let flags = try shell("fish", "source '\(path)'; complete -C 'aggctl status --'")
+        #expect(
+            Set(flags.map { String($0.prefix { $0 != "\t" }) }) == [
+                "--store", "--json", "--now", "--stale-after", "--max-skew",
+            ])
+        let values = try shell("fish", "source '\(path)'; complete -C 'aggctl export --format '")
+        #expect(values.map { String($0.prefix { $0 != "\t" }) } == ["prometheus"])
+    }
+
+    @Test("an unknown shell is a usage error naming the ones there are")
+    func unknownShell() throws {
+        let run = try BinaryRun.run(["completions", "tcsh"], environment: environment)
+        #expect(run.status == 2)
+        #expect(run.errors.contains("'tcsh' is not a shell aggctl completes; expected bash, zsh or fish"))
+    }
+}
