@@ -8,7 +8,7 @@ public enum Aggctl {
     static let commands: [Command] = [
         PublishCommand.command, StatusCommand.command, DevicesCommand.command, CheckCommand.command,
         WatchCommand.command, ReportCommand.command, ExportCommand.command, StatuslineCommand.command,
-        DoctorCommand.command, CompletionsCommand.command,
+        DoctorCommand.command, CompletionsCommand.command, ManpageCommand.command,
     ]
 
     static var help: String {

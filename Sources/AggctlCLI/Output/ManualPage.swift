@@ -1,0 +1,145 @@
+import Foundation
+
+/// The manual page, `aggctl.1`, in mdoc: made from the commands' declarations (the same ones `--help` and
+/// the completions come from), with the environment, files and exit codes every command shares.
+enum ManualPage {
+    /// Text safe in mdoc: backslashes escaped, a line never starting with a control character.
+    static func text(_ value: String) -> String {
+        let escaped = value.replacingOccurrences(of: "\\", with: "\\e")
+        return escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" + escaped : escaped
+    }
+
+    /// Prose as mdoc wants it: each sentence on lines of its own, lines of at most 78 bytes, escaped.
+    static func prose(_ value: String) -> String {
+        let words = value.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+        var lines: [String] = []
+        var line = ""
+        for (index, word) in words.enumerated() {
+            if !line.isEmpty, line.utf8.count + 1 + word.utf8.count > 78 {
+                lines.append(line)
+                line = ""
+            }
+            line += line.isEmpty ? word : " " + word
+            // A sentence ends a line: the next one starts a new line.
+            let next = index + 1 < words.count ? words[index + 1] : ""
+            if let last = word.last, ".!?".contains(last), let first = next.first, first.isUppercase || first == "(" {
+                lines.append(line)
+                line = ""
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.map(text).joined(separator: "\n")
+    }
+
+    static let environment: [(String, String)] = [
+        ("AGGCTL_STORE", "the store, when --store is not given"),
+        (
+            "AGGCTL_WEBDAV_USER, AGGCTL_WEBDAV_PASSWORD",
+            "WebDAV credentials (also the URL's userinfo or ~/.netrc); never shown"
+        ),
+        ("AGGCTL_WEBHOOK_TOKEN, AGGCTL_WEBHOOK_TOKEN_FILE", "a bearer token for webhook notifications"),
+        ("AGGCTL_HTTP_TIMEOUT", "seconds per HTTP request (default 30)"),
+        ("AGGCTL_CA_FILE", "a PEM file of certificates to trust for https"),
+        ("AGGCTL_LIBCURL", "the libcurl to load instead of libcurl.so.4"),
+        ("CODEX_HOME, CLAUDE_CONFIG_DIR, GEMINI_CLI_HOME", "where the agents keep their logs"),
+        ("CLAUDE_CODE_OAUTH_TOKEN, GH_TOKEN, GITHUB_TOKEN", "tokens for the usage endpoints; never shown"),
+        ("XDG_STATE_HOME, XDG_CONFIG_HOME", "where state (history, alerts, caches) and the config file live"),
+        ("NO_COLOR", "no colour in tables"),
+    ]
+
+    static func render(commands: [Command], version: String) -> String {
+        var page = """
+            .Dd December 1, 2026
+            .Dt AGGCTL 1
+            .Os
+            .Sh NAME
+            .Nm aggctl
+            .Nd merge AI coding-agent usage limits from every machine
+            .Sh SYNOPSIS
+            .Nm
+            .Ar command
+            .Op Ar flags
+            .Nm
+            .Fl \\-version | \\-help
+            .Sh DESCRIPTION
+            Every machine runs
+            .Nm Cm publish
+            to write one record of its agents' usage into a shared store
+            (a folder, or a WebDAV collection); anywhere,
+            .Nm Cm status
+            merges the records by provider and account and shows how much is left,
+            at what pace, and where each figure came from, and
+            .Nm Cm check
+            tells when a window runs out or comes back, exactly once.
+            This page describes
+            .Nm
+            \(text(version)).
+            .Sh COMMANDS
+
+            """
+        for command in commands {
+            page += ".Ss \(command.name)\n\(prose(command.summary))\n"
+            if !command.flags.isEmpty {
+                page += ".Bl -tag -width Ds\n"
+                for spec in command.flags {
+                    page += ".It Fl \\-\(spec.name)" + (spec.valueName.map { " Ar \(text($0))" } ?? "") + "\n"
+                    page += prose(spec.help + (spec.repeatable ? " (may be given more than once)" : "")) + "\n"
+                }
+                page += ".El\n"
+            }
+            if !command.details.isEmpty {
+                // Indented lines are examples, shown as they are; the rest is prose.
+                page += ".Pp\n"
+                var paragraph: [String] = []
+                func flush() {
+                    if !paragraph.isEmpty { page += prose(paragraph.joined(separator: " ")) + "\n" }
+                    paragraph = []
+                }
+                for line in command.details.split(separator: "\n", omittingEmptySubsequences: false) {
+                    if line.hasPrefix("  ") {
+                        flush()
+                        page += ".Dl " + text(line.trimmingCharacters(in: .whitespaces)) + "\n"
+                    } else if line.trimmingCharacters(in: .whitespaces).isEmpty {
+                        flush()
+                        page += ".Pp\n"
+                    } else {
+                        paragraph.append(String(line))
+                    }
+                }
+                flush()
+            }
+        }
+        page += ".Sh ENVIRONMENT\n.Bl -tag -width Ds\n"
+        for (names, meaning) in environment {
+            page += ".It Ev \(names.components(separatedBy: ", ").joined(separator: " , Ev "))\n\(prose(meaning))\n"
+        }
+        page += """
+            .El
+            .Sh FILES
+            .Bl -tag -width Ds
+            .It Pa ~/.config/aggctl/config
+            defaults: store, device-id, device-name, stale-after, max-skew, one
+            .Ql key = value
+            a line
+            .It Pa ~/.local/state/aggctl/
+            the device id, the history of each window, the alert state and outbox,
+            the caches
+            .El
+            .Sh EXIT STATUS
+            .Bl -tag -width Ds
+            .It 0
+            success (problems with single records are reported, not fatal)
+            .It 1
+            the run failed: the store unreachable, input unreadable, state unwritable
+            .It 2
+            a usage error: an unknown command or flag, a bad value
+            .El
+            .Sh EXAMPLES
+            .Dl aggctl publish \\-\\-store ~/Sync/aggctl \\-\\-source codex \\-\\-source claude
+            .Dl aggctl status \\-\\-store ~/Sync/aggctl
+            .Dl aggctl check \\-\\-store ~/Sync/aggctl \\-\\-warn\\-at 25,10 \\-\\-warn\\-pace
+
+            """
+        return page
+    }
+}
