@@ -36,9 +36,11 @@ struct CompletionsEndToEndTests {
         #expect(try complete("aggctl", "st") == ["status", "statusline"])
         #expect(
             try Set(complete("aggctl", "status", "--")) == [
-                "--store", "--json", "--now", "--stale-after", "--max-skew", "--help",
+                "--store", "--json", "--format", "--provider", "--account", "--now", "--stale-after", "--max-skew",
+                "--help",
             ])
         #expect(try complete("aggctl", "export", "--format", "p") == ["prometheus"])
+        #expect(try complete("aggctl", "status", "--format", "w") == ["waybar"])
         #expect(try complete("aggctl", "publish", "--source", "cl") == ["claude", "claude-api"])
     }
 
@@ -69,7 +71,7 @@ struct CompletionsEndToEndTests {
         let flags = try shell("fish", "source '\(path)'; complete -C 'aggctl status --'")
         #expect(
             Set(flags.map { String($0.prefix { $0 != "\t" }) }) == [
-                "--store", "--json", "--now", "--stale-after", "--max-skew",
+                "--store", "--json", "--format", "--provider", "--account", "--now", "--stale-after", "--max-skew",
             ])
         let values = try shell("fish", "source '\(path)'; complete -C 'aggctl export --format '")
         #expect(values.map { String($0.prefix { $0 != "\t" }) } == ["prometheus"])

@@ -371,4 +371,26 @@ struct CommandTests {
             outcome.errors.contains(
                 "AGGCTL_HTTP_TIMEOUT: 'soon' is not a number of seconds; expected a number such as 30"))
     }
+
+    @Test("status --format line and waybar: each account's tightest window, filters by provider and account")
+    func statusBar() throws {
+        let line = Harness().run("status", "--store", examples, "--format", "line", "--now", "2026-11-30T12:00:00Z")
+        #expect(line.status == .success)
+        #expect(line.output == "Claude (work) 8% · Claude (you) 19% · Codex depleted 1h15m · Gemini 96%\n")
+        let filtered = Harness().run(
+            "status", "--store", examples, "--format", "line", "--provider", "Codex", "--now", "2026-11-30T12:00:00Z")
+        #expect(filtered.output == "Codex depleted 1h15m\n")
+        let account = Harness().run(
+            "status", "--store", examples, "--format", "line", "--provider", "claude", "--account", "Work@Acme.test",
+            "--now", "2026-11-30T12:00:00Z")
+        #expect(account.output == "Claude 8%\n")
+        let waybar = Harness().run("status", "--store", examples, "--format", "waybar", "--now", "2026-11-30T12:00:00Z")
+        let module = try jsonObject(waybar.output)
+        #expect(module["class"] as? String == "depleted")
+        #expect(module["percentage"] as? Int == 0)
+        #expect((module["tooltip"] as? String)?.split(separator: "\n").count == 4)
+        let both = Harness().run("status", "--store", examples, "--json", "--format", "waybar")
+        #expect(both.status == .usage)
+        #expect(both.errors.contains("--json and --format waybar ask for two formats"))
+    }
 }

@@ -5,11 +5,15 @@ struct FlagSpec: Sendable {
     var valueName: String?
     var repeatable = false
     var help: String
+    /// The words its value may be, for completions (nil: anything).
+    var choices: [String]? = nil
 
     var takesValue: Bool { valueName != nil }
 
-    static func option(_ name: String, _ valueName: String, repeatable: Bool = false, _ help: String) -> FlagSpec {
-        FlagSpec(name: name, valueName: valueName, repeatable: repeatable, help: help)
+    static func option(
+        _ name: String, _ valueName: String, repeatable: Bool = false, choices: [String]? = nil, _ help: String
+    ) -> FlagSpec {
+        FlagSpec(name: name, valueName: valueName, repeatable: repeatable, help: help, choices: choices)
     }
 
     static func toggle(_ name: String, _ help: String) -> FlagSpec {

@@ -13,7 +13,7 @@ enum CheckCommand {
     static let stateDir = FlagSpec.option(
         "state-dir", "D", "where state, outbox and caches live (default: $XDG_STATE_HOME/aggctl)")
     static let notify = FlagSpec.option(
-        "notify", "SPEC", repeatable: true,
+        "notify", "SPEC", repeatable: true, choices: ["desktop", "stdout", "command:", "webhook:"],
         "desktop, stdout, command:/path/to/hook or webhook:URL (default: desktop where reachable, else stdout)")
     static let warnAt = FlagSpec.option(
         "warn-at", "P,...", "also warn when the session's remaining percent drops below each P")

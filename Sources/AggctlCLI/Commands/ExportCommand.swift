@@ -7,7 +7,8 @@ import Snapshots
 enum ExportCommand {
     static let name: String = "export"
     static let summary = "Print the merged view for other tools: Prometheus text exposition (--format prometheus)."
-    static let format = FlagSpec.option("format", "prometheus", "the format: prometheus; required")
+    static let format = FlagSpec.option(
+        "format", "prometheus", choices: ["prometheus"], "the format: prometheus; required")
     static let out = FlagSpec.option(
         "out", "FILE", "write to FILE atomically (a temporary name in its folder, then a rename) instead of stdout")
     static let flags = [CommonFlags.store, format, out, CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew]

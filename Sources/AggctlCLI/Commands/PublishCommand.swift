@@ -17,7 +17,7 @@ enum PublishCommand {
         "from", "FILE", repeatable: true,
         "read provider entries from FILE ('-' for stdin): aggctl JSON or `codexbar usage --format json`")
     static let source = FlagSpec.option(
-        "source", "NAME[:PATH]", repeatable: true,
+        "source", "NAME[:PATH]", repeatable: true, choices: sourceNames,
         "a built-in collector: codex, claude or gemini (this machine's logs), codex-api, claude-api or copilot-api (usage endpoints)"
     )
     static let dryRun = FlagSpec.toggle(

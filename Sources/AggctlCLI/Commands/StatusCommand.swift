@@ -6,9 +6,19 @@ import Snapshots
 enum StatusCommand {
     static let name: String = "status"
     static let summary = "Merge every device's record and show each account's quota, and where each figure came from."
+    static let format = FlagSpec.option(
+        "format", "FORMAT", choices: ["table", "json", "line", "waybar"],
+        "table (default), json, line (one line for tmux, i3blocks, polybar) or waybar")
+    static let provider = FlagSpec.option("provider", "P", "only this provider's accounts (claude, codex, ...)")
+    static let account = FlagSpec.option("account", "A", "only this account (its e-mail)")
     static let flags = [
-        CommonFlags.store, CommonFlags.json, CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew,
+        CommonFlags.store, CommonFlags.json, format, provider, account, CommonFlags.now, CommonFlags.staleAfter,
+        CommonFlags.maxSkew,
     ]
+
+    enum Format: String, CaseIterable, Equatable {
+        case table, json, line, waybar
+    }
     static let details = """
         A record that cannot be read is reported (on stderr, or under "problems" with --json) and the rest
         still merges; that is not a failure. Exit 1 when the store itself cannot be read.
@@ -21,27 +31,59 @@ enum StatusCommand {
     /// `status`'s options, settled before anything is read.
     struct Options: Equatable {
         var merge: MergeSettings
-        var json: Bool
+        var format: Format
+        var provider: String?
+        var account: String?
+
+        var json: Bool { format == .json }
 
         init(_ flags: ParsedFlags, context: RunContext) throws {
             merge = try MergeSettings(flags, context: context, command: name)
-            json = flags.isSet(CommonFlags.json)
+            let chosen = try flags.value(StatusCommand.format).map { text in
+                guard let format = Format(rawValue: text) else {
+                    throw UsageError(
+                        "--format: '\(text)' is not a format; expected table, json, line or waybar", command: name)
+                }
+                return format
+            }
+            if flags.isSet(CommonFlags.json), let chosen, chosen != .json {
+                throw UsageError("--json and --format \(chosen.rawValue) ask for two formats; give one", command: name)
+            }
+            format = flags.isSet(CommonFlags.json) ? .json : chosen ?? .table
+            provider = flags.value(StatusCommand.provider)?.lowercased()
+            account = flags.value(StatusCommand.account).map {
+                $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            }
+        }
+
+        /// The accounts the filters keep.
+        func keeps(_ merged: MergedAccount) -> Bool {
+            (provider.map { merged.providerID == $0 } ?? true)
+                && (account.map { merged.key.normalizedEmail == $0 } ?? true)
         }
     }
 
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
         let options = try Options(flags, context: context)
-        // The table's sparkline needs the weekly trend; programs reading --json pay nothing for it.
-        let (result, saveCache) = try merge(options.merge, context: context, history: options.json ? .skip : .trend)
+        // The table's sparkline needs the weekly trend; programs and status bars pay nothing for it.
+        let (merged, saveCache) = try merge(
+            options.merge, context: context, history: options.format == .table ? .trend : .skip)
+        var result = merged
+        result.accounts = result.accounts.filter(options.keeps)
         // The cache is saved on another core while the report is written; nobody waits for it.
         let saving = DispatchGroup()
         DispatchQueue.global().async(group: saving) { saveCache() }
         defer { saving.wait() }
-        if options.json {
+        switch options.format {
+        case .json:
             var json = JSONWriter(streamingTo: context.console.output)
             StatusReport.status(result, to: &json)
             json.finish()
-        } else {
+        case .line:
+            context.console.output.write(StatusBar.line(result) + "\n")
+        case .waybar:
+            context.console.output.write(StatusBar.waybar(result) + "\n")
+        case .table:
             context.console.printRendered(
                 table(result, color: context.console.usesColor, ascii: context.environment["TERM"] == "dumb"))
             report(result.problems, on: context.console)

@@ -11,12 +11,7 @@ enum ShellCompletions {
     }
 
     static func valueKind(of spec: FlagSpec) -> ValueKind {
-        switch spec.name {
-        case "source": return .words(PublishCommand.sourceNames)
-        case "format": return .words(["prometheus"])
-        case "notify": return .words(["desktop", "stdout", "command:", "webhook:"])
-        default: break
-        }
+        if let choices = spec.choices { return .words(choices) }
         switch spec.valueName {
         case "S", "FILE", "FILE.html", "D": return .path
         default: return .none
@@ -46,25 +41,23 @@ enum ShellCompletions {
                     return
                 fi
                 command="${COMP_WORDS[1]}"
-                case "$prev" in
+                case "$command:$prev" in
 
             """
-        var paths: Set<String> = []
-        var words: [String: [String]] = [:]
-        for spec in commands.flatMap(\.flags) {
-            switch valueKind(of: spec) {
-            case .path: paths.insert(spec.name)
-            case .words(let list): words[spec.name] = list
-            case .none: break
+        // A flag's values by command: one name (--format) takes other words in another command.
+        for command in commands {
+            for spec in command.flags {
+                switch valueKind(of: spec) {
+                case .path:
+                    text += "        \(command.name):--\(spec.name))\n"
+                    text += "            COMPREPLY=( $(compgen -f -- \"$cur\") ); return ;;\n"
+                case .words(let list):
+                    text += "        \(command.name):--\(spec.name))\n"
+                    text +=
+                        "            COMPREPLY=( $(compgen -W \"\(list.joined(separator: " "))\" -- \"$cur\") ); return ;;\n"
+                case .none: break
+                }
             }
-        }
-        if !paths.isEmpty {
-            text += "        \(paths.sorted().map { "--\($0)" }.joined(separator: "|")))\n"
-            text += "            COMPREPLY=( $(compgen -f -- \"$cur\") ); return ;;\n"
-        }
-        for name in words.keys.sorted() {
-            text +=
-                "        --\(name))\n            COMPREPLY=( $(compgen -W \"\(words[name]!.joined(separator: " "))\" -- \"$cur\") ); return ;;\n"
         }
         text += "    esac\n    case \"$command\" in\n"
         for command in commands {

@@ -1,0 +1,66 @@
+import Aggregator
+import Foundation
+import TextSafety
+
+/// `status --format line` and `--format waybar`: the merged view in a status bar's few characters.
+///
+/// Each account shows its tightest window (the least remaining of session, weekly and per-model), and when
+/// that window is used up, the time until it resets: `Claude 57% · Codex depleted 1h15m`. Several accounts
+/// of one provider are told apart by their e-mail's local part: `Claude (work) 8%`.
+enum StatusBar {
+    /// The tightest window of an account.
+    static func tightest(_ account: MergedAccount) -> WindowStatus? {
+        let windows = [account.session, account.weekly].compactMap { $0 } + (account.modelWeekly ?? []).map(\.window)
+        return windows.min { $0.remainingPercent < $1.remainingPercent }
+    }
+
+    /// How many accounts each provider has: those with several are told apart.
+    static func accountsPerProvider(_ result: MergeResult) -> [String: Int] {
+        result.accounts.reduce(into: [:]) { $0[$1.providerID, default: 0] += 1 }
+    }
+
+    static func part(_ account: MergedAccount, in result: MergeResult, counts: [String: Int]) -> String {
+        var name = ProviderNames.displayName(of: account.providerID)
+        if counts[account.providerID, default: 0] > 1 {
+            let local = account.accountEmail.map { String($0.prefix { $0 != "@" }) } ?? account.deviceID.rawValue
+            name += " (\(local))"
+        }
+        guard let window = tightest(account) else { return name + " -" }
+        guard window.level == .depleted else { return name + " " + HumanFormat.percent(window.remainingPercent) }
+        let reset = window.resetsAt.flatMap { $0 > result.now ? $0 : nil }.map {
+            " " + DurationText.short($0.timeIntervalSince(result.now)).replacingOccurrences(of: " ", with: "")
+        }
+        return name + " depleted" + (reset ?? "")
+    }
+
+    static func line(_ result: MergeResult) -> String {
+        guard !result.accounts.isEmpty else { return "no accounts" }
+        let counts = accountsPerProvider(result)
+        return SafeText.line(result.accounts.map { part($0, in: result, counts: counts) }.joined(separator: " · "))
+    }
+
+    /// waybar's custom module JSON: `text`, `tooltip` (a line per account), `class` (the worst level),
+    /// `percentage` (the least remaining, whole percent).
+    static func waybar(_ result: MergeResult) -> String {
+        let windows = result.accounts.compactMap(tightest)
+        let counts = accountsPerProvider(result)
+        let worst = windows.min { $0.remainingPercent < $1.remainingPercent }
+        var json = JSONWriter()
+        json.object { json in
+            json.key("class")
+            json.string(worst?.level.rawValue ?? "ok")
+            json.key("percentage")
+            json.int(worst.map { Int($0.remainingPercent.rounded(.down)) } ?? 100)
+            json.key("text")
+            json.string(line(result))
+            json.key("tooltip")
+            json.string(
+                result.accounts.map { account in
+                    SafeText.line(
+                        part(account, in: result, counts: counts) + (account.accountEmail.map { " · " + $0 } ?? "")
+                            + (account.stale ? " · stale" : ""))
+                }.joined(separator: "\n"))
+        }
+        return json.text
+    }
+}
