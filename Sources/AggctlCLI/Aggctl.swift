@@ -8,7 +8,7 @@ public enum Aggctl {
     static let commands: [Command] = [
         PublishCommand.command, StatusCommand.command, DevicesCommand.command, CheckCommand.command,
         WatchCommand.command, ReportCommand.command, ExportCommand.command, StatuslineCommand.command,
-        DoctorCommand.command, CompletionsCommand.command, ManpageCommand.command,
+        DoctorCommand.command, ConfigCommand.command, CompletionsCommand.command, ManpageCommand.command,
     ]
 
     static var help: String {
@@ -81,7 +81,7 @@ public enum Aggctl {
                 return .success
             }
             var context = context
-            context.configuration = try Configuration.load(path: context.configFile)
+            context.configuration = try Configuration.load(path: context.configFile, home: context.home)
             return try command.run(flags, context)
         } catch let error as UsageError {
             let hint = error.command.map { " (see 'aggctl \($0) --help')" } ?? ""

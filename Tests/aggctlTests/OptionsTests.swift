@@ -19,7 +19,7 @@ struct OptionsTests {
         var context = RunContext.standard(environment: variables)
         if let config {
             try home.write("config/aggctl/config", config)
-            context.configuration = try Configuration.load(path: context.configFile)
+            context.configuration = try Configuration.load(path: context.configFile, home: context.home)
         }
         return context
     }
@@ -127,5 +127,46 @@ struct OptionsTests {
             context: try context(config: "device-name = studio\n"))
         #expect(publish.dryRun && publish.inputs == ["-"] && publish.deviceName == "studio")
         #expect(publish.now == Records.date("2026-11-30T12:00:00Z"))
+    }
+
+    @Test("the config file: CRLF, comments, ~ and $HOME expanded, a key twice names both lines, check's keys")
+    func configFile() throws {
+        let context = try context(
+            config:
+                "# aggctl\r\nstore = ~/Sync/aggctl\r\nstate-dir = $HOME/state\r\nwarn-at = 25,10\r\nnotify = stdout\r\n"
+        )
+        let setup = try CheckCommand.Setup(try flags(specs: CheckCommand.flags), context: context, command: "check")
+        #expect(setup.merge.location == .directory(path: home.path + "/Sync/aggctl"))
+        #expect(setup.stateFile.directory == home.path + "/state")
+        #expect(setup.warnAt == [25, 10])
+        #expect(setup.notifiers.count == 1)
+        #expect(
+            usageError { _ = try self.context(config: "store = /a\n\nstore = /b\n") }?.hasSuffix(
+                "line 3: 'store' is given again (first on line 1); keep one") == true)
+        #expect(
+            usageError {
+                _ = try CheckCommand.Setup(
+                    try flags("--store", "/s", specs: CheckCommand.flags),
+                    context: try self.context(config: "warn-at = lots\n"),
+                    command: "check")
+            }
+                == "config line 1 (warn-at): 'lots' is not a list of percentages; expected whole numbers 1-99 such as 25,10"
+        )
+    }
+
+    @Test("aggctl config shows each setting's value and source, with secrets masked")
+    func configCommand() throws {
+        var harness = Harness()
+        harness.environment["AGGCTL_STORE"] = "https://me:hunter2@dav.example.org/aggctl/"
+        try harness.home.write("config/aggctl/config", "notify = webhook:https://ntfy.sh/secret-topic\nwarn-at = 25\n")
+        let outcome = harness.run("config")
+        #expect(outcome.status == .success)
+        #expect(!outcome.output.contains("hunter2") && !outcome.output.contains("secret-topic"))
+        let rows = outcome.output.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true)
+        }
+        #expect(rows.contains { $0.first == "store" && $0.last == "AGGCTL_STORE" })
+        #expect(rows.contains { $0.first == "warn-at" && $0.contains("25") && $0.contains("(warn-at)") })
+        #expect(rows.contains { $0.first == "stale-after" && $0.contains("3600") && $0.last == "default" })
     }
 }

@@ -61,16 +61,20 @@ enum CheckCommand {
 
         init(_ flags: ParsedFlags, context: RunContext, command: String) throws {
             var context = context
-            if let directory = flags.value(CheckCommand.stateDir) {
-                guard !directory.isEmpty else {
-                    throw UsageError("--state-dir: '' is not a folder path", command: command)
+            if let directory = context.setting(CheckCommand.stateDir, flags: flags) {
+                guard !directory.value.isEmpty else {
+                    throw UsageError("\(directory.source): '' is not a folder path", command: command)
                 }
-                context.stateDirectoryOverride = directory
+                context.stateDirectoryOverride = directory.value
             }
             self.context = context
             merge = try MergeSettings(flags, context: context, command: command)
-            notifiers = try CheckCommand.notifiers(flags.all(CheckCommand.notify), context: context)
-            warnAt = try flags.value(CheckCommand.warnAt).map(CheckCommand.parseThresholds) ?? []
+            // `notify` and `warn-at` in the config file stand in when no flag gives them (one backend there).
+            let notify = flags.all(CheckCommand.notify)
+            notifiers = try CheckCommand.notifiers(
+                notify.isEmpty ? context.configuration.setting("notify").map { [$0.value] } ?? [] : notify,
+                context: context)
+            warnAt = try context.setting(CheckCommand.warnAt, flags: flags).map(CheckCommand.parseThresholds) ?? []
             warnPace = flags.isSet(CheckCommand.warnPace)
             lockTimeout = try flags.setting(CheckCommand.lockTimeout).map(ValueParsers.seconds)
             stateFile = StateFile(directory: context.stateDirectory)
@@ -239,11 +243,12 @@ enum CheckCommand {
     }
 
     /// `25,10` into thresholds; each a whole percent from 1 to 99.
-    static func parseThresholds(_ text: String) throws -> [Int] {
-        try text.split(separator: ",", omittingEmptySubsequences: false).map { part in
+    static func parseThresholds(_ setting: Setting) throws -> [Int] {
+        try setting.value.split(separator: ",", omittingEmptySubsequences: false).map { part in
             guard let value = Int(part.trimmingCharacters(in: .whitespaces)), (1...99).contains(value) else {
                 throw UsageError(
-                    "--warn-at: '\(text)' is not a list of percentages; expected whole numbers 1-99 such as 25,10",
+                    "\(setting.source): '\(setting.value)' is not a list of percentages; expected whole numbers "
+                        + "1-99 such as 25,10",
                     command: name)
             }
             return value

@@ -16,11 +16,12 @@ enum WatchCommand {
 
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
         let interval =
-            try flags.setting(Self.interval).map { setting -> TimeInterval in
+            try context.setting(Self.interval, flags: flags).map { setting -> TimeInterval in
                 let seconds = try ValueParsers.seconds(setting)
                 guard seconds >= 0.1 else {
                     throw UsageError(
-                        "--interval: '\(setting.value)' is too short; expected at least 0.1 seconds", command: name)
+                        "\(setting.source): '\(setting.value)' is too short; expected at least 0.1 seconds",
+                        command: name)
                 }
                 return seconds
             } ?? 60

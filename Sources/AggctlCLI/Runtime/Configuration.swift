@@ -4,11 +4,14 @@ import Snapshots
 
 /// Defaults from the config file, `$XDG_CONFIG_HOME/aggctl/config`.
 ///
-/// The format is one `key = value` per line, `#` starts a comment; keys are the long flag names they stand
-/// in for (`store`, `device-id`, `device-name`, `stale-after`, `max-skew`). Flags win over the environment
-/// (`AGGCTL_STORE`), which wins over this file. A missing file is an empty configuration.
+/// The format is one `key = value` per line, `#` starts a comment, CRLF line ends are read as LF; keys are
+/// the long flag names they stand in for. A value starting with `~/` or holding `$HOME` has the home folder
+/// put in. Flags win over the environment (`AGGCTL_STORE`), which wins over this file. A missing file is an
+/// empty configuration; a key given twice is an error naming both lines.
 struct Configuration: Equatable {
-    static let keys: Set<String> = ["store", "device-id", "device-name", "stale-after", "max-skew"]
+    static let keys: Set<String> = [
+        "store", "device-id", "device-name", "stale-after", "max-skew", "notify", "warn-at", "state-dir", "interval",
+    ]
 
     /// By key: the value and the line it is on, for errors that name it.
     var values: [String: (value: String, line: Int)] = [:]
@@ -25,14 +28,16 @@ struct Configuration: Equatable {
 
     /// Reads the file at `path`.
     /// - Throws: `UsageError` naming the file and line of a malformed or unknown entry.
-    static func load(path: String) throws -> Configuration {
+    static func load(path: String, home: String = NSHomeDirectory()) throws -> Configuration {
         guard let data = FileManager.default.contents(atPath: path) else { return Configuration() }
         guard let text = String(data: data, encoding: .utf8) else {
             throw UsageError("config '\(path)': not UTF-8 text")
         }
         var configuration = Configuration()
-        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+        // "\r\n" is one Character in Swift: a file written on Windows splits on it too.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        for (number, rawLine) in lines.enumerated() {
+            let line = rawLine.trimmingCharacters(in: CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\r")))
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else {
                 throw UsageError("config '\(path)': line \(number + 1): expected 'key = value'")
@@ -47,6 +52,13 @@ struct Configuration: Equatable {
                     "config '\(path)': line \(number + 1): unknown key '\(key)'; known keys: "
                         + keys.sorted().joined(separator: ", "))
             }
+            if let earlier = configuration.values[key] {
+                throw UsageError(
+                    "config '\(path)': line \(number + 1): '\(key)' is given again (first on line \(earlier.line)); "
+                        + "keep one")
+            }
+            if value.hasPrefix("~/") { value = home + value.dropFirst() }
+            value = value.replacingOccurrences(of: "$HOME", with: home)
             configuration.values[key] = (value, number + 1)
         }
         return configuration

@@ -1,0 +1,54 @@
+import Aggregator
+import Foundation
+import HTTP
+import Snapshots
+
+/// `aggctl config`: the settings in effect, and where each came from. Secrets are masked: a store URL's
+/// password, a webhook's path and query.
+enum ConfigCommand {
+    static let name: String = "config"
+    static let summary =
+        "Show the settings in effect and where each came from (the environment, the config file, a default)."
+    static let details = """
+        The config file is $XDG_CONFIG_HOME/aggctl/config (~/.config/aggctl/config): one `key = value` a line,
+        `#` comments, `~/` and $HOME expanded; keys: store, device-id, device-name, stale-after, max-skew,
+        notify, warn-at, state-dir, interval. Flags given to a command win over all of these.
+        """
+    static let command: Command = Command(name: name, summary: summary, flags: [], details: details) { _, context in
+        var table = TextTable(headers: ["KEY", "VALUE", "FROM"])
+        let none = ParsedFlags()
+        let environmentNames = ["store": "AGGCTL_STORE"]
+        let defaults = [
+            "stale-after": "\(Int(MergeOptions.defaultStaleAfter))", "max-skew": "\(Int(MergeOptions.defaultMaxSkew))",
+            "state-dir": context.stateDirectory, "interval": "60", "device-name": context.hostName(),
+            "notify": "desktop where reachable, else stdout",
+        ]
+        for key in Configuration.keys.sorted() {
+            let spec = FlagSpec.option(key, "V", "")
+            let setting = context.setting(spec, flags: none, environmentName: environmentNames[key])
+            var value = setting?.value ?? defaults[key] ?? "-"
+            if key == "store" { value = HTTPRequest.displayURL(value) }
+            if key == "notify", value.contains("://") {
+                let url = value.hasPrefix("webhook:") ? String(value.dropFirst("webhook:".count)) : value
+                value = "webhook:" + HTTPRequest.origin(of: url) + "/..."
+            }
+            if key == "device-id", setting == nil {
+                let kept = try? DeviceIdentity.existingOrPreview(
+                    stateDirectory: context.stateDirectory, hostName: context.hostName()
+                ).rawValue
+                value = kept.map { $0.hasSuffix("-dryrun") ? "none yet (the first publish creates it)" : $0 } ?? "-"
+            }
+            let source = setting.map { "\($0.source)" + ($0.source.isConfig ? " of '\(context.configFile)'" : "") }
+            table.rows.append([TextTable.Cell(key), TextTable.Cell(value), TextTable.Cell(source ?? "default")])
+        }
+        context.console.printRendered(table.render(color: context.console.usesColor))
+        return .success
+    }
+}
+
+extension OptionSource {
+    var isConfig: Bool {
+        if case .config = self { return true }
+        return false
+    }
+}
