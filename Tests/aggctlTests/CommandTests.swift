@@ -393,4 +393,25 @@ struct CommandTests {
         #expect(both.status == .usage)
         #expect(both.errors.contains("--json and --format waybar ask for two formats"))
     }
+
+    @Test("devices --forget removes that device's record and says so; an unknown one removes nothing")
+    func forgetDevice() throws {
+        let harness = Harness()
+        let store = harness.home.file("store")
+        try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: examples) {
+            try FileManager.default.copyItem(atPath: examples + "/" + name, toPath: store + "/" + name)
+        }
+        let removed = harness.run("devices", "--store", store, "--forget", "cloud-box-0c0ffee0")
+        #expect(removed.status == .success)
+        #expect(removed.output == "removed 'cloud-box-0c0ffee0.json' from '\(store)'\n")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: store).sorted() == [
+                "laptop-9f8e7d6c.json", "studio-mac-1a2b3c4d.json",
+            ])
+        let again = harness.run("devices", "--store", store, "--forget", "cloud-box-0c0ffee0")
+        #expect(again.status == .failure)
+        #expect(again.errors.contains("no record 'cloud-box-0c0ffee0.json'"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store).count == 2)
+    }
 }

@@ -6,7 +6,9 @@ import Snapshots
 enum DevicesCommand {
     static let name: String = "devices"
     static let summary = "List the devices that publish to the store, when each last did, and which are stale."
-    static let flags = [CommonFlags.store, CommonFlags.json, CommonFlags.now, CommonFlags.staleAfter]
+    static let forget = FlagSpec.option(
+        "forget", "ID", "remove this device's record (<ID>.json) from the store, asking nothing, and say so")
+    static let flags = [CommonFlags.store, CommonFlags.json, forget, CommonFlags.now, CommonFlags.staleAfter]
     static let details = """
         A device is stale when its record was generated longer ago than --stale-after (default 3600 s).
         --json prints {"now", "devices": [...], "problems": [...]} with the device objects of `status --json`.
@@ -20,15 +22,19 @@ enum DevicesCommand {
     struct Options: Equatable {
         var merge: MergeSettings
         var json: Bool
+        /// The device whose record to remove, instead of listing.
+        var forget: DeviceID?
 
         init(_ flags: ParsedFlags, context: RunContext) throws {
             merge = try MergeSettings(flags, context: context, command: name)
             json = flags.isSet(CommonFlags.json)
+            forget = try flags.setting(DevicesCommand.forget).map(ValueParsers.deviceID)
         }
     }
 
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
         let options = try Options(flags, context: context)
+        if let device = options.forget { return try forget(device, options: options, context: context) }
         let (result, saveCache) = try StatusCommand.merge(options.merge, context: context)
         let saving = DispatchGroup()
         DispatchQueue.global().async(group: saving) { saveCache() }
@@ -57,6 +63,26 @@ enum DevicesCommand {
             context.console.printRendered(table.render(color: context.console.usesColor))
         }
         StatusCommand.report(result.problems, on: context.console)
+        return .success
+    }
+
+    /// Removes `<device>.json` from the store: a machine retired for good, whose stale record would
+    /// otherwise stay in every listing. A record of that name that is not there is a failure (exit 1):
+    /// nothing was removed, and the name may be mistyped.
+    static func forget(_ device: DeviceID, options: Options, context: RunContext) throws -> ExitStatus {
+        let location = options.merge.location
+        do {
+            let store = try context.openStore(location)
+            guard try store.listRecords().contains(where: { $0.name == device.recordName }) else {
+                throw CommandFailure(
+                    "no record '\(device.recordName)' in '\(location.displayName)'; nothing removed "
+                        + "(aggctl devices lists the ids)")
+            }
+            try store.removeRecord(for: device)
+        } catch let error as SnapshotStoreError {
+            throw CommandFailure(error.description)
+        }
+        context.console.print("removed '\(device.recordName)' from '\(location.displayName)'")
         return .success
     }
 }
