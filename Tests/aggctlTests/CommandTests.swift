@@ -414,4 +414,37 @@ struct CommandTests {
         #expect(again.errors.contains("no record 'cloud-box-0c0ffee0.json'"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: store).count == 2)
     }
+
+    @Test("export --format csv: a row per account and window, the daily table, formulas and commas made safe")
+    func exportCSV() throws {
+        let accounts = Harness().run("export", "--store", examples, "--format", "csv", "--now", "2026-11-30T12:00:00Z")
+        #expect(accounts.status == .success)
+        let rows = accounts.output.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(
+            rows.first
+                == "provider,account,device,window,used_percent,remaining_percent,level,resets_at,last_updated,stale")
+        #expect(
+            rows.contains(
+                "codex,you@example.com,studio-mac-1a2b3c4d,session,100,0,depleted,2026-11-30T13:15:00Z,2026-11-30T11:57:41Z,false"
+            ))
+        #expect(rows.count == 9)
+
+        let harness = Harness()
+        let store = harness.home.file("hostile")
+        var entry = Records.entry(
+            email: "=HYPERLINK(\"http://evil\"),x@example.com", at: "2026-11-30T11:00:00Z", sessionUsed: 10)
+        entry.tokens = TokenUsage(
+            today: 5, last30Days: 5, daily: [DailyTokens(date: "2026-11-30", tokens: 5, costUSD: 0.25)])
+        try harness.home.write(
+            "hostile/box.json", Records.json(Records.snapshot("box", generatedAt: "2026-11-30T11:00:00Z", [entry])))
+        let hostile = harness.run("export", "--store", store, "--format", "csv", "--now", "2026-11-30T12:00:00Z")
+        #expect(
+            hostile.output.contains(#"claude,"'=HYPERLINK(""http://evil""),x@example.com",box,session,10"#),
+            "\(hostile.output)")
+        let daily = harness.run(
+            "export", "--store", store, "--format", "csv", "--table", "daily", "--now", "2026-11-30T12:00:00Z")
+        #expect(
+            daily.output.components(separatedBy: "\r\n").dropFirst().first
+                == #"claude,"'=HYPERLINK(""http://evil""),x@example.com",box,2026-11-30,5,0.25"#)
+    }
 }

@@ -6,12 +6,21 @@ import Snapshots
 /// collector or a scrape.
 enum ExportCommand {
     static let name: String = "export"
-    static let summary = "Print the merged view for other tools: Prometheus text exposition (--format prometheus)."
+    static let summary = "Print the merged view for other tools: Prometheus text exposition, or CSV for spreadsheets."
     static let format = FlagSpec.option(
-        "format", "prometheus", choices: ["prometheus"], "the format: prometheus; required")
+        "format", "FORMAT", choices: ["prometheus", "csv"], "prometheus or csv; required")
+    static let table = FlagSpec.option(
+        "table", "TABLE", choices: ["accounts", "daily"],
+        "with csv: accounts (a row per account and window; default) or daily (tokens and cost per device and day)")
     static let out = FlagSpec.option(
         "out", "FILE", "write to FILE atomically (a temporary name in its folder, then a rename) instead of stdout")
-    static let flags = [CommonFlags.store, format, out, CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew]
+    static let flags = [
+        CommonFlags.store, format, table, out, CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew,
+    ]
+
+    enum Output: Equatable {
+        case prometheus, csvAccounts, csvDaily
+    }
     static let details = """
         The metrics of SPEC section 6, gauges without timestamps. For node_exporter's textfile collector:
           aggctl export --format prometheus --out /var/lib/prometheus/node-exporter/aggctl.prom
@@ -27,13 +36,23 @@ enum ExportCommand {
     struct Options: Equatable {
         var merge: MergeSettings
         var out: String?
+        var output: Output
 
         init(_ flags: ParsedFlags, context: RunContext) throws {
             guard let chosen = flags.value(ExportCommand.format) else {
-                throw UsageError("export needs --format prometheus", command: name)
+                throw UsageError("export needs --format prometheus or --format csv", command: name)
             }
-            guard chosen == "prometheus" else {
-                throw UsageError("--format: '\(chosen)' is not a format; expected prometheus", command: name)
+            let table = flags.value(ExportCommand.table)
+            switch (chosen, table) {
+            case ("prometheus", nil): output = .prometheus
+            case ("prometheus", _?):
+                throw UsageError("--table is for --format csv; Prometheus has one table", command: name)
+            case ("csv", nil), ("csv", "accounts"?): output = .csvAccounts
+            case ("csv", "daily"?): output = .csvDaily
+            case ("csv", let other?):
+                throw UsageError("--table: '\(other)' is not a table; expected accounts or daily", command: name)
+            default:
+                throw UsageError("--format: '\(chosen)' is not a format; expected prometheus or csv", command: name)
             }
             out = try flags.value(ExportCommand.out).map { path in
                 guard !path.isEmpty else { throw UsageError("--out: '' is not a file path", command: name) }
@@ -45,9 +64,16 @@ enum ExportCommand {
 
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
         let options = try Options(flags, context: context)
-        let (result, saveCache) = try StatusCommand.merge(options.merge, context: context)
+        // Daily ledgers are history: read past the caches.
+        let (result, saveCache) = try StatusCommand.merge(
+            options.merge, context: context, history: options.output == .csvDaily ? .full : .skip)
         defer { saveCache() }
-        let text = PrometheusText.render(result)
+        let text =
+            switch options.output {
+            case .prometheus: PrometheusText.render(result)
+            case .csvAccounts: CSVTable.accounts(result)
+            case .csvDaily: CSVTable.daily(result)
+            }
         if let out = options.out {
             do {
                 try AtomicFile.write(Data(text.utf8), to: out, mode: 0o644)
