@@ -54,8 +54,15 @@ struct LocalServerTests {
             }
             #expect(serverPIDs.count == 1)
             for pid in [group] + serverPIDs {
-                let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-                let line = status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }
+                // The watchdog is a shell: for the moment it forks its `sleep` it blocks every signal. The
+                // mask that matters is the one it keeps, read again until the fork is behind it.
+                var line: Substring?
+                for _ in 0..<50 {
+                    let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+                    line = status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }
+                    if line?.split(separator: "\t").last == "0000000000000000" { break }
+                    usleep(10_000)
+                }
                 #expect(line?.split(separator: "\t").last == "0000000000000000", "process \(pid): \(line ?? "")")
             }
         }
