@@ -74,7 +74,7 @@ struct CompletionsEndToEndTests {
                 "--store", "--json", "--format", "--provider", "--account", "--now", "--stale-after", "--max-skew",
             ])
         let values = try shell("fish", "source '\(path)'; complete -C 'aggctl export --format '")
-        #expect(values.map { String($0.prefix { $0 != "\t" }) } == ["prometheus"])
+        #expect(values.map { String($0.prefix { $0 != "\t" }) } == ["csv", "prometheus"])
     }
 
     @Test("an unknown shell is a usage error naming the ones there are")
