@@ -40,6 +40,21 @@ public struct MergedAccount: Sendable, Equatable {
     /// no device carried weekly samples.
     public var weeklyTrend: WeeklyTrend? = nil
 
+    /// Every window of the account by name, in the order reports show them: `session`, `weekly`, then
+    /// each per-model window under its own name.
+    public var windows: [(name: String, window: WindowStatus)] {
+        var windows: [(name: String, window: WindowStatus)] = []
+        if let session { windows.append(("session", session)) }
+        if let weekly { windows.append(("weekly", weekly)) }
+        windows += (modelWeekly ?? []).map { ($0.name, $0.window) }
+        return windows
+    }
+
+    /// The window with the least left, when the account has any.
+    public var tightestWindow: WindowStatus? {
+        windows.map(\.window).min { $0.remainingPercent < $1.remainingPercent }
+    }
+
     /// Tokens per UTC date, summed over the devices that reported the account, sorted by date.
     ///
     /// Computed when asked rather than during every merge: no report prints it yet, and summing dates

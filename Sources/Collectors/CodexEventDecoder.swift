@@ -47,11 +47,6 @@ enum CodexEventDecoder: LogLineDecoder {
         var resetsInSeconds: Double?
     }
 
-    /// Token figures of a `token_count` event's `info`.
-    private struct Usage {
-        var lastTotal: Int?
-    }
-
     /// The event of a line, or nil when the line is none of the three kinds.
     static func decode(_ line: UnsafeRawBufferPointer) -> Event? {
         var s = JSONScanner(line)
@@ -61,7 +56,7 @@ enum CodexEventDecoder: LogLineDecoder {
         var isUsageRecord = false
         var payloadKind: Kind?
         var isTaskEnd = false
-        var usage = Usage()
+        var lastTotal: Int?
         var limits: Limits?
         var responseID: String?
         var recordTotal: Int?
@@ -89,13 +84,13 @@ enum CodexEventDecoder: LogLineDecoder {
                                 }
                             }
                         } else if s.key(key, is: "info") {
-                            usage = try info(&s)
+                            lastTotal = try Self.lastTotal(&s)
                         } else if s.key(key, is: "rate_limits") {
                             limits = try rateLimits(&s)
                         } else if s.key(key, is: "response_id") {
                             responseID = try text(&s)
                         } else if s.key(key, is: "usage") {
-                            recordTotal = try tokens(&s).total
+                            recordTotal = try tokens(&s)
                         } else if s.key(key, is: "error") {
                             (message, errorInfo) = try error(&s)
                         } else if s.key(key, is: "codex_error_info") {
@@ -122,7 +117,7 @@ enum CodexEventDecoder: LogLineDecoder {
             return Event(kind: .limitHit, at: at, message: message)
         }
         guard payloadKind == .tokenCount else { return nil }
-        return Event(kind: .tokenCount, at: at, totalTokens: usage.lastTotal, limits: limits)
+        return Event(kind: .tokenCount, at: at, totalTokens: lastTotal, limits: limits)
     }
 
     /// When a forked session began: the time of a `session_meta` line naming the session it was forked
@@ -134,52 +129,38 @@ enum CodexEventDecoder: LogLineDecoder {
         return (meta["payload"]?["timestamp"] ?? meta["timestamp"])?.string.flatMap(RFC3339.parse)
     }
 
-    /// FNV-1a of the parts, separated: stable across runs and machines.
-    static func hash(_ parts: String...) -> UInt64 {
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
-        for part in parts {
-            for byte in part.utf8 { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-            value = (value ^ 0x1F) &* 0x0000_0100_0000_01b3
-        }
-        return value
-    }
-
-    private static func info(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Usage {
+    /// `info.last_token_usage.total_tokens`: the tokens of the one response the event reports.
+    private static func lastTotal(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Int? {
         guard try s.kind() == .object else {
             try s.skipValue()
-            return Usage()
+            return nil
         }
-        var usage = Usage()
+        var total: Int?
         try object(&s) { (s, key) throws(JSONSyntaxError) in
             if s.key(key, is: "last_token_usage") {
-                usage.lastTotal = try tokens(&s).total
+                total = try tokens(&s)
             } else {
                 try s.skipValue()
             }
         }
-        return usage
+        return total
     }
 
-    private static func tokens(_ s: inout JSONScanner) throws(JSONSyntaxError) -> (
-        total: Int?, input: Int?, output: Int?
-    ) {
+    /// The `total_tokens` of a usage object.
+    private static func tokens(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Int? {
         guard try s.kind() == .object else {
             try s.skipValue()
-            return (nil, nil, nil)
+            return nil
         }
-        var figures: (total: Int?, input: Int?, output: Int?) = (nil, nil, nil)
+        var total: Int?
         try object(&s) { (s, key) throws(JSONSyntaxError) in
             if s.key(key, is: "total_tokens") {
-                figures.total = try count(&s)
-            } else if s.key(key, is: "input_tokens") {
-                figures.input = try count(&s)
-            } else if s.key(key, is: "output_tokens") {
-                figures.output = try count(&s)
+                total = try count(&s)
             } else {
                 try s.skipValue()
             }
         }
-        return figures
+        return total
     }
 
     /// `error: {message, codex_error_info}` (or a bare message).

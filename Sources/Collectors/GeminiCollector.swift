@@ -124,7 +124,9 @@ extension GeminiCollector.Scan: LogScanPartial {
             tokens["total"]?.number.flatMap(wholeCount)
             ?? [count("input"), count("output"), count("thoughts"), count("tool")].reduce(0, &+)
         let id = message["id"]?.string ?? "\(at.timeIntervalSince1970)|\(total)"
-        messages[CodexEventDecoder.hash("gemini", id)] = Counted(day: RFC3339.utcDay(at), tokens: total)
+        var identity = BinaryWriter.fnv1aOffset
+        for byte in id.utf8 { identity = (identity ^ UInt64(byte)) &* BinaryWriter.fnv1aPrime }
+        messages[identity] = Counted(day: RFC3339.utcDay(at), tokens: total)
         newest.raise(to: at)
     }
 

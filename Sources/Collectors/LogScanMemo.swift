@@ -28,7 +28,7 @@ enum LogScanMemo {
         }
         let settled = Int64((now.timeIntervalSince1970 - ParseCache.settleTime) * 1_000_000_000)
         for file in files {
-            guard let info = LogScanState<NoPartial>.examine(file), info.modified < settled else { return nil }
+            guard let info = fileIdentity(file), info.modified < settled else { return nil }
             for byte in file.utf8 { hash = (hash ^ UInt64(byte)) &* BinaryWriter.fnv1aPrime }
             mix(info.inode)
             mix(UInt64(bitPattern: info.size))
@@ -60,15 +60,5 @@ enum LogScanMemo {
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
         try? AtomicFile.write(out.sealed(), to: path)
-    }
-
-    /// A stand-in for `LogScanState`'s generic parameter where only its file helpers are used.
-    struct NoPartial: LogScanPartial {
-        static var magic: String { "AGGNONE_" }
-        mutating func append(_ later: Self) {}
-        static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date) -> Self { Self() }
-        mutating func prune(before cutoff: Date) -> Bool { false }
-        func encode(into out: inout BinaryWriter) {}
-        static func decode(from input: inout BinaryReader) throws -> Self { Self() }
     }
 }

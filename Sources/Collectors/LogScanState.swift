@@ -100,7 +100,7 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
 
     /// What `file` holds now, reading as little as `previous` allows.
     static func entry(for file: String, previous: FileEntry?, keepingSince cutoff: Date) throws -> FileEntry {
-        guard let now = examine(file) else { throw CollectorError("cannot read '\(file)'") }
+        guard let now = fileIdentity(file) else { throw CollectorError("cannot read '\(file)'") }
         if var entry = previous, entry.inode == now.inode {
             entry.isChanged = entry.partial.prune(before: cutoff)
             if entry.size == now.size && entry.modified == now.modified { return entry }
@@ -175,18 +175,6 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
         }
     }
 
-    /// The file's identity now.
-    static func examine(_ path: String) -> (inode: UInt64, size: Int64, modified: Int64)? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        #if canImport(Darwin)
-            let time = info.st_mtimespec
-        #else
-            let time = info.st_mtim
-        #endif
-        return (UInt64(info.st_ino), Int64(info.st_size), Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
-    }
-
     /// A fingerprint of the file's first `length` bytes.
     static func head(of path: String, length: Int) -> UInt64? {
         guard length > 0 else { return 0 }
@@ -198,4 +186,17 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
         guard count == length else { return nil }
         return bytes.withUnsafeBytes { BinaryWriter.checksum($0) }
     }
+}
+
+/// A file's identity now: inode, size and modification time (nanoseconds), what tells a log file
+/// unchanged (`LogScanState`, `LogScanMemo`); nil when it cannot be examined.
+func fileIdentity(_ path: String) -> (inode: UInt64, size: Int64, modified: Int64)? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    #if canImport(Darwin)
+        let time = info.st_mtimespec
+    #else
+        let time = info.st_mtim
+    #endif
+    return (UInt64(info.st_ino), Int64(info.st_size), Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
 }

@@ -36,13 +36,17 @@ public enum SafeText {
 
     /// `text` for a notification body that a server may render as markup (the freedesktop specification's
     /// subset of HTML): `&`, `<` and `>` as entities, so no tag or link survives.
-    public static func markup(_ text: String) -> String {
+    ///
+    /// - Parameter quotes: also `"` and `'`, for text that may stand in an attribute's value (a page).
+    public static func markup(_ text: String, quotes: Bool = false) -> String {
         var out = ""
         for character in text {
             switch character {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
+            case "\"" where quotes: out += "&quot;"
+            case "'" where quotes: out += "&#39;"
             default: out.append(character)
             }
         }

@@ -10,11 +10,7 @@ struct HistoryArchiveTests {
     private func account(_ samples: [UsageSample]) -> MergedAccount {
         var entry = Records.entry(at: "2026-11-30T11:00:00Z", weeklyUsed: 10)
         entry.weeklySamples = samples
-        return Merger.merge(
-            StoreContents(records: [Records.stored(Records.snapshot("a", generatedAt: "2026-11-30T11:00:00Z", [entry]))]
-            ),
-            options: MergeOptions(now: now)
-        ).accounts[0]
+        return mergedOne(entry, device: "a", at: "2026-11-30T11:00:00Z", now: "2026-11-30T12:00:00Z")
     }
 
     private func sample(daysAgo: Double, _ used: Double) -> UsageSample {

@@ -10,11 +10,7 @@ struct PaceAlertTests {
     func account(_ now: String, used: Double, resetsAt: String = "2026-11-30T15:00:00Z", skewed: Bool = false)
         -> MergedAccount
     {
-        let entry = Records.entry(at: now, sessionUsed: used, resetsAt: resetsAt)
-        var merged = Merger.merge(
-            StoreContents(records: [Records.stored(Records.snapshot("laptop", generatedAt: now, [entry]))]),
-            options: MergeOptions(now: Records.date(now))
-        ).accounts[0]
+        var merged = mergedOne(Records.entry(at: now, sessionUsed: used, resetsAt: resetsAt), at: now)
         merged.clockSkew = skewed
         return merged
     }
@@ -82,11 +78,7 @@ struct PaceAlertTests {
     @Test("an account without a session window (a weekly-only plan) is watched by its weekly window")
     func weeklyOnlyAccount() {
         func weeklyOnly(_ at: String, used: Double) -> MergedAccount {
-            let entry = Records.entry("codex", at: at, sessionUsed: nil, weeklyUsed: used)
-            return Merger.merge(
-                StoreContents(records: [Records.stored(Records.snapshot("box", generatedAt: at, [entry]))]),
-                options: MergeOptions(now: Records.date(at))
-            ).accounts[0]
+            mergedOne(Records.entry("codex", at: at, sessionUsed: nil, weeklyUsed: used), device: "box", at: at)
         }
         var state = AlertState()
         var events: [TransitionEvent] = []
@@ -98,14 +90,9 @@ struct PaceAlertTests {
         #expect(events.map(\.title) == ["Codex weekly depleted", "Codex weekly restored"])
         #expect(events.last?.body.hasPrefix("Weekly quota is available again.") == true)
         // Gaining a session window starts the session's state afresh: no restore or depletion from the week's.
-        let session = Merger.merge(
-            StoreContents(records: [
-                Records.stored(
-                    Records.snapshot(
-                        "box", generatedAt: "2026-12-01T12:00:00Z",
-                        [Records.entry("codex", at: "2026-12-01T12:00:00Z", sessionUsed: 100)]))
-            ]), options: MergeOptions(now: Records.date("2026-12-01T12:00:00Z"))
-        ).accounts[0]
+        let session = mergedOne(
+            Records.entry("codex", at: "2026-12-01T12:00:00Z", sessionUsed: 100), device: "box",
+            at: "2026-12-01T12:00:00Z")
         let switched = TransitionDetector.evaluate(previous: state, accounts: [session])
         #expect(switched.events.map(\.title) == ["Codex session depleted"])
         #expect(switched.next.accounts.values.first?.window == nil)
@@ -116,12 +103,7 @@ struct PaceAlertTests {
         var entry = Records.entry("copilot", at: "2026-11-30T10:00:00Z", sessionUsed: nil)
         entry.weekly = UsageWindow(
             usedPercent: 100, windowMinutes: 43_200, resetsAt: Records.date("2026-12-01T00:00:00Z"))
-        let account = Merger.merge(
-            StoreContents(records: [
-                Records.stored(Records.snapshot("box", generatedAt: "2026-11-30T10:00:00Z", [entry]))
-            ]),
-            options: MergeOptions(now: Records.date("2026-11-30T10:00:00Z"))
-        ).accounts[0]
+        let account = mergedOne(entry, device: "box", at: "2026-11-30T10:00:00Z")
         let outcome = TransitionDetector.evaluate(previous: AlertState(), accounts: [account])
         #expect(outcome.events.map(\.title) == ["Copilot monthly depleted"])
     }

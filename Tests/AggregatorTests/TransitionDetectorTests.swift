@@ -10,11 +10,9 @@ struct TransitionDetectorTests {
         _ lastUpdated: String, used: Double, resetsAt: String? = "2026-11-30T15:00:00Z", skewed: Bool = false,
         provider: String = "claude", email: String? = "you@example.com"
     ) -> MergedAccount {
-        let entry = Records.entry(provider, email: email, at: lastUpdated, sessionUsed: used, resetsAt: resetsAt)
-        var merged = Merger.merge(
-            StoreContents(records: [Records.stored(Records.snapshot("laptop", generatedAt: lastUpdated, [entry]))]),
-            options: MergeOptions(now: Records.date(lastUpdated))
-        ).accounts[0]
+        var merged = mergedOne(
+            Records.entry(provider, email: email, at: lastUpdated, sessionUsed: used, resetsAt: resetsAt),
+            at: lastUpdated)
         merged.clockSkew = skewed
         return merged
     }

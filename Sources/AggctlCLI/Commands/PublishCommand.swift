@@ -112,7 +112,7 @@ enum PublishCommand {
             }
             providers = providers.map { history.observe($0, now: now) }
         } else {
-            providers = withHistory(providers, file: historyFile, now: now, save: true, console: context.console)
+            providers = withHistory(providers, file: historyFile, now: now, console: context.console)
         }
 
         let deviceID =
@@ -155,7 +155,7 @@ enum PublishCommand {
     /// History never costs a publish: a damaged history file is set aside and started afresh, and a
     /// state directory that cannot be used is a warning (the record goes out with the history it can).
     static func withHistory(
-        _ providers: [ProviderUsage], file: StateFile, now: Date, save: Bool, console: Console
+        _ providers: [ProviderUsage], file: StateFile, now: Date, console: Console
     ) -> [ProviderUsage] {
         do {
             return try file.withLock(timeout: 30) {
@@ -168,7 +168,7 @@ enum PublishCommand {
                 }
                 let observed = providers.map { history.observe($0, now: now) }
                 history.prune(now: now)
-                if save { try file.save(history) }
+                try file.save(history)
                 return observed
             }
         } catch {

@@ -88,9 +88,7 @@ enum StatuslineCommand {
         // The others: each provider's worst window over its accounts.
         var worst: [String: Double] = [:]
         for account in accounts where account.providerID != "claude" {
-            let windows =
-                [account.session, account.weekly].compactMap { $0 } + (account.modelWeekly ?? []).map(\.window)
-            guard let lowest = windows.map(\.remainingPercent).min() else { continue }
+            guard let lowest = account.tightestWindow?.remainingPercent else { continue }
             worst[account.providerID] = min(worst[account.providerID] ?? 100, lowest)
         }
         for provider in worst.keys.sorted().prefix(4) {

@@ -35,11 +35,7 @@ enum CSVTable {
             ]
         ]
         for account in result.accounts {
-            var windows: [(String, WindowStatus)] = []
-            if let session = account.session { windows.append(("session", session)) }
-            if let weekly = account.weekly { windows.append(("weekly", weekly)) }
-            windows += (account.modelWeekly ?? []).map { ($0.name, $0.window) }
-            for (name, window) in windows {
+            for (name, window) in account.windows {
                 table.append([
                     field(account.providerID), field(account.accountEmail ?? ""), field(account.deviceID.rawValue),
                     field(name), number(window.usedPercent), number(window.remainingPercent), window.level.rawValue,

@@ -6,20 +6,16 @@ enum HumanFormat {
     /// `4m ago`, `2h 10m ago`, `3d 2h ago`, `just now`; a date in the future reads `in 5m`.
     static func ago(_ date: Date, now: Date) -> String {
         let seconds = now.timeIntervalSince(date)
-        if seconds < 0 { return "in " + span(-seconds) }
+        if seconds < 0 { return "in " + DurationText.short(-seconds) }
         if seconds < 60 { return "just now" }
-        return span(seconds) + " ago"
+        return DurationText.short(seconds) + " ago"
     }
 
     /// `in 2h 10m`, or `due` for a time already past.
     static func until(_ date: Date, now: Date) -> String {
         let seconds = date.timeIntervalSince(now)
         if seconds <= 0 { return "due" }
-        return "in " + span(seconds)
-    }
-
-    static func span(_ seconds: TimeInterval) -> String {
-        DurationText.short(seconds)
+        return "in " + DurationText.short(seconds)
     }
 
     /// Remaining percent as people read it: `0%` only when used up, `<1%` for a sliver, else whole percent
@@ -40,7 +36,7 @@ enum HumanFormat {
             case .slightlyBehind, .behind, .farBehind: "\(points)% behind"
             }
         if !pace.lastsUntilReset, let eta = pace.etaSeconds {
-            return lead + (eta <= 0 ? ", used up" : ", runs out in " + span(eta))
+            return lead + (eta <= 0 ? ", used up" : ", runs out in " + DurationText.short(eta))
         }
         return pace.stage == .onTrack ? lead : lead + ", lasts until reset"
     }

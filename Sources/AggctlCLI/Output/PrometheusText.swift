@@ -23,13 +23,9 @@ enum PrometheusText {
         for account in result.accounts {
             var labels = [("provider", account.providerID), ("account", account.key.normalizedEmail ?? "")]
             if account.key.normalizedEmail == nil { labels.append(("device", account.deviceID.rawValue)) }
-            var windows: [(String, WindowStatus)] = []
-            if let session = account.session { windows.append(("session", session)) }
-            if let weekly = account.weekly { windows.append(("weekly", weekly)) }
-            for model in account.modelWeekly ?? [] where !windows.contains(where: { $0.0 == model.name }) {
-                windows.append((model.name, model.window))
-            }
-            for (name, window) in windows {
+            // A per-model window named like another (`session`) would repeat a series: the first stands.
+            var named = Set<String>()
+            for (name, window) in account.windows where named.insert(name).inserted {
                 let windowLabels = labels + [("window", name)]
                 used.append(Sample(labels: windowLabels, value: min(1, max(0, window.usedPercent / 100))))
                 if let resetsAt = window.resetsAt {

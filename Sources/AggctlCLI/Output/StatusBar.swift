@@ -8,12 +8,6 @@ import TextSafety
 /// that window is used up, the time until it resets: `Claude 57% · Codex depleted 1h15m`. Several accounts
 /// of one provider are told apart by their e-mail's local part: `Claude (work) 8%`.
 enum StatusBar {
-    /// The tightest window of an account.
-    static func tightest(_ account: MergedAccount) -> WindowStatus? {
-        let windows = [account.session, account.weekly].compactMap { $0 } + (account.modelWeekly ?? []).map(\.window)
-        return windows.min { $0.remainingPercent < $1.remainingPercent }
-    }
-
     /// How many accounts each provider has: those with several are told apart.
     static func accountsPerProvider(_ result: MergeResult) -> [String: Int] {
         result.accounts.reduce(into: [:]) { $0[$1.providerID, default: 0] += 1 }
@@ -25,7 +19,7 @@ enum StatusBar {
             let local = account.accountEmail.map { String($0.prefix { $0 != "@" }) } ?? account.deviceID.rawValue
             name += " (\(local))"
         }
-        guard let window = tightest(account) else { return name + " -" }
+        guard let window = account.tightestWindow else { return name + " -" }
         guard window.level == .depleted else { return name + " " + HumanFormat.percent(window.remainingPercent) }
         let reset = window.resetsAt.flatMap { $0 > result.now ? $0 : nil }.map {
             " " + DurationText.short($0.timeIntervalSince(result.now)).replacingOccurrences(of: " ", with: "")
@@ -42,7 +36,7 @@ enum StatusBar {
     /// waybar's custom module JSON: `text`, `tooltip` (a line per account), `class` (the worst level),
     /// `percentage` (the least remaining, whole percent).
     static func waybar(_ result: MergeResult) -> String {
-        let windows = result.accounts.compactMap(tightest)
+        let windows = result.accounts.compactMap(\.tightestWindow)
         let counts = accountsPerProvider(result)
         let worst = windows.min { $0.remainingPercent < $1.remainingPercent }
         var json = JSONWriter()

@@ -1,21 +1,10 @@
 import TextSafety
 
-/// Text from records made safe for an HTML page: one line (`SafeText.line`), then every character that
-/// could open a tag, an entity or end an attribute as an entity. The page's one way to quote a record.
+/// Text from records made safe for an HTML page: one line, then every character that could open a tag,
+/// an entity or end an attribute as an entity (both `SafeText`). The page's one way to quote a record.
 enum HTML {
     static func text(_ value: String, limit: Int? = nil) -> String {
-        var out = ""
-        for character in SafeText.line(value, limit: limit) {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
+        SafeText.markup(SafeText.line(value, limit: limit), quotes: true)
     }
 
     /// A coordinate with at most two decimals, without a trailing `.0`: short and stable for tests.
