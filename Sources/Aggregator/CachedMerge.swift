@@ -62,7 +62,7 @@ public struct CachedMerge: Sendable {
 
         let cachePath = cacheFolder.map { ParseCache.path(in: $0, store: name) }
         var cache = cachePath.map { ParseCache.load(from: $0, store: name, readerVersion: readerVersion) }
-        if let known = cache?.knownNames, store.rereadsOfFailedRecords > 0 {
+        if let known = cache?.knownNames, store.traits.rereadsOfFailedRecords > 0 {
             // On a server a replaced record can be missing from a listing for a moment (rclone and Apache
             // delete the old record before renaming the new one on MOVE). A record the last run saw and
             // this listing lacks is looked for once more, a moment later, before it counts as gone.

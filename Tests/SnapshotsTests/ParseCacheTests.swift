@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// A real directory store that counts the records it reads, so a test can see what the cache spared.
-final class CountingStore: SnapshotStore, @unchecked Sendable {
+final class CountingStore: StagingStore, @unchecked Sendable {
     let inner: DirectoryStore
     private let lock = NSLock()
     private var names: [String] = []
@@ -39,7 +39,7 @@ final class CountingStore: SnapshotStore, @unchecked Sendable {
     func commitRecord(_ staged: StagedRecord) throws { try inner.commitRecord(staged) }
     func discardRecord(_ staged: StagedRecord) { inner.discardRecord(staged) }
     func removeRecord(for deviceID: DeviceID) throws { try inner.removeRecord(for: deviceID) }
-    var sweepsCheaply: Bool { true }
+    var traits: StoreTraits { inner.traits }
     func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date) {
         inner.removeLeftoverTemporaryFiles(of: deviceID, olderThan: age, now: now)
     }

@@ -35,11 +35,12 @@ struct StoreLocationTests {
         #expect(try StoreLocation.parse("/srv/a?b#c") == .directory(path: "/srv/a?b#c"))
         #expect(try StoreLocation.parse("file:///srv/store") == .directory(path: "/srv/store"))
         #expect(try StoreLocation.parse("file://localhost/srv/store") == .directory(path: "/srv/store"))
-        guard case .webDAV(let url) = try StoreLocation.parse("https://me:pw@cloud.test/dav/files/me/aggctl/") else {
-            Issue.record("not a WebDAV store")
-            return
-        }
-        #expect(StoreLocation.redacting(url) == "https://cloud.test/dav/files/me/aggctl/")
+        let webDAV = try StoreLocation.parse("https://me:pw@cloud.test/dav/files/me/aggctl/")
+        #expect(webDAV.backend == WebDAVBackend.name)
+        #expect(webDAV.displayName == "https://cloud.test/dav/files/me/aggctl/")
+        #expect(webDAV.address == "https://me:pw@cloud.test/dav/files/me/aggctl/", "the password stays for opening")
+        #expect(try StoreLocation.parse("HTTP://cloud.test/x/").backend == WebDAVBackend.name)
+        #expect(try StoreLocation.parse("./a://b").backend == DirectoryBackend.name, "a path holding '://'")
     }
 }
 

@@ -179,10 +179,12 @@ enum PublishCommand {
 
     /// Removes this device's temporary files that a killed publish left (older than an hour): every time
     /// in a folder, hourly on a server (the sweep lists the whole store), as a stamp file in the cache
-    /// folder records. Uses the real clock: `--now` dates the record, not the files.
+    /// folder records. Uses the real clock: `--now` dates the record, not the files. A store that writes
+    /// in place (S3) stages nothing, so has nothing to sweep.
     static func sweepLeftovers(in store: any SnapshotStore, of deviceID: DeviceID, context: RunContext) {
+        guard let store = store as? any StagingStore else { return }
         let realNow = Date()
-        guard !store.sweepsCheaply else {
+        guard !store.traits.sweepsCheaply else {
             return store.removeLeftoverTemporaryFiles(of: deviceID, olderThan: 3600, now: realNow)
         }
         let stamp = ParseCache.path(in: context.cacheFolder, store: store.displayName, extension: "swept")

@@ -80,27 +80,38 @@ extension RunContext {
     func storeLocation(_ flags: ParsedFlags, command: String) throws -> StoreLocation {
         guard let setting = setting(CommonFlags.store, flags: flags, environmentName: "AGGCTL_STORE") else {
             throw UsageError(
-                "missing --store S (a folder or WebDAV URL; or set AGGCTL_STORE, or 'store = ...' in '\(configFile)')",
+                "missing --store S (a folder, WebDAV or s3:// URL; or set AGGCTL_STORE, or 'store = ...' in '\(configFile)')",
                 command: command)
         }
         return try ValueParsers.store(setting)
     }
 
-    /// A store for `location`.
+    /// A store for `location`, opened by the backend that parsed it.
     func openStore(_ location: StoreLocation) throws -> any SnapshotStore {
-        switch location {
-        case .directory(let path):
-            return DirectoryStore(path: path)
-        case .webDAV(let url):
-            let credentials = WebDAVCredentials.resolve(
-                for: url, environment: environment, netrcPath: home + "/.netrc")
-            return WebDAVStore(url: url, client: try httpClient(credentials: credentials))
+        guard let backend = StoreRegistry.standard.backend(of: location) else {
+            throw CommandFailure("no store backend for '\(location.displayName)'")
         }
+        return try backend.open(location, context: storeContext)
+    }
+
+    /// What a store backend may use: the environment, the home folder, the clock, this run's HTTP settings.
+    var storeContext: StoreContext {
+        let context = self
+        return StoreContext(
+            environment: environment, home: home, clock: clock, http: { try context.httpConfiguration() })
     }
 
     /// The HTTP client for one run: `AGGCTL_HTTP_TIMEOUT` seconds per request (default 30), certificates
     /// from `AGGCTL_CA_FILE` when set, retries as the run's policy says unless `retry` is given.
     func httpClient(credentials: HTTPCredentials? = nil, retry: RetryPolicy? = nil) throws -> HTTPClient {
+        var configuration = try httpConfiguration()
+        configuration.credentials = credentials
+        if let retry { configuration.retry = retry }
+        return HTTPClient(configuration)
+    }
+
+    /// The settings of `httpClient`, without credentials.
+    func httpConfiguration() throws -> HTTPClient.Configuration {
         var timeout = Duration.seconds(30)
         if let text = environment["AGGCTL_HTTP_TIMEOUT"], !text.isEmpty {
             guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
@@ -110,10 +121,9 @@ extension RunContext {
             timeout = .milliseconds(Int((seconds * 1000).rounded()))
         }
         let caFile = environment["AGGCTL_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        return HTTPClient(
-            .init(
-                credentials: credentials, timeout: timeout, connectTimeout: min(timeout, .seconds(10)),
-                caFile: caFile, retry: retry ?? retryPolicy, userAgent: "aggctl/\(Aggctl.version)"))
+        return HTTPClient.Configuration(
+            timeout: timeout, connectTimeout: min(timeout, .seconds(10)), caFile: caFile, retry: retryPolicy,
+            userAgent: "aggctl/\(Aggctl.version)")
     }
 
     /// A seconds setting (`--stale-after`, `--max-skew`) with its default.

@@ -12,7 +12,7 @@ import Foundation
 /// flushed with `fsync`, renamed over the record, and the folder is synced so the rename survives a power
 /// cut. Symbolic links inside the store are never followed (a record that is a link is refused), so a
 /// shared folder cannot make a reader open files elsewhere. The store folder itself may be a link.
-public struct DirectoryStore: SnapshotStore {
+public struct DirectoryStore: StagingStore {
     public let path: String
     /// The folder, opened once: records are opened and examined relative to it, by name, instead of
     /// walking the whole path for each of thousands of files.
@@ -131,7 +131,8 @@ public struct DirectoryStore: SnapshotStore {
         syncFolder()
     }
 
-    public var sweepsCheaply: Bool { true }
+    /// A rename is atomic for readers, so nothing is read twice; reads use every core.
+    public var traits: StoreTraits { StoreTraits() }
 
     /// Removes this device's temporary files older than `age` seconds: left behind by a publisher that was
     /// killed between writing and renaming. Another device's files are never touched.

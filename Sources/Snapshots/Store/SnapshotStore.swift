@@ -1,18 +1,17 @@
 import Foundation
 
-/// Where device records are shared: a directory, a WebDAV collection, ...
+/// Where device records are shared: a folder, a WebDAV collection, an S3 bucket prefix, ...
 ///
 /// A store holds one record per device, `<deviceID>.json`. Every implementation passes the shared
-/// conformance suite (`Tests/SnapshotsTests/StoreConformance`), and translates its native failures (errno,
-/// HTTP status, curl codes) into `SnapshotStoreError`, so that callers and exit codes never depend on the
-/// medium.
-///
-/// Writes are two-phase so that a crash can never leave a half-written record where readers look:
-/// `stageRecord` puts the bytes under a temporary name that listings ignore, `commitRecord` atomically
-/// replaces the record with them. `writeRecord` does both.
+/// conformance suite (`Tests/TestSupport/StoreConformance`), and translates its native failures (errno,
+/// HTTP status, curl codes, S3 error codes) into `SnapshotStoreError`, so that callers and exit codes never
+/// depend on the medium. A kind of store is registered once, as a `StoreBackend` in `StoreRegistry`.
 public protocol SnapshotStore: Sendable {
     /// The store's location for messages, with any credentials removed.
     var displayName: String { get }
+
+    /// What this store can do: read parallelism, rereads, how writes are made atomic, sweeping.
+    var traits: StoreTraits { get }
 
     /// The records in the store, in any order (readers sort them).
     ///
@@ -34,16 +33,22 @@ public protocol SnapshotStore: Sendable {
     /// memory override the default, which copies what `readRecord` returns.
     func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int
 
-    /// How many records to read at once: the cores for a folder, more for a server (hiding round trips).
-    var readParallelism: Int { get }
+    /// Atomically replaces the device's record with `data`, creating the store's own folder, collection
+    /// or prefix when needed (never its parents, never a bucket): a reader sees the old record or the new
+    /// one, never a mixture or nothing, and a failed write leaves the old record whole. Stores that need a
+    /// rename for that are `StagingStore`s, whose default stages and commits; S3 puts once.
+    func writeRecord(_ data: Data, for deviceID: DeviceID) throws
 
-    /// How many times a record that was torn (did not decode) or briefly missing is read again before it
-    /// counts as a problem. Zero for a folder, where a rename is atomic for readers; a WebDAV server may
-    /// serve a record while it is being replaced (Apache reads a file's size, then opens the path, so a
-    /// rename in between sends a truncated body; its MOVE removes the old record before renaming the new
-    /// one). A timeout, a refusal or a size limit is never read again: it would cost the same again.
-    var rereadsOfFailedRecords: Int { get }
+    /// Deletes the device's record. Deleting a record that does not exist is not an error.
+    func removeRecord(for deviceID: DeviceID) throws
+}
 
+/// A store whose writes are atomic only through a temporary copy and a rename (a folder, WebDAV).
+///
+/// Writes are two-phase so that a crash can never leave a half-written record where readers look:
+/// `stageRecord` puts the bytes under a temporary name that listings ignore, `commitRecord` atomically
+/// replaces the record with them. `writeRecord` does both.
+public protocol StagingStore: SnapshotStore {
     /// Writes `data` under a temporary name beside the device's record, creating the store's own folder
     /// or collection when it is missing (never its parents). The record itself is untouched.
     func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord
@@ -55,21 +60,14 @@ public protocol SnapshotStore: Sendable {
     /// Removes a staged record that will not be committed. Never throws: it is cleanup after a failure.
     func discardRecord(_ staged: StagedRecord)
 
-    /// Deletes the device's record. Deleting a record that does not exist is not an error.
-    func removeRecord(for deviceID: DeviceID) throws
-
     /// Removes this device's temporary files older than `age` seconds: left behind by a publisher killed
     /// between staging and committing. Another device's files are never touched. Never throws: cleanup.
+    /// Publish sweeps every time when `traits.sweepsCheaply`, else hourly.
     func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date)
-
-    /// Whether `removeLeftoverTemporaryFiles` costs no more than reading a folder, so that a publish may
-    /// sweep every time; a server's sweep lists the whole store, so publish sweeps it hourly.
-    var sweepsCheaply: Bool { get }
 }
 
-extension SnapshotStore {
-    /// Atomically writes `data` as the device's record (stage, then commit; the stage is discarded when
-    /// the commit fails).
+extension StagingStore {
+    /// Stage, then commit; the stage is discarded when the commit fails.
     public func writeRecord(_ data: Data, for deviceID: DeviceID) throws {
         let staged = try stageRecord(data, for: deviceID)
         do {
@@ -79,11 +77,9 @@ extension SnapshotStore {
             throw error
         }
     }
+}
 
-    public var readParallelism: Int { ProcessInfo.processInfo.activeProcessorCount }
-
-    public var rereadsOfFailedRecords: Int { 0 }
-
+extension SnapshotStore {
     public func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
         let data = try readRecord(named: name, maximumSize: maximumSize)
         buffer.reserve(data.count)

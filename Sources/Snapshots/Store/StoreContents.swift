@@ -131,7 +131,7 @@ extension SnapshotStore {
         // share nothing else; each keeps one read buffer for all the records it reads.
         nonisolated(unsafe) let shared = slots
         let next = NextIndex()
-        let workers = max(1, min(count, readParallelism))
+        let workers = max(1, min(count, traits.readParallelism))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             var buffer = RecordBuffer()
             defer { buffer.deallocate() }
@@ -143,13 +143,13 @@ extension SnapshotStore {
     }
 
     /// Reads and decodes one record, again after a short pause when the store says a failure may be a
-    /// read that met a replacement half way (`rereadsOfFailedRecords`).
+    /// read that met a replacement half way (`traits.rereadsOfFailedRecords`).
     private func readRecord(
         _ info: RecordInfo, history: HistoryDetail, into buffer: inout RecordBuffer
     ) -> Result<DecodedRecord, RecordProblem> {
         var (outcome, worthRereading) = readRecordOnce(info, history: history, into: &buffer)
         var rereads = 0
-        while case .failure = outcome, worthRereading, rereads < rereadsOfFailedRecords {
+        while case .failure = outcome, worthRereading, rereads < traits.rereadsOfFailedRecords {
             rereads += 1
             usleep(UInt32(20_000 << (rereads - 1)))  // 20, 40, 80, ... ms
             (outcome, worthRereading) = readRecordOnce(info, history: history, into: &buffer)

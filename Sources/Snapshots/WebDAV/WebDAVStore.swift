@@ -14,7 +14,7 @@ import TextSafety
 /// - Changed records are fetched in parallel over reused connections; the size limit is enforced while
 ///   downloading.
 /// - Credentials live in the client, not in URLs: messages name the store without them.
-public struct WebDAVStore: SnapshotStore {
+public struct WebDAVStore: StagingStore {
     /// The collection's URL, ending in `/`, without userinfo.
     public let collection: String
     public let displayName: String
@@ -22,14 +22,12 @@ public struct WebDAVStore: SnapshotStore {
     /// The collection's path, percent-decoded and without a trailing slash, to recognise it in listings.
     private let collectionPath: String
 
-    /// Parallel downloads: enough to hide round trips, few enough not to look like an attack.
-    public var readParallelism: Int { 8 }
-
-    /// A record read while another machine replaces it can come back truncated or briefly missing (see
-    /// the protocol); up to six more reads, 20 to 640 ms apart, see the finished record. Under a writer
-    /// replacing one record every few milliseconds (the test) while the whole suite runs, four were not
-    /// always enough.
-    public var rereadsOfFailedRecords: Int { 6 }
+    /// Parallel downloads: enough to hide round trips, few enough not to look like an attack. A record
+    /// read while another machine replaces it can come back truncated or briefly missing (see
+    /// `StoreTraits`); up to six more reads, 20 to 640 ms apart, see the finished record (under a writer
+    /// replacing one record every few milliseconds while the whole suite runs, four were not always
+    /// enough). A sweep lists the whole collection, so it is not cheap.
+    public var traits: StoreTraits { StoreTraits(readParallelism: 8, rereadsOfFailedRecords: 6, sweepsCheaply: false) }
 
     /// The host and port the collection is on, lower-cased, to recognise it in listings' full-URL hrefs.
     private let authority: String
@@ -70,8 +68,6 @@ public struct WebDAVStore: SnapshotStore {
         return records
     }
 
-    public var sweepsCheaply: Bool { false }
-
     public func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date) {
         let prefix = "." + deviceID.recordName + "."
         for member in (try? members()) ?? [] where member.name.hasPrefix(prefix) && member.name.hasSuffix(".tmp") {
@@ -84,14 +80,14 @@ public struct WebDAVStore: SnapshotStore {
     /// The collection's files (not the collection itself, nor sub-collections), from one PROPFIND; a
     /// listing cut short is asked for again (up to six more times), never taken as the whole store.
     private func members() throws -> [WebDAVListing.Member] {
-        // As for records (`rereadsOfFailedRecords`): a damaged answer is mostly a replacement in flight on
+        // As for records (`traits.rereadsOfFailedRecords`): a damaged answer is mostly a replacement in flight on
         // the server (rclone appends an error text mid-replace), gone a few milliseconds later.
         var attempt = 1
         while true {
             do {
                 return try membersOnce()
             } catch let error as WebDAVListing.ListingError where error.isCutShort {
-                guard attempt <= rereadsOfFailedRecords else {
+                guard attempt <= traits.rereadsOfFailedRecords else {
                     throw SnapshotStoreError.failed(
                         operation: "list", target: displayName,
                         reason: "the server's listing ended early \(attempt) times (line \(error.line)); not taken as "
