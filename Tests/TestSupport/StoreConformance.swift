@@ -82,7 +82,11 @@ public enum StoreConformance {
         },
         ConformanceCheck(name: "a missing store is reported as missing, and the first write creates it") { harness in
             let store = try harness.makeStore()
-            #expect(throws: SnapshotStoreError.storeMissing(store: store.displayName)) { try store.listRecords() }
+            if store.traits.firstWriteCreatesStore {
+                #expect(throws: SnapshotStoreError.storeMissing(store: store.displayName)) { try store.listRecords() }
+            } else {
+                #expect(try store.listRecords().isEmpty, "a store with nothing written yet is empty")
+            }
             try store.writeRecord(record(laptop), for: laptop)
             #expect(try store.listRecords().map(\.name) == [laptop.recordName])
         },
@@ -90,7 +94,8 @@ public enum StoreConformance {
             let store = try harness.makeStore()
             try store.writeRecord(record(laptop), for: laptop)
             try store.writeRecord(record(laptop), for: laptop)
-            #expect(try harness.allNames() == [laptop.recordName])
+            let names = try harness.allNames()
+            #expect(names == [laptop.recordName], "\(names)")
         },
         ConformanceCheck(name: "hidden files and names not ending in .json are not records") { harness in
             let store = try harness.makeStore()

@@ -1,3 +1,5 @@
+import HTTP
+
 /// Why a store operation failed, whatever the medium. Messages are one lowercase line quoting the store
 /// or record, and never contain credentials (`store` is always a display name).
 public enum SnapshotStoreError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -61,5 +63,22 @@ public enum SnapshotStoreError: Error, Equatable, Sendable, CustomStringConverti
         default:
             return description
         }
+    }
+}
+
+extension SnapshotStoreError {
+    /// The store's error for a request that got no answer: a body over `limit` is a record too large, a
+    /// timeout stays a timeout (never read again), the rest fails with the client's reason.
+    static func transport(
+        _ error: HTTPError, operation: String, target: String, store: String, limit: Int?
+    ) -> SnapshotStoreError {
+        if case .bodyTooLarge(let size) = error.kind, let limit {
+            return .recordTooLarge(name: target, size: size ?? Int64(limit) + 1, limit: limit)
+        }
+        let quoted = target == store ? store : "\(target)' in '\(store)"
+        if error.kind == .timeout {
+            return .timedOut(operation: operation, target: quoted, reason: error.reason)
+        }
+        return .failed(operation: operation, target: quoted, reason: error.reason)
     }
 }

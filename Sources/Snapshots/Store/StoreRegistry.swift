@@ -13,6 +13,7 @@ public struct StoreRegistry: Sendable {
     public static let standard = StoreRegistry([
         DirectoryBackend(),
         WebDAVBackend(),
+        S3Backend(),
     ])
 
     /// The backend that parsed `location`.

@@ -18,17 +18,23 @@ public struct StoreTraits: Sendable, Equatable {
     /// temporary name and nothing can be left behind; otherwise the store is a `StagingStore`.
     public var writesAtomicallyInPlace: Bool
 
+    /// Whether the first write creates the store's own folder or collection when it is missing (a folder,
+    /// WebDAV). An S3 prefix needs no creating, and a bucket is never made: there, a store with no records
+    /// is simply empty, and only a missing bucket is an error.
+    public var firstWriteCreatesStore: Bool
+
     /// Whether sweeping leftover temporary files costs no more than reading a folder, so that publish may
     /// sweep every time; a server's sweep lists the whole store, so publish sweeps it hourly.
     public var sweepsCheaply: Bool
 
     public init(
         readParallelism: Int = ProcessInfo.processInfo.activeProcessorCount, rereadsOfFailedRecords: Int = 0,
-        writesAtomicallyInPlace: Bool = false, sweepsCheaply: Bool = true
+        writesAtomicallyInPlace: Bool = false, firstWriteCreatesStore: Bool = true, sweepsCheaply: Bool = true
     ) {
         self.readParallelism = readParallelism
         self.rereadsOfFailedRecords = rereadsOfFailedRecords
         self.writesAtomicallyInPlace = writesAtomicallyInPlace
+        self.firstWriteCreatesStore = firstWriteCreatesStore
         self.sweepsCheaply = sweepsCheaply
     }
 }

@@ -254,14 +254,8 @@ public struct WebDAVStore: StagingStore {
         do {
             return try client.send(request)
         } catch let error as HTTPError {
-            if case .bodyTooLarge(let size) = error.kind, let limit = request.maximumBodySize {
-                throw SnapshotStoreError.recordTooLarge(name: target, size: size ?? Int64(limit) + 1, limit: limit)
-            }
-            if error.kind == .timeout {
-                throw SnapshotStoreError.timedOut(
-                    operation: operation, target: location(of: target), reason: error.reason)
-            }
-            throw SnapshotStoreError.failed(operation: operation, target: location(of: target), reason: error.reason)
+            throw SnapshotStoreError.transport(
+                error, operation: operation, target: target, store: displayName, limit: request.maximumBodySize)
         }
     }
 

@@ -1,4 +1,4 @@
-/// A small, namespace-aware reader of the XML that WebDAV servers answer PROPFIND with, over bytes.
+/// A small, namespace-aware reader of the XML that servers answer with (WebDAV PROPFIND, S3 listings and errors), over bytes.
 ///
 /// Why not Foundation's `XMLParser`: fuzzing found it trapping on hostile input (an element name that is
 /// not UTF-8, a processing instruction without data), and a store's listing is text from a server we do
