@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A fault-injecting HTTP proxy for tests: forwards to a real server and breaks what it is told to.
 
-    fault_proxy.py PORT UPSTREAM_ORIGIN
+    fault_proxy.py PORT UPSTREAM_ORIGIN [--keep-host]
 
 Requests are forwarded to UPSTREAM_ORIGIN (http://127.0.0.1:N) with their method, path, headers and body;
 a WebDAV Destination header is rewritten to the upstream's origin. Faults are rules, set through the proxy
@@ -34,6 +34,8 @@ import time
 import urllib.parse
 
 UPSTREAM = urllib.parse.urlsplit(sys.argv[2])
+# --keep-host: the Host header goes upstream as the client sent it (an S3 request signs its Host).
+KEEP_HOST = "--keep-host" in sys.argv[3:]
 rules = []
 log = []
 lock = threading.Lock()
@@ -89,7 +91,7 @@ class Proxy(http.server.BaseHTTPRequestHandler):
             target = urllib.parse.urlsplit(headers["Destination"])
             headers["Destination"] = urllib.parse.urlunsplit(
                 (UPSTREAM.scheme, UPSTREAM.netloc, target.path, target.query, ""))
-        headers["Host"] = UPSTREAM.netloc
+        headers["Host"] = self.headers.get("Host", UPSTREAM.netloc) if KEEP_HOST else UPSTREAM.netloc
         connection.request(self.command, self.path, body=body if body or self.command in ("PUT", "POST") else None,
                            headers=headers)
         response = connection.getresponse()

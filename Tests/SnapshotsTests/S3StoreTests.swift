@@ -59,9 +59,36 @@ struct S3StoreBehaviourTests {
         let listing = try store.listRecords()
         #expect(listing.count == 2500)
         #expect(Set(listing.map(\.name)) == Set(names.map { $0 + ".json" }))
-        let contents = try store.readContents()
+        var cache: ParseCache? = ParseCache(store: store.displayName, readerVersion: "test")
+        // An hour on: the records are old enough for the cache to trust their ETags.
+        let later = Date().addingTimeInterval(3600)
+        let contents = try store.readContents(cache: &cache, now: later)
         #expect(contents.records.count == 2500)
         #expect(contents.problems.isEmpty)
+        // Again through a proxy that counts: the unchanged store costs its three listing pages only.
+        let proxy = try FaultProxy(upstream: harness.server.origin, keepsHost: true)
+        var environment = harness.server.environment
+        environment["AWS_ENDPOINT_URL"] = proxy.origin
+        let counted = try harness.server.store(prefix: harness.prefix, environment: environment)
+        let again = try counted.readContents(cache: &cache, now: later)
+        #expect(again.records.count == 2500)
+        let requests = try proxy.requests()
+        #expect(requests.count == 3, "\(requests.map { "\($0.method) \($0.path)" })")
+        #expect(requests.allSatisfy { $0.method == "GET" && $0.path.contains("list-type=2") })
+    }
+
+    @Test("a throttled listing (503) is retried with the shared policy, and then succeeds")
+    func throttled() throws {
+        let harness = try S3Harness(.seaweedfs)
+        let proxy = try FaultProxy(upstream: harness.server.origin, keepsHost: true)
+        var environment = harness.server.environment
+        environment["AWS_ENDPOINT_URL"] = proxy.origin
+        let store = try harness.server.store(prefix: harness.prefix, environment: environment)
+        try store.writeRecord(StoreConformance.record(StoreConformance.laptop), for: StoreConformance.laptop)
+        try proxy.inject("status", method: "GET", path: "list-type", count: 2, parameters: ["status": 503])
+        #expect(try store.listRecords().map(\.name) == [StoreConformance.laptop.recordName])
+        let lists = try proxy.requests().filter { $0.path.contains("list-type") }
+        #expect(lists.map(\.fault) == ["status", "status", nil])
     }
 
     @Test("a wrong secret is permission denied, and the message names neither key")

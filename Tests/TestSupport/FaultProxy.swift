@@ -10,11 +10,13 @@ public final class FaultProxy: @unchecked Sendable {
     /// `http://127.0.0.1:<port>`: use it in place of the upstream's origin.
     public var origin: String { server.origin }
 
-    public init(upstream: String) throws {
+    /// - Parameter keepsHost: forward the client's Host header unchanged, as a signed S3 request needs.
+    public init(upstream: String, keepsHost: Bool = false) throws {
         folder = TemporaryDirectory("aggctl-fault-proxy")
         let port = LocalServer.freePort()
         server = try LocalServer(
-            ["python3", Repository.path("Tests/Servers/fault_proxy.py"), String(port), upstream], port: port,
+            ["python3", Repository.path("Tests/Servers/fault_proxy.py"), String(port), upstream]
+                + (keepsHost ? ["--keep-host"] : []), port: port,
             log: folder.file("proxy.log"))
     }
 
