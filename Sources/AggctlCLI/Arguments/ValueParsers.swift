@@ -36,7 +36,7 @@ enum ValueParsers {
         } catch {
             throw UsageError(
                 "\(setting.source): '\(HTTPRequest.displayURL(setting.value))' \(error.reason); expected a folder "
-                    + "path, file:// URL, or http(s):// WebDAV URL")
+                    + "path, file:// URL, http(s):// WebDAV URL or s3://BUCKET/PREFIX/")
         }
     }
 }

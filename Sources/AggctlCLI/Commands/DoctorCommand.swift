@@ -8,15 +8,18 @@ enum DoctorCommand {
     static let summary = "Check that the store can be reached, read and written, and say what to fix."
     static let flags = [CommonFlags.store]
     static let details = """
-        Checks in order, stopping at the first that makes the rest meaningless:
+        Checks in order, stopping at the first that makes the rest meaningless. First the store's own:
+          folder: that it (or its parent) exists;
           WebDAV: credentials (which source, never the password), the server (OPTIONS: reachable, speaks
           WebDAV), login (an authenticated PROPFIND: some servers answer OPTIONS to anyone), clock
           offset against the server's Date header;
-          folder: that it (or its parent) exists;
-          then every record read as status reads them (files that cannot be used are listed), and a
-          write: a probe record aggctl-doctor-*.json is written, read back and removed (a folder's clock
-          is judged by its modification time after the probe). A store that does not exist yet is not
-          created: the write is not tried.
+          S3: the endpoint and region (and where each came from), credentials (which source, never the
+          keys), then one listing request: endpoint reachable, signature accepted, clock offset against
+          the server's, bucket exists.
+        Then every record read as status reads them (files that cannot be used are listed), and a write:
+        a probe record aggctl-doctor-*.json is written, read back and removed (a folder's clock is judged
+        by its modification time after the probe). A folder or collection that does not exist yet is not
+        created: the write is not tried.
         One line per check: ok, warn or FAIL, with what to fix. Exit 1 when a check fails.
         """
 

@@ -37,6 +37,14 @@ enum ManualPage {
             "AGGCTL_WEBDAV_USER, AGGCTL_WEBDAV_PASSWORD",
             "WebDAV credentials (also the URL's userinfo or ~/.netrc); never shown"
         ),
+        (
+            "AWS_ENDPOINT_URL, AWS_REGION, AWS_PROFILE",
+            "an s3:// store's endpoint (default AWS), region and profile in ~/.aws/credentials and ~/.aws/config"
+        ),
+        (
+            "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN",
+            "S3 credentials, before the shared files; never shown, never passed to hooks"
+        ),
         ("AGGCTL_WEBHOOK_TOKEN, AGGCTL_WEBHOOK_TOKEN_FILE", "a bearer token for webhook notifications"),
         ("AGGCTL_HTTP_TIMEOUT", "seconds per HTTP request (default 30)"),
         ("AGGCTL_CA_FILE", "a PEM file of certificates to trust for https"),
@@ -65,7 +73,7 @@ enum ManualPage {
             Every machine runs
             .Nm Cm publish
             to write one record of its agents' usage into a shared store
-            (a folder, or a WebDAV collection); anywhere,
+            (a folder, a WebDAV collection or an S3 bucket); anywhere,
             .Nm Cm status
             merges the records by provider and account and shows how much is left,
             at what pace, and where each figure came from, and
