@@ -142,7 +142,7 @@ def measure(args, generator, origin, devices):
         for name in names:
             out.write(f'upload-file = "{os.path.join(folder, name)}"\nurl = "{origin}/{BUCKET}/{prefix}{encode(name)}"\n'
                       f'output = "/dev/null"\n')
-    subprocess.run(curl(origin) + ["-H", "Content-Type: application/json", "--parallel", "--parallel-max", "32",
+    subprocess.run(curl(origin) + ["--no-progress-meter", "-H", "Content-Type: application/json", "--parallel", "--parallel-max", "32",
                                    "-K", out.name], check=True)
 
     store = f"s3://{BUCKET}/{prefix}"

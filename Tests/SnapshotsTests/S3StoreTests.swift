@@ -126,6 +126,25 @@ struct S3StoreBehaviourTests {
         #expect(!buckets.contains("no-such-bucket-here"))
     }
 
+    @Test("a listing cut short is asked for again, and one cut short every time fails instead of shrinking the store")
+    func cutShortListing() throws {
+        let harness = try S3Harness(.seaweedfs)
+        let proxy = try FaultProxy(upstream: harness.server.origin, keepsHost: true)
+        var environment = harness.server.environment
+        environment["AWS_ENDPOINT_URL"] = proxy.origin
+        let store = try harness.server.store(prefix: harness.prefix, environment: environment)
+        try store.writeRecord(StoreConformance.record(StoreConformance.laptop), for: StoreConformance.laptop)
+        try store.writeRecord(StoreConformance.record(StoreConformance.desktop), for: StoreConformance.desktop)
+        try proxy.inject("truncate-nolength", method: "GET", path: "list-type", parameters: ["bytes": 300])
+        #expect(try store.listRecords().count == 2)
+        try proxy.inject("truncate-nolength", method: "GET", path: "list-type", count: 5, parameters: ["bytes": 300])
+        #expect {
+            try store.listRecords()
+        } throws: { error in
+            "\(error)".contains("ended early 3 times")
+        }
+    }
+
     @Test("a record name that is odd but valid is stored under the prefix, encoded, and read back")
     func oddNames() throws {
         let harness = try S3Harness(.seaweedfs)

@@ -30,7 +30,9 @@ struct Command: Sendable {
 /// Flags several commands share, spelled once.
 enum CommonFlags {
     static let store = FlagSpec.option(
-        "store", "S", "the store: a folder, file:// URL, http(s):// WebDAV URL or s3://BUCKET/PREFIX/ (default: AGGCTL_STORE, config)")
+        "store", "S",
+        "the store: a folder, file:// URL, http(s):// WebDAV URL or s3://BUCKET/PREFIX/ (default: AGGCTL_STORE, config)"
+    )
     static let json = FlagSpec.toggle("json", "print JSON for programs instead of a table")
     static let now = FlagSpec.option("now", "DATE", "evaluate as if it were DATE (RFC 3339), for reproducible output")
     static let staleAfter = FlagSpec.option(

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A small, namespace-aware reader of the XML that servers answer with (WebDAV PROPFIND, S3 listings and errors), over bytes.
 ///
 /// Why not Foundation's `XMLParser`: fuzzing found it trapping on hostile input (an element name that is
@@ -270,6 +272,17 @@ struct MinimalXMLReader {
             return true
         default:
             return false
+        }
+    }
+}
+
+extension MinimalXMLReader {
+    /// Whether `data` is UTF-8 without NUL, as an XML answer must be before it is read: checked over the
+    /// bytes in place (iterating a `Data` byte by byte cost a tenth of an unchanged S3 store's run).
+    static func isText(_ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return !bytes.contains(0) && String(validating: bytes, as: UTF8.self) != nil
         }
     }
 }

@@ -53,7 +53,7 @@ struct S3ListingPage {
             case (3, "Key") where path[1] == "Contents": current?.key = text
             case (3, "ETag") where path[1] == "Contents": current?.etag = text
             case (3, "Size") where path[1] == "Contents":
-                current?.size = Int64(text.trimmingCharacters(in: .whitespaces))
+                current?.size = Int64(text) ?? Int64(text.trimmingCharacters(in: .whitespacesAndNewlines))
             case (3, "LastModified") where path[1] == "Contents": current?.lastModified = text
             case (2, "Contents"):
                 if let current, !current.key.isEmpty { objects.append(current) }
@@ -116,8 +116,7 @@ struct S3DocumentError: Error {
 
     /// Reads UTF-8 XML without NUL into `handler`; anything else is refused before reading.
     static func read<H: MinimalXMLReader.Handler>(_ data: Data, into handler: inout H) throws(S3DocumentError) {
-        let valid = !data.contains(0) && Array(String(decoding: data, as: UTF8.self).utf8).elementsEqual(data)
-        guard valid else { throw S3DocumentError(line: 1, detail: "not UTF-8 text") }
+        guard MinimalXMLReader.isText(data) else { throw S3DocumentError(line: 1, detail: "not UTF-8 text") }
         do {
             try MinimalXMLReader.read(Array(data), into: &handler)
         } catch {

@@ -39,9 +39,7 @@ struct WebDAVListing {
     ///   `isCutShort` when it stopped before its end.
     init(parsing data: Data) throws {
         // Listings are UTF-8, and XML allows no NUL: anything else is refused before reading.
-        // Valid UTF-8 is exactly what decodes and encodes back to the same bytes.
-        let valid = !data.contains(0) && Array(String(decoding: data, as: UTF8.self).utf8).elementsEqual(data)
-        guard valid else { throw ListingError(line: 1, detail: "not UTF-8 text") }
+        guard MinimalXMLReader.isText(data) else { throw ListingError(line: 1, detail: "not UTF-8 text") }
         var handler = Handler()
         do {
             try MinimalXMLReader.read(Array(data), into: &handler)
