@@ -64,4 +64,19 @@ struct MinimalXMLReaderTests {
             (error as? MinimalXMLReader.Failure)?.isCutShort == true
         }
     }
+
+    @Test(
+        "only UTF-8 without NUL is text: a stray, truncated, overlong or surrogate sequence is not",
+        arguments: [
+            ([UInt8]("<a>héllo 🌍</a>".utf8), true),
+            ([], true),
+            ([0x3C, 0x00, 0x3E], false),
+            ([0x3C, 0xFF, 0x3E], false),
+            ([0x3C, 0xE2, 0x82], false),
+            ([0xC0, 0xAF], false),
+            ([0xED, 0xA0, 0x80], false),
+        ])
+    func text(bytes: [UInt8], isText: Bool) {
+        #expect(MinimalXMLReader.isText(Data(bytes)) == isText)
+    }
 }

@@ -282,7 +282,12 @@ extension MinimalXMLReader {
     static func isText(_ data: Data) -> Bool {
         data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            return !bytes.contains(0) && String(validating: bytes, as: UTF8.self) != nil
+            guard !bytes.contains(0) else { return false }
+            // Valid UTF-8 is exactly what decodes and encodes back to the same bytes (a portable check:
+            // `String(validating:)` needs macOS 15).
+            var decoded = String(decoding: bytes, as: UTF8.self)
+            return decoded.utf8.count == bytes.count
+                && decoded.withUTF8 { $0.elementsEqual(bytes) }
         }
     }
 }
