@@ -179,3 +179,16 @@ struct S3SettingsTests {
         #expect(explain(503, "<Error><Code>SlowDown</Code></Error>").contains("throttling"))
     }
 }
+
+/// doctor's clock offsets in words.
+struct DurationWordsTests {
+    @Test(
+        "seconds below two minutes, then minutes, then hours and minutes, rounded",
+        arguments: [
+            (45.2, "45 s"), (119.6, "120 s"), (130, "2 min"), (1019, "17 min"), (7199, "2 h 0 min"),
+            (9000, "2 h 30 min"),
+        ])
+    func words(seconds: Double, text: String) {
+        #expect(DurationWords.text(seconds) == text)
+    }
+}

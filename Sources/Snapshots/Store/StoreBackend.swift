@@ -107,12 +107,14 @@ public struct StoreFinding: Sendable, Equatable {
     }
 }
 
-/// "45 s", "2 h 0 min": an offset in words for doctor's clock lines.
+/// "45 s", "17 min", "2 h 0 min": an offset in words for doctor's clock lines. Past two minutes it is
+/// rounded to the minute: a server's `Date` header has whole seconds, so "119 min 59 s" would claim a
+/// precision the measure does not have.
 enum DurationWords {
     static func text(_ seconds: TimeInterval) -> String {
-        let whole = Int(seconds.rounded())
-        guard whole >= 120 else { return "\(whole) s" }
-        guard whole >= 7200 else { return "\(whole / 60) min \(whole % 60) s" }
-        return "\(whole / 3600) h \(whole % 3600 / 60) min"
+        guard seconds >= 120 else { return "\(Int(seconds.rounded())) s" }
+        let minutes = Int((seconds / 60).rounded())
+        guard minutes >= 120 else { return "\(minutes) min" }
+        return "\(minutes / 60) h \(minutes % 60) min"
     }
 }
