@@ -12,31 +12,36 @@ let package = Package(
     targets: [
         // Hostile text made safe for a terminal, a notification or an HTTP header: the one place.
         .target(name: "TextSafety"),
+        // What every module imports instead of Foundation: FoundationEssentials on Linux (Foundation
+        // elsewhere), and the few helpers aggctl used from the rest of Foundation.
+        .target(name: "Portable"),
         // The record format, its codec and validation, and the stores records live in.
-        .target(name: "Snapshots", dependencies: ["HTTP", "TextSafety"]),
+        .target(name: "Snapshots", dependencies: ["HTTP", "TextSafety", "Portable"]),
         // Merge, staleness and (later) transition detection; knows records, never a store's medium.
-        .target(name: "Aggregator", dependencies: ["Snapshots"]),
+        .target(name: "Aggregator", dependencies: ["Snapshots", "Portable"]),
         // Notification values and backends; knows nothing of stores or records.
-        .target(name: "Notify", dependencies: ["HTTP", "TextSafety", "CShims"]),
+        .target(name: "Notify", dependencies: ["HTTP", "TextSafety", "CShims", "Portable"]),
         // C functions the toolchain's Glibc module does not declare (memmem, closing descriptors in a spawn).
         .target(name: "CShims"),
         // libcurl, the one system library, opened on first use (its headers: Debian libcurl4-openssl-dev,
         // which script/bootstrap installs; at run time libcurl4, needed only for HTTP).
         .target(name: "CCurl"),
         // HTTP through libcurl, for WebDAV stores, usage endpoints and webhooks.
-        .target(name: "HTTP", dependencies: ["CCurl", "TextSafety"]),
+        .target(name: "HTTP", dependencies: ["CCurl", "TextSafety", "Portable"]),
         // Reading this machine's agent logs into provider entries (`publish --source`).
-        .target(name: "Collectors", dependencies: ["Snapshots", "CShims", "HTTP", "TextSafety"]),
+        .target(name: "Collectors", dependencies: ["Snapshots", "CShims", "HTTP", "TextSafety", "Portable"]),
         // The command line as a library: argument parsing, commands, output, console, exit codes; tested
         // in-process.
         .target(
-            name: "AggctlCLI", dependencies: ["Snapshots", "Aggregator", "Notify", "Collectors", "HTTP", "TextSafety"]),
+            name: "AggctlCLI",
+            dependencies: ["Snapshots", "Aggregator", "Notify", "Collectors", "HTTP", "TextSafety", "Portable"]),
         // The executable: its entry point only.
-        .executableTarget(name: "aggctl", dependencies: ["AggctlCLI"]),
+        .executableTarget(name: "aggctl", dependencies: ["AggctlCLI", "Portable"]),
 
         // Helpers the test targets share: temporary folders, record builders, the repository's paths.
         .target(name: "TestSupport", dependencies: ["Snapshots", "HTTP", "Notify"], path: "Tests/TestSupport"),
         .testTarget(name: "TextSafetyTests", dependencies: ["TextSafety"]),
+        .testTarget(name: "PortableTests", dependencies: ["Portable"]),
         .testTarget(name: "SnapshotsTests", dependencies: ["Snapshots", "TestSupport"]),
         .testTarget(name: "AggregatorTests", dependencies: ["Aggregator", "Snapshots", "TestSupport"]),
         .testTarget(name: "NotifyTests", dependencies: ["Notify", "TestSupport"]),

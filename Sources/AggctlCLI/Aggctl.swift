@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// The command line: picks the command, parses its flags, runs it, and maps every error to an exit code.
 /// The one place where errors become exit codes and messages.
@@ -22,7 +22,7 @@ public enum Aggctl {
             """
         let width = (commands.map(\.name.count).max() ?? 0) + 2
         for command in commands {
-            text += "  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.summary + "\n"
+            text += "  " + command.name.padded(to: width) + command.summary + "\n"
         }
         text += """
 

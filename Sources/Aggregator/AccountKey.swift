@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 /// What makes two provider entries the same account: provider plus normalised e-mail.
@@ -28,7 +28,7 @@ public struct AccountKey: Hashable, Sendable, Comparable, CustomStringConvertibl
     static func trimmed(_ text: String) -> String {
         let utf8 = text.utf8
         if utf8.first.map({ $0 > 0x20 }) ?? true, utf8.last.map({ $0 > 0x20 }) ?? true { return text }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.trimmingWhitespace()
     }
 
     /// Trimmed and lowercased; the text itself when it already is (the common case costs no new string).
@@ -38,7 +38,7 @@ public struct AccountKey: Hashable, Sendable, Comparable, CustomStringConvertibl
             utf8.allSatisfy { !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) && $0 < 0x80 }
             && utf8.first.map { $0 > 0x20 } ?? true && utf8.last.map { $0 > 0x20 } ?? true
         if isNormal { return email }
-        return email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        return email.trimmingWhitespace().lowercased()
     }
 
     /// A key from its parts as `init(providerID:accountEmail:deviceID:)` made them (for stored merges).

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Portable
 import Snapshots
 
 /// Reads and merges a store through the two caches kept in a cache folder: the merge memo (nothing

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// Durations as tables, notifications and pages say them.
 public enum DurationText {

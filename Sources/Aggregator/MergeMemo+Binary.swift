@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 /// The memo's file: magic, format, reader version, store, fingerprint, options, devices, accounts (in

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 #if canImport(Glibc)
@@ -52,7 +52,7 @@ public struct MergeMemo: Sendable {
     /// Writes the memo atomically (temporary file, rename), creating its folder. Not flushed: a torn
     /// memo fails its checksum and the next run merges afresh.
     public func save(to path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FileSystem.parent(of: path)
         try FileManager.default.createDirectory(
             atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try AtomicFile.write(encode(), to: path)

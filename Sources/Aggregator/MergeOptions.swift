@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// The knobs of a merge: the moment it is evaluated at and the two tolerances of SPEC section 4.
 public struct MergeOptions: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 /// One account after the merge: the winning entry's windows, where they came from, and the token and cost

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 /// The merge of SPEC section 4: every device's entries, grouped by account, one winner per account.

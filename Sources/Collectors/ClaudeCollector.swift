@@ -1,5 +1,5 @@
 import CShims
-import Foundation
+import Portable
 import Snapshots
 
 /// What this machine's Claude Code logs say: tokens and cost per UTC day, and a session window that a
@@ -21,7 +21,7 @@ public struct ClaudeCollector: Sendable {
     /// `$CLAUDE_CONFIG_DIR`, else those of `~/.config/claude` and `~/.claude` that exist.
     public static func defaultFolders(environment: [String: String]) -> [String] {
         if let folder = environment["CLAUDE_CONFIG_DIR"], !folder.isEmpty { return [folder] }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? FileSystem.homeDirectory()
         return [home + "/.config/claude", home + "/.claude"].filter { FileManager.default.fileExists(atPath: $0) }
     }
 
@@ -366,21 +366,21 @@ extension ClaudeCollector.FileScan: LogScanPartial {
         var found = false
         for block in blocks {
             guard let text = block["text"]?.string else { continue }
-            if let marker = text.range(of: "limit reached") {
+            if let marker = text.firstRange(of: "limit reached") {
                 found = true
                 let rest = text[marker.upperBound...]
                 if rest.first == "|", let epoch = Double(rest.dropFirst().prefix { $0.isNumber }) {
                     limitResetsAt.raise(to: Date(timeIntervalSince1970: epoch))
                     continue
                 }
-            } else if synthetic, text.range(of: "hit your", options: .caseInsensitive) != nil,
-                text.range(of: "limit", options: .caseInsensitive) != nil
+            } else if synthetic, text.firstRange(ofCaseInsensitive: "hit your") != nil,
+                text.firstRange(ofCaseInsensitive: "limit") != nil
             {
                 found = true
             } else {
                 continue
             }
-            let weekly = text.range(of: "weekly limit", options: .caseInsensitive) != nil
+            let weekly = text.firstRange(ofCaseInsensitive: "weekly limit") != nil
             let reset = LimitTimeText.time(in: text, after: ["resets ", "reset at "], messageAt: at)
             switch (reset, weekly) {
             case (let reset?, true): weeklyResetsAt.raise(to: reset)

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 /// Reads one Claude Code assistant log line straight from its bytes: timestamp, ids, model, usage and

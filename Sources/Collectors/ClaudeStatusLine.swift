@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 /// The official figures Claude Code hands its status-line command: `rate_limits.five_hour` and

@@ -1,5 +1,5 @@
-import Foundation
 import HTTP
+import Portable
 import Snapshots
 
 /// `--source claude-api`: the session and weekly windows from Anthropic's OAuth usage endpoint, exact where
@@ -29,7 +29,7 @@ public struct ClaudeUsageEndpoint: Sendable {
     }
 
     public init(environment: [String: String], client: HTTPClient) {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileSystem.homeDirectory()
         self.init(
             configFolder: environment["CLAUDE_CONFIG_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.claude",
             home: home, token: environment["CLAUDE_CODE_OAUTH_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
@@ -100,14 +100,14 @@ public struct ClaudeUsageEndpoint: Sendable {
 
     /// This machine's Claude Code account, found as `--source claude-api` finds it.
     public static func accountEmail(environment: [String: String]) -> String? {
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? FileSystem.homeDirectory()
         let folder = environment["CLAUDE_CONFIG_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.claude"
         return accountEmail(configFolder: folder, home: home)
     }
 
     /// "default_claude_max_20x" → "Max 20x"; else the subscription type capitalised ("pro" → "Pro").
     static func plan(tier: String?, subscription: String?) -> String? {
-        if let tier, let range = tier.range(of: "max_") {
+        if let tier, let range = tier.firstRange(of: "max_") {
             return "Max " + tier[range.upperBound...]
         }
         return subscription.map { $0.prefix(1).uppercased() + $0.dropFirst() }

@@ -1,5 +1,5 @@
 import CShims
-import Foundation
+import Portable
 import Snapshots
 
 /// What this machine's Codex CLI logs say: the newest rate limits (session and weekly windows), tokens
@@ -18,7 +18,7 @@ public struct CodexCollector: Sendable {
     /// `$CODEX_HOME`, else `~/.codex`.
     public static func defaultHome(environment: [String: String]) -> String {
         if let home = environment["CODEX_HOME"], !home.isEmpty { return home }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.codex"
+        return (environment["HOME"] ?? FileSystem.homeDirectory()) + "/.codex"
     }
 
     /// The rate limits of one event, classified into windows.

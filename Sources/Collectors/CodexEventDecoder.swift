@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 /// Reads one Codex log line straight from its bytes: only what the collector needs, everything else

@@ -1,5 +1,5 @@
-import Foundation
 import HTTP
+import Portable
 import Snapshots
 
 /// `--source codex-api`: the session and weekly windows from ChatGPT's Codex usage endpoint, with the

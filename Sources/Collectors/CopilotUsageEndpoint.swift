@@ -1,5 +1,5 @@
-import Foundation
 import HTTP
+import Portable
 import Snapshots
 
 /// `--source copilot-api`: GitHub Copilot's monthly premium-requests quota, from the endpoint the editors
@@ -21,7 +21,7 @@ public struct CopilotUsageEndpoint: Sendable {
     public var client: HTTPClient
 
     public init(environment: [String: String], client: HTTPClient) {
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? FileSystem.homeDirectory()
         ghConfigFolder = environment["GH_CONFIG_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config/gh"
         self.environment = environment
         baseURL = environment["AGGCTL_COPILOT_API_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultBaseURL
@@ -83,14 +83,14 @@ public struct CopilotUsageEndpoint: Sendable {
         for raw in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
             let line = String(raw)
             let indented = line.first == " " || line.first == "\t"
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingBlanks()
             if !indented {
                 inGitHub = trimmed == "github.com:"
                 continue
             }
             guard inGitHub, let colon = trimmed.firstIndex(of: ":") else { continue }
             let key = trimmed[..<colon]
-            var value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            var value = trimmed[trimmed.index(after: colon)...].trimmingBlanks()
             if value.count >= 2, value.first == value.last, value.first == "\"" || value.first == "'" {
                 value = String(value.dropFirst().dropLast())
             }

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 /// What this machine's Gemini CLI sessions say: tokens per UTC day (`publish --source gemini[:DIR]`).
@@ -19,7 +19,7 @@ public struct GeminiCollector: Sendable {
     /// `$GEMINI_CLI_HOME/.gemini` when set, else `~/.gemini`.
     public static func defaultHome(environment: [String: String]) -> String {
         if let home = environment["GEMINI_CLI_HOME"], !home.isEmpty { return home + "/.gemini" }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.gemini"
+        return (environment["HOME"] ?? FileSystem.homeDirectory()) + "/.gemini"
     }
 
     /// The messages read, by identity, with their day and tokens.

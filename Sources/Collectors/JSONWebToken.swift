@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// The claims of a JSON Web Token, read without verifying it: only to learn which account a local login
 /// belongs to. The token itself is never printed or stored.
@@ -7,7 +7,7 @@ enum JSONWebToken {
     static func claims(of token: String) -> JSONValue? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 2 else { return nil }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var base64 = String(parts[1].replacing("-", with: "+").replacing("_", with: "/"))
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64) else { return nil }
         return data.withUnsafeBytes { JSONValue.parse($0) }

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// Reset times as the agents write them in words, in their limit messages:
 ///
@@ -15,7 +15,7 @@ enum LimitTimeText {
     /// The time in `text` after the first of `markers` found (case-insensitive), read as a moment
     /// after `after`.
     static func time(in text: String, after markers: [String], messageAt: Date, zone: TimeZone = .current) -> Date? {
-        guard let marker = markers.lazy.compactMap({ text.range(of: $0, options: .caseInsensitive) }).first
+        guard let marker = markers.lazy.compactMap({ text.firstRange(ofCaseInsensitive: $0) }).first
         else { return nil }
         return parse(String(text[marker.upperBound...]), after: messageAt, zone: zone)
     }
@@ -26,7 +26,7 @@ enum LimitTimeText {
         var zone = zone
         // The zone, if any, is the first parenthesised word: as written, else with tz capitals.
         if let open = words.firstIndex(where: { $0.hasPrefix("(") }) {
-            let name = words[open].trimmingCharacters(in: CharacterSet(charactersIn: "().;"))
+            let name = words[open].trimming(charactersIn: "().;")
             guard let found = TimeZone(identifier: name) ?? TimeZone(identifier: properCase(name.lowercased()))
             else { return nil }
             zone = found
@@ -52,9 +52,9 @@ enum LimitTimeText {
         }
         guard index < words.count else { return nil }
         // The time: "8:16" "am", "8:16am", "3am", "11:30am.".
-        var clock = words[index].trimmingCharacters(in: CharacterSet(charactersIn: ".;"))
+        var clock = words[index].trimming(charactersIn: ".;")
         if index + 1 < words.count {
-            let next = words[index + 1].trimmingCharacters(in: CharacterSet(charactersIn: ".;"))
+            let next = words[index + 1].trimming(charactersIn: ".;")
             if next == "am" || next == "pm" { clock += next }
         }
         let meridiem: String? = clock.hasSuffix("am") ? "am" : clock.hasSuffix("pm") ? "pm" : nil

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 /// Field readers shared by the decoders of agent log lines. They are lenient: a value of another type

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 /// What a collector made of all its log files last time, kept while not one of them changed.
@@ -57,7 +57,7 @@ enum LogScanMemo {
         out.u64(fingerprint)
         value.encode(into: &out)
         try? FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+            atPath: FileSystem.parent(of: path), withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
         try? AtomicFile.write(out.sealed(), to: path)
     }

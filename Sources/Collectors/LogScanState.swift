@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 #if canImport(Glibc)
@@ -141,7 +141,7 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
 
     func save(to path: String, readerVersion: String) throws {
         try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+            atPath: FileSystem.parent(of: path), withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
         var out = BinaryWriter(capacity: 256 + files.count * 256)
         out.header(magic: Array(Partial.magic.utf8), format: Self.format, readerVersion: readerVersion)

@@ -1,5 +1,5 @@
-import Foundation
 import HTTP
+import Portable
 import Snapshots
 import TextSafety
 

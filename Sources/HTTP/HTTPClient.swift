@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import Portable
 import TextSafety
 
 /// The one HTTP client aggctl has, over libcurl: used by the WebDAV store, the usage endpoints and webhooks.
@@ -49,7 +49,7 @@ public final class HTTPClient: @unchecked Sendable {
     }
 
     public let configuration: Configuration
-    private let lock = NSLock()
+    private let lock = Lock()
     private var idleHandles: [UnsafeMutableRawPointer] = []
     /// Set once a server challenged for Digest: every later request answers it without another probe.
     private var usesDigest = false

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// HTTP dates (RFC 9110 section 5.6.7): `Sun, 06 Nov 1994 08:49:37 GMT`, the form every server sends in
 /// `Date`, `Retry-After` and WebDAV's `getlastmodified`. Read by position: a big store's listing holds one

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// One HTTP exchange to make: a method, a URL, headers and an optional body.
 public struct HTTPRequest: Sendable {
@@ -45,7 +45,7 @@ public struct HTTPRequest: Sendable {
     /// `scheme://host[:port]` of `url`, nothing of its userinfo, path, query or fragment: how a URL that is
     /// a secret (a webhook) is shown.
     public static func origin(of url: String) -> String {
-        guard let scheme = url.range(of: "://") else { return "(a URL)" }
+        guard let scheme = url.firstRange(of: "://") else { return "(a URL)" }
         let rest = url[scheme.upperBound...]
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
         var authority = rest[..<authorityEnd]
@@ -55,7 +55,7 @@ public struct HTTPRequest: Sendable {
 
     /// `url` as it may be shown: any userinfo removed.
     public static func displayURL(_ url: String) -> String {
-        guard let scheme = url.range(of: "://") else { return url }
+        guard let scheme = url.firstRange(of: "://") else { return url }
         let rest = url[scheme.upperBound...]
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
         guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return url }
@@ -87,7 +87,7 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// `Retry-After` in seconds (either form RFC 9110 allows), relative to `now`.
     public func retryAfter(now: Date) -> TimeInterval? {
-        guard let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
+        guard let value = headers["retry-after"]?.trimmingBlanks() else { return nil }
         if let seconds = TimeInterval(value) { return max(0, seconds) }
         return HTTPDate.parse(value).map { max(0, $0.timeIntervalSince(now)) }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// How hard to try something that may fail for a moment: attempts, growing waits, jitter (SPEC section 5).
 /// Shared by every backend that retries: HTTP requests, notification delivery.
@@ -12,7 +12,7 @@ public struct RetryPolicy: Sendable {
     public var sleep: @Sendable (TimeInterval) -> Void
 
     public static let standard = RetryPolicy(
-        attempts: 4, initialDelay: 0.25, maximumDelay: 2, jitter: 0.2, sleep: { Thread.sleep(forTimeInterval: $0) })
+        attempts: 4, initialDelay: 0.25, maximumDelay: 2, jitter: 0.2, sleep: { FileSystem.sleep(seconds: $0) })
 
     /// One attempt only.
     public static let never = RetryPolicy(attempts: 1, initialDelay: 0, maximumDelay: 0, jitter: 0, sleep: { _ in })

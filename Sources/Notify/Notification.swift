@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import TextSafety
 
 /// A message for a person about their quota, as every notification backend receives it.
@@ -65,18 +65,42 @@ public struct Notification: Sendable, Equatable, Codable {
     /// The event as one line of JSON: `{"id", "kind", "providerID", "accountEmail", "remainingPercent",
     /// "resetsAt", "title", "body", "at"}` (SPEC section 6), keys sorted, `null` for absent values.
     public var jsonLine: String {
-        let fields: [(String, Any)] = [
-            ("accountEmail", accountEmail ?? NSNull()), ("at", Notification.format(at)), ("body", body),
-            ("id", id), ("kind", kind), ("providerID", providerID), ("remainingPercent", remainingPercent),
-            ("resetsAt", resetsAt.map(Notification.format) ?? NSNull()), ("title", title),
+        let fields: [(String, String)] = [
+            ("accountEmail", Self.quoted(accountEmail)), ("at", Self.quoted(Notification.format(at))),
+            ("body", Self.quoted(body)), ("id", Self.quoted(id)), ("kind", Self.quoted(kind)),
+            ("providerID", Self.quoted(providerID)), ("remainingPercent", Self.number(remainingPercent)),
+            ("resetsAt", Self.quoted(resetsAt.map(Notification.format))), ("title", Self.quoted(title)),
         ]
-        let parts = fields.map { key, value -> String in
-            let encoded =
-                (try? JSONSerialization.data(withJSONObject: [value], options: [.withoutEscapingSlashes]))
-                .map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) } ?? "null"
-            return "\"\(key)\":\(encoded)"
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// `text` as a JSON string (`null` for none): quotes, backslashes and control characters escaped, `/`
+    /// and everything else as it is.
+    static func quoted(_ text: String?) -> String {
+        guard let text else { return "null" }
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
         }
-        return "{" + parts.joined(separator: ",") + "}"
+        return out + "\""
+    }
+
+    /// A number as JSON writes it: whole numbers without a fraction.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     /// `AGGCTL_EVENT_*` variables for hooks, text as it is (never interpreted by a shell).
@@ -91,10 +115,8 @@ public struct Notification: Sendable, Equatable, Codable {
         return variables
     }
 
+    /// `2026-11-30T12:00:00Z`: whole seconds, UTC.
     static func format(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        date.formatted(.iso8601)
     }
 }

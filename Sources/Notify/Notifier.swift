@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 // `RetryPolicy` lives with the HTTP client, which retries requests the same way; re-exported here for
 // the delivery loop below.

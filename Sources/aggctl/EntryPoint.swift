@@ -1,5 +1,5 @@
 import AggctlCLI
-import Foundation
+import Portable
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
-import Foundation
 import HTTP
+import Portable
 import Snapshots
 
 /// Conversions of flag values into typed options; each failure names the flag and the accepted form.

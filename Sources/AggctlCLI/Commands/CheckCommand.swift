@@ -1,7 +1,7 @@
 import Aggregator
-import Foundation
 import HTTP
 import Notify
+import Portable
 import Snapshots
 import TextSafety
 
@@ -227,7 +227,7 @@ enum CheckCommand {
                     throw CommandFailure("cannot read the webhook token file '\(path)' (AGGCTL_WEBHOOK_TOKEN_FILE)")
                 }
                 token = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map {
-                    $0.trimmingCharacters(in: .whitespaces)
+                    $0.trimmingBlanks()
                 }
             }
         }
@@ -245,7 +245,7 @@ enum CheckCommand {
     /// `25,10` into thresholds; each a whole percent from 1 to 99.
     static func parseThresholds(_ setting: Setting) throws -> [Int] {
         try setting.value.split(separator: ",", omittingEmptySubsequences: false).map { part in
-            guard let value = Int(part.trimmingCharacters(in: .whitespaces)), (1...99).contains(value) else {
+            guard let value = Int(part.trimmingBlanks()), (1...99).contains(value) else {
                 throw UsageError(
                     "\(setting.source): '\(setting.value)' is not a list of percentages; expected whole numbers "
                         + "1-99 such as 25,10",

@@ -19,9 +19,9 @@ struct Command: Sendable {
         var text = "usage: aggctl \(name) \(synopsis)\n\n\(summary)\n\nflags:\n"
         let width = (flags.map(\.synopsis.count).max() ?? 0) + 2
         for spec in flags {
-            text += "  " + spec.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + spec.help + "\n"
+            text += "  " + spec.synopsis.padded(to: width) + spec.help + "\n"
         }
-        text += "  " + "--help".padding(toLength: width, withPad: " ", startingAt: 0) + "show this help\n"
+        text += "  " + "--help".padded(to: width) + "show this help\n"
         if !details.isEmpty { text += "\n" + details + "\n" }
         return text
     }

@@ -1,6 +1,6 @@
 import Aggregator
-import Foundation
 import HTTP
+import Portable
 import Snapshots
 
 /// `aggctl config`: the settings in effect, and where each came from. Secrets are masked: a store URL's

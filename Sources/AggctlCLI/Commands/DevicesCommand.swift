@@ -1,5 +1,5 @@
 import Aggregator
-import Foundation
+import Portable
 import Snapshots
 
 /// `aggctl devices`: which machines publish to the store, and which have stopped.

@@ -1,5 +1,5 @@
-import Foundation
 import HTTP
+import Portable
 import Snapshots
 
 /// `aggctl doctor`: can this machine reach, read and write the store, and what to fix when it cannot.
@@ -57,7 +57,7 @@ enum DoctorCommand {
     /// One line per finding, and its fix indented under the detail.
     static func show(_ finding: StoreFinding, on console: Console) {
         console.print(
-            "\(finding.outcome.rawValue)  \(finding.check.padding(toLength: 12, withPad: " ", startingAt: 0))\(finding.detail)"
+            "\(finding.outcome.rawValue)  \(finding.check.padded(to: 12))\(finding.detail)"
         )
         if let fix = finding.fix { console.print("      \(String(repeating: " ", count: 12))fix: \(fix)") }
     }

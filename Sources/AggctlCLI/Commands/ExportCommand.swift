@@ -1,5 +1,5 @@
 import Aggregator
-import Foundation
+import Portable
 import Snapshots
 
 /// `aggctl export`: the merged view for other tools; `--format prometheus` for node_exporter's textfile

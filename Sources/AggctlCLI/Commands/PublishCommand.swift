@@ -1,7 +1,7 @@
 import Aggregator
 import Collectors
-import Foundation
 import HTTP
+import Portable
 import Snapshots
 import TextSafety
 
@@ -302,7 +302,7 @@ enum PublishCommand {
             do {
                 data = try context.readStandardInput()
             } catch {
-                throw CommandFailure("cannot read --from '-' (stdin): \(error.localizedDescription)")
+                throw CommandFailure("cannot read --from '-' (stdin): \(error.reason)")
             }
         } else {
             data = try readFile(input)
@@ -318,11 +318,10 @@ enum PublishCommand {
     }
 
     private static func readFile(_ path: String) throws -> Data {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard let isDirectory = FileSystem.isFolder(path) else {
             throw CommandFailure("cannot read --from '\(path)': no such file")
         }
-        guard !isDirectory.boolValue else {
+        guard !isDirectory else {
             throw CommandFailure("cannot read --from '\(path)': it is a folder")
         }
         guard let data = FileManager.default.contents(atPath: path) else {

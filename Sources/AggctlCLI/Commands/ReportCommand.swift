@@ -1,5 +1,5 @@
 import Aggregator
-import Foundation
+import Portable
 import Snapshots
 
 /// `aggctl report`: the merged view with its history as one self-contained HTML page.
@@ -32,8 +32,7 @@ enum ReportCommand {
             guard let out = flags.value(ReportCommand.out), !out.isEmpty else {
                 throw UsageError("report needs --out FILE.html, the page to write", command: name)
             }
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), isFolder.boolValue {
+            if FileSystem.isFolder(out) == true {
                 throw UsageError("--out: '\(out)' is a folder; expected a file such as report.html", command: name)
             }
             self.out = out

@@ -1,5 +1,5 @@
 import Aggregator
-import Foundation
+import Portable
 import Snapshots
 
 /// `aggctl status`: the merged view of every device's figures.
@@ -52,7 +52,7 @@ enum StatusCommand {
             format = flags.isSet(CommonFlags.json) ? .json : chosen ?? .table
             provider = flags.value(StatusCommand.provider)?.lowercased()
             account = flags.value(StatusCommand.account).map {
-                $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+                $0.trimmingWhitespace().lowercased()
             }
         }
 

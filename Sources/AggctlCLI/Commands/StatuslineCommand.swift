@@ -1,6 +1,6 @@
 import Aggregator
 import Collectors
-import Foundation
+import Portable
 import Snapshots
 import TextSafety
 

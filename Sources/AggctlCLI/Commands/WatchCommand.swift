@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// `aggctl watch`: `check` every `--interval` seconds until SIGINT or SIGTERM.
 enum WatchCommand {

@@ -1,5 +1,5 @@
 import Aggregator
-import Foundation
+import Portable
 import Snapshots
 import TextSafety
 
@@ -14,7 +14,7 @@ enum CSVTable {
         var text = SafeText.line(value)
         if let first = text.first, "=+-@".contains(first) { text = "'" + text }
         guard text.contains(where: { $0 == "," || $0 == "\"" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + text.replacing("\"", with: "\"\"") + "\""
     }
 
     static func number(_ value: Double?) -> String {

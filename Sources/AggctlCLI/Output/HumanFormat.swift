@@ -1,5 +1,5 @@
 import Aggregator
-import Foundation
+import Portable
 
 /// Short forms of durations and percentages for tables.
 enum HumanFormat {

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 /// Writes compact JSON for reports straight into bytes, keys in the order given.

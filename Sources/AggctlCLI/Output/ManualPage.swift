@@ -1,11 +1,11 @@
-import Foundation
+import Portable
 
 /// The manual page, `aggctl.1`, in mdoc: made from the commands' declarations (the same ones `--help` and
 /// the completions come from), with the environment, files and exit codes every command shares.
 enum ManualPage {
     /// Text safe in mdoc: backslashes escaped, a line never starting with a control character.
     static func text(_ value: String) -> String {
-        let escaped = value.replacingOccurrences(of: "\\", with: "\\e")
+        let escaped = value.replacing("\\", with: "\\e")
         return escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" + escaped : escaped
     }
 
@@ -106,8 +106,8 @@ enum ManualPage {
                 for line in command.details.split(separator: "\n", omittingEmptySubsequences: false) {
                     if line.hasPrefix("  ") {
                         flush()
-                        page += ".Dl " + text(line.trimmingCharacters(in: .whitespaces)) + "\n"
-                    } else if line.trimmingCharacters(in: .whitespaces).isEmpty {
+                        page += ".Dl " + text(line.trimmingBlanks()) + "\n"
+                    } else if line.trimmingBlanks().isEmpty {
                         flush()
                         page += ".Pp\n"
                     } else {
@@ -119,7 +119,8 @@ enum ManualPage {
         }
         page += ".Sh ENVIRONMENT\n.Bl -tag -width Ds\n"
         for (names, meaning) in environment {
-            page += ".It Ev \(names.components(separatedBy: ", ").joined(separator: " , Ev "))\n\(prose(meaning))\n"
+            page +=
+                ".It Ev \(names.split(separator: ", ", omittingEmptySubsequences: false).joined(separator: " , Ev "))\n\(prose(meaning))\n"
         }
         page += """
             .El

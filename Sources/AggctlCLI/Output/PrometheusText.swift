@@ -1,5 +1,5 @@
 import Aggregator
-import Foundation
+import Portable
 import Snapshots
 import TextSafety
 

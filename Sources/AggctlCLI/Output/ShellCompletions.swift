@@ -79,8 +79,8 @@ enum ShellCompletions {
 
     /// Text inside zsh's single quotes and `_arguments`' brackets and descriptions.
     static func zshQuoted(_ text: String) -> String {
-        text.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: ":", with: "\\:")
-            .replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]")
+        text.replacing("'", with: "'\\''").replacing(":", with: "\\:")
+            .replacing("[", with: "\\[").replacing("]", with: "\\]")
     }
 
     static func zsh(_ commands: [Command]) -> String {
@@ -134,7 +134,7 @@ enum ShellCompletions {
     // MARK: fish
 
     static func fishQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
     }
 
     static func fish(_ commands: [Command]) -> String {

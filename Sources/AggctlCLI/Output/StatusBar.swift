@@ -1,5 +1,5 @@
 import Aggregator
-import Foundation
+import Portable
 import TextSafety
 
 /// `status --format line` and `--format waybar`: the merged view in a status bar's few characters.
@@ -22,7 +22,7 @@ enum StatusBar {
         guard let window = account.tightestWindow else { return name + " -" }
         guard window.level == .depleted else { return name + " " + HumanFormat.percent(window.remainingPercent) }
         let reset = window.resetsAt.flatMap { $0 > result.now ? $0 : nil }.map {
-            " " + DurationText.short($0.timeIntervalSince(result.now)).replacingOccurrences(of: " ", with: "")
+            " " + DurationText.short($0.timeIntervalSince(result.now)).replacing(" ", with: "")
         }
         return name + " depleted" + (reset ?? "")
     }

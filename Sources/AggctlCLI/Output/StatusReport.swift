@@ -1,5 +1,5 @@
 import Aggregator
-import Foundation
+import Portable
 import Snapshots
 
 /// The JSON documents of `status --json` and `devices --json`: exactly the shapes of SPEC section 6.

@@ -1,6 +1,6 @@
 import Aggregator
-import Foundation
 import Notify
+import Portable
 
 /// What `check` keeps in `alerts.json`: the alert state (Aggregator's) and the outbox (Notify's), one
 /// document written under one lock, so that exactly-once holds across both.

@@ -1,5 +1,5 @@
-import Foundation
 import HTTP
+import Portable
 import Snapshots
 
 /// Defaults from the config file, `$XDG_CONFIG_HOME/aggctl/config`.
@@ -28,7 +28,7 @@ struct Configuration: Equatable {
 
     /// Reads the file at `path`.
     /// - Throws: `UsageError` naming the file and line of a malformed or unknown entry.
-    static func load(path: String, home: String = NSHomeDirectory()) throws -> Configuration {
+    static func load(path: String, home: String = FileSystem.homeDirectory()) throws -> Configuration {
         guard let data = FileManager.default.contents(atPath: path) else { return Configuration() }
         guard let text = String(data: data, encoding: .utf8) else {
             throw UsageError("config '\(path)': not UTF-8 text")
@@ -37,13 +37,13 @@ struct Configuration: Equatable {
         // "\r\n" is one Character in Swift: a file written on Windows splits on it too.
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         for (number, rawLine) in lines.enumerated() {
-            let line = rawLine.trimmingCharacters(in: CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\r")))
+            let line = rawLine.trimming(where: { $0.isBlank || $0 == "\r" })
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else {
                 throw UsageError("config '\(path)': line \(number + 1): expected 'key = value'")
             }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let key = line[..<equals].trimmingBlanks()
+            var value = line[line.index(after: equals)...].trimmingBlanks()
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
                 value = String(value.dropFirst().dropLast())
             }
@@ -58,7 +58,7 @@ struct Configuration: Equatable {
                         + "keep one")
             }
             if value.hasPrefix("~/") { value = home + value.dropFirst() }
-            value = value.replacingOccurrences(of: "$HOME", with: home)
+            value = value.replacing("$HOME", with: home)
             configuration.values[key] = (value, number + 1)
         }
         return configuration

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 import TextSafety
 
@@ -78,7 +78,7 @@ struct Console: Sendable {
 /// `Aggctl.run` turns it into the run's outcome, quietly for a closed pipe.
 final class FileDescriptorSink: TextSink, @unchecked Sendable {
     private let descriptor: Int32
-    private let lock = NSLock()
+    private let lock = Lock()
     private var firstFailure: Int32?
 
     /// - Parameter failure: the stream cannot be written at all (it was closed when the process started).
@@ -109,7 +109,7 @@ final class FileDescriptorSink: TextSink, @unchecked Sendable {
 
 /// Collects text in memory, for in-process tests.
 final class BufferSink: TextSink, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var buffer = ""
 
     init() {}

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 #if canImport(Glibc)
@@ -55,7 +55,7 @@ enum DeviceIdentity {
 
     private static func read(_ path: String) throws -> DeviceID? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: data, as: UTF8.self).trimmingWhitespace()
         guard let id = DeviceID(rawValue: text) else {
             throw CommandFailure(
                 "device id file '\(path)' holds '\(SnapshotCodec.printable(text))', not a valid device id; "
@@ -69,7 +69,7 @@ enum DeviceIdentity {
             try FileManager.default.createDirectory(
                 atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw CommandFailure("cannot create state directory '\(path)': \(error.localizedDescription)")
+            throw CommandFailure("cannot create state directory '\(path)': \(error.reason)")
         }
     }
 }

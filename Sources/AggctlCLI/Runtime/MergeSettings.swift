@@ -1,5 +1,5 @@
 import Aggregator
-import Foundation
+import Portable
 import Snapshots
 
 /// What every command that reads the store settles before it reads anything: the store and the merge's

@@ -1,5 +1,5 @@
-import Foundation
 import Notify
+import Portable
 import Snapshots
 
 /// Everything a command may touch outside its arguments, handed in so tests can fix each of them.
@@ -34,7 +34,7 @@ struct RunContext: Sendable {
             console: .standard(environment: environment, closedOutput: closedOutput, closedErrors: closedErrors),
             environment: environment,
             clock: { Date() },
-            readStandardInput: { try FileHandle.standardInput.readToEnd() ?? Data() },
+            readStandardInput: { try FileSystem.readAll(0) },
             hostName: localHostName, keepUntilExit: { ProcessLifetime.keep($0) })
     }
 
@@ -62,7 +62,7 @@ struct RunContext: Sendable {
     }
 
     var home: String {
-        environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileSystem.homeDirectory()
     }
 }
 
@@ -74,7 +74,7 @@ struct RunContext: Sendable {
 
 /// Values kept alive until the process exits (see `RunContext.keepUntilExit`).
 enum ProcessLifetime {
-    private static let lock = NSLock()
+    private static let lock = Lock()
     nonisolated(unsafe) private static var kept: [any Sendable] = []
 
     static func keep(_ value: any Sendable) {

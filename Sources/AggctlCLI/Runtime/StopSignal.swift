@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Portable
 
 #if canImport(Glibc)
     import Glibc
@@ -10,7 +10,7 @@ import Foundation
 /// SIGINT and SIGTERM turned into a request to stop, for long-running commands: the work in hand is
 /// finished (a delivery, a state write) and the loop ends, instead of the process dying mid-write.
 final class StopSignal: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var requested = false
     private let wakeUp = DispatchSemaphore(value: 0)
     private var sources: [any DispatchSourceSignal] = []

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// What transition detection remembers between runs, per account.
 ///

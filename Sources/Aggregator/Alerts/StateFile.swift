@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 #if canImport(Glibc)
@@ -53,7 +53,7 @@ public struct StateFile: Sendable {
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw StateFileError(
-                "cannot create state directory '\(directory)': \(error.localizedDescription.lowercased())")
+                "cannot create state directory '\(directory)': \(error.reason)")
         }
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
@@ -92,13 +92,13 @@ public struct StateFile: Sendable {
         let count = pread(descriptor, &buffer, buffer.count, 0)
         guard count > 0,
             let pid = Int(
-                String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+                String(decoding: buffer[0..<count], as: UTF8.self).trimmingWhitespace())
         else { return "another process" }
         return "process \(pid)"
     }
 
     private static func seconds(_ value: TimeInterval) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+        value == value.rounded() ? String(Int(value)) : String(cFormat: "%.1f", value)
     }
 
     /// Reads the state; call it while holding the lock.
@@ -140,7 +140,7 @@ public struct StateFile: Sendable {
         do {
             return .loaded(try SnapshotCodec.makeDecoder().decode(Value.self, from: data))
         } catch {
-            let stamp = RFC3339.format(Date()).replacingOccurrences(of: ":", with: "")
+            let stamp = RFC3339.format(Date()).replacing(":", with: "")
             let aside = "\(path).corrupt-\(stamp)-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
             guard rename(path, aside) == 0 else {
                 throw unreadable(
@@ -185,7 +185,9 @@ public struct StateFile: Sendable {
 
     /// Appends one entry (an object of strings); call it while holding the lock.
     public func appendToJournal(_ entry: [String: String]) throws {
-        let line = try JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys]) + Data([0x0A])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let line = try encoder.encode(entry) + Data([0x0A])
         let descriptor = open(journalPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw StateFileError("cannot write '\(journalPath)': \(String(cString: strerror(errno)).lowercased())")
@@ -203,7 +205,7 @@ public struct StateFile: Sendable {
         var entries: [[String: String]] = []
         var start = data.startIndex
         while let end = data[start...].firstIndex(of: 0x0A) {
-            if let entry = try? JSONSerialization.jsonObject(with: data[start..<end]) as? [String: String] {
+            if let entry = try? JSONDecoder().decode([String: String].self, from: data[start..<end]) {
                 entries.append(entry)
             }
             start = data.index(after: end)

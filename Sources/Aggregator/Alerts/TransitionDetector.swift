@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// Edge-triggered detection of session windows running out and coming back (SPEC section 5).
 ///

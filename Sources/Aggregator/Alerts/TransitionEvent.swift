@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 /// Something a person should be told about a session window: it ran out, came back, or is running low.

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 #if canImport(Glibc)
@@ -94,7 +94,7 @@ public struct HistoryArchive: Sendable, Equatable {
     /// Writes the archive atomically, creating its folder (mode 0700).
     public func save(to path: String) throws {
         try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+            atPath: FileSystem.parent(of: path), withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
         try AtomicFile.write(encode(), to: path, durable: true)
     }

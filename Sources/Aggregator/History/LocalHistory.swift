@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 /// What `publish` observed of each account's windows on this machine, kept in the state directory
@@ -21,7 +21,7 @@ public struct LocalHistory: Codable, Sendable, Equatable {
 
     /// One account of this machine: provider and normalised e-mail (no device needed: it is all one device).
     public static func key(of entry: ProviderUsage) -> String {
-        let email = entry.accountEmail.map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() } ?? ""
+        let email = entry.accountEmail.map { $0.trimmingWhitespace().lowercased() } ?? ""
         return "\(entry.providerID):\(email)"
     }
 

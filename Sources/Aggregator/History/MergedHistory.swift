@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 /// One account's history drawn from every device that observed it (SPEC section 4, "Merged history").

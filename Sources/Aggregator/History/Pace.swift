@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 /// Whether a window is being used faster or slower than evenly, and whether it lasts until its reset

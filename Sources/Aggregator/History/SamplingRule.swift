@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 /// When a publisher keeps a sample of a window, and which of its samples go into a record (SPEC

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import Snapshots
 
 /// Where the weekly window is heading, judged from how earlier weeks of the same account went.

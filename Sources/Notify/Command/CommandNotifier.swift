@@ -1,5 +1,5 @@
-import Foundation
 import HTTP
+import Portable
 
 /// Runs a hook program for each event (`--notify command:/path/to/hook`).
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// Runs a program: the seam for hooks and desktop helpers. Never through a shell.
 public protocol ProcessRunner: Sendable {
@@ -94,7 +94,7 @@ public struct SpawnProcessRunner: ProcessRunner {
         // stderr is read on another thread; what came by the end is enough for a one-line message.
         let errors = ErrorCollector(descriptor: errorPipe[0])
         collectorOwnsErrors = true
-        Thread { errors.collect() }.start()
+        DispatchQueue.global().async { errors.collect() }
 
         var status: Int32 = 0
         var timedOut = false
@@ -152,7 +152,7 @@ extension SpawnProcessRunner {
 /// Reads a program's stderr until it closes; hands out the first line.
 private final class ErrorCollector: @unchecked Sendable {
     private let descriptor: Int32
-    private let lock = NSLock()
+    private let lock = Lock()
     private var bytes: [UInt8] = []
     private let done = DispatchSemaphore(value: 0)
 

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import TextSafety
 
 /// A notification on the desktop: the freedesktop notification service on Linux (through `notify-send`),

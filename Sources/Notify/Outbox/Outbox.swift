@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// Events not yet delivered to every backend, and the one loop that delivers them: durable delivery
 /// (SPEC section 5) in one unit.

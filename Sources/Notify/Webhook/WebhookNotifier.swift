@@ -1,5 +1,5 @@
-import Foundation
 import HTTP
+import Portable
 
 /// POSTs each event as JSON to a URL (`--notify webhook:https://...`): the line `stdout` prints, with
 /// `Content-Type: application/json` and the event's id in `Idempotency-Key`, so a receiver can drop a
@@ -40,8 +40,8 @@ public struct WebhookNotifier: Notifier {
             return nil
         }
         return HTTPCredentials(
-            user: user.removingPercentEncoding ?? user,
-            password: components.percentEncodedPassword.map { $0.removingPercentEncoding ?? $0 } ?? "")
+            user: PercentEncoding.decode(user) ?? user,
+            password: components.percentEncodedPassword.map { PercentEncoding.decode($0) ?? $0 } ?? "")
     }
 
     public func deliver(_ notification: Notification) throws {

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// Little-endian binary output into a growable buffer, with a checksum over what was written.
 package struct BinaryWriter {

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// The schema v1 types, field by field, in the order the model declares them.
 extension FastRecordDecoder {

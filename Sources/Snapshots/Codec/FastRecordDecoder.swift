@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// Reads stored records straight from their bytes, decoding exactly the schema's fields.
 ///

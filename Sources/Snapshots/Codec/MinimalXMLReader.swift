@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// A small, namespace-aware reader of the XML that servers answer with (WebDAV PROPFIND, S3 listings and errors), over bytes.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// Reading and writing the timestamps of records and reports.
 ///

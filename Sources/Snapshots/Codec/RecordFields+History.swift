@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// How a record's history is read tolerantly (SPEC section 3, "History"; issue 12's "Bad input").
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// A stored record's fields as read, before validation: what both readers (`FastRecordDecoder` and
 /// Foundation's decoder in `SnapshotCodec`) produce, so that validation and its messages exist once.
@@ -40,7 +40,7 @@ struct RecordFields {
             switch entry {
             case .success(var provider):
                 if !Self.isNormalProviderID(provider.providerID) {
-                    provider.providerID = provider.providerID.trimmingCharacters(in: .whitespaces).lowercased()
+                    provider.providerID = provider.providerID.trimmingBlanks().lowercased()
                 }
                 if let problem = ProviderUsage.problem(withProviderID: provider.providerID) {
                     notes.append("skipped providers[\(index)]: \(problem)")

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import TextSafety
 
 /// Reads and writes `DeviceSnapshot` records.

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import TextSafety
 
 /// What `publish --from` reads: this machine's provider entries from another program.
@@ -37,7 +37,7 @@ public enum UsageInput {
         }
         for index in providers.indices {
             let given = providers[index].providerID
-            providers[index].providerID = given.trimmingCharacters(in: .whitespaces).lowercased()
+            providers[index].providerID = given.trimmingBlanks().lowercased()
             if let problem = ProviderUsage.problem(withProviderID: providers[index].providerID) {
                 throw RecordDecodingError(
                     reason: "providers[\(index)]: '\(SnapshotCodec.printable(given))': \(problem)")

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// Folders: a plain path, or a `file://` URL of this machine.
 public struct DirectoryBackend: StoreBackend {
@@ -36,9 +36,8 @@ struct FolderDiagnosis: StoreDiagnosis {
     var path: String
 
     func checkAccess(report: (StoreFinding) -> Void) throws -> Bool {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
-            guard isFolder.boolValue else {
+        if let isFolder = FileSystem.isFolder(path) {
+            guard isFolder else {
                 report(
                     StoreFinding(
                         check: "folder", outcome: .failed, detail: "'\(path)' is not a folder",
@@ -48,7 +47,7 @@ struct FolderDiagnosis: StoreDiagnosis {
             report(StoreFinding(check: "folder", outcome: .ok, detail: "exists"))
             return true
         }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = FileSystem.parent(of: path)
         guard FileManager.default.fileExists(atPath: parent.isEmpty ? "." : parent) else {
             report(
                 StoreFinding(

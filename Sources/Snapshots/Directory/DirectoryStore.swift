@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 #if canImport(Glibc)
     import Glibc
@@ -217,7 +217,7 @@ public struct DirectoryStore: StagingStore {
     }
 
     private func syncParent() {
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = FileSystem.parent(of: path)
         let descriptor = open(parent.isEmpty ? "." : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)
@@ -275,7 +275,7 @@ public struct DirectoryStore: StagingStore {
 /// while the folder is missing (a later call tries again, after `publish` created it).
 private final class FolderHandle: @unchecked Sendable {
     let path: String
-    private let lock = NSLock()
+    private let lock = Lock()
     private var opened: Int32 = -1
 
     init(path: String) {

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// One device's record in a store: everything the machine knew about its agent usage when it published.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// What one machine knows about one provider account: its limit windows and its own token ledger.
 public struct ProviderUsage: Codable, Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// One usage limit window as the provider reports it: how much of it is used and when it resets.
 public struct UsageWindow: Codable, Sendable, Equatable {

@@ -1,5 +1,5 @@
-import Foundation
 import HTTP
+import Portable
 
 /// S3-compatible object storage: `s3://BUCKET/PREFIX/`, with the endpoint, region and credentials the AWS
 /// tools would use (`S3Settings`).

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// An access key and secret as the AWS tools find them: the environment first (`AWS_ACCESS_KEY_ID`,
 /// `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`), then the shared credentials file, then the config file,
@@ -134,18 +134,18 @@ struct AWSSharedFile {
     init(_ text: String) {
         var current: String?
         for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let line = rawLine.trimmingBlanks()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("["), line.hasSuffix("]") {
-                let name = line.dropFirst().dropLast().trimmingCharacters(in: .whitespaces)
+                let name = line.dropFirst().dropLast().trimmingBlanks()
                 current = name.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
                 continue
             }
             guard let current, rawLine.first.map({ !$0.isWhitespace }) ?? false,
                 let equals = line.firstIndex(of: "=")
             else { continue }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let key = line[..<equals].trimmingBlanks().lowercased()
+            let value = line[line.index(after: equals)...].trimmingBlanks()
             guard !value.isEmpty else { continue }
             sections[current, default: [:]][key] = value
         }

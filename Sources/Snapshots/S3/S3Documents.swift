@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// A `ListObjectsV2` page (`ListBucketResult`): the objects directly under the prefix, and where the next
 /// page starts. Elements are matched by local name (servers differ in namespaces and order).
@@ -48,12 +48,12 @@ struct S3ListingPage {
         mutating func end(namespace: String?, name: String) {
             defer { path.removeLast() }
             switch (path.count, name) {
-            case (2, "IsTruncated"): isTruncated = text.trimmingCharacters(in: .whitespaces).lowercased() == "true"
+            case (2, "IsTruncated"): isTruncated = text.trimmingBlanks().lowercased() == "true"
             case (2, "NextContinuationToken"): nextToken = text
             case (3, "Key") where path[1] == "Contents": current?.key = text
             case (3, "ETag") where path[1] == "Contents": current?.etag = text
             case (3, "Size") where path[1] == "Contents":
-                current?.size = Int64(text) ?? Int64(text.trimmingCharacters(in: .whitespacesAndNewlines))
+                current?.size = Int64(text) ?? Int64(text.trimmingWhitespace())
             case (3, "LastModified") where path[1] == "Contents": current?.lastModified = text
             case (2, "Contents"):
                 if let current, !current.key.isEmpty { objects.append(current) }

@@ -1,5 +1,5 @@
-import Foundation
 import HTTP
+import Portable
 import TextSafety
 
 /// What an S3 error answer means for the person running aggctl, in one line that says what to do.

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// `s3://BUCKET/PREFIX/`: a bucket, and the key prefix every record of the store sits directly under.
 ///
@@ -35,7 +35,7 @@ struct S3Location: Equatable, Sendable {
             )
         }
         var segments = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false).map {
-            $0.removingPercentEncoding ?? String($0)
+            PercentEncoding.decode($0) ?? String($0)
         }
         if segments.first == "" { segments.removeFirst() }
         if segments.last == "" { segments.removeLast() }

@@ -1,5 +1,5 @@
-import Foundation
 import HTTP
+import Portable
 import TextSafety
 
 /// Records under a prefix of an S3 bucket (AWS S3, MinIO, Ceph RGW, Garage, SeaweedFS, R2, B2, ...).
@@ -46,7 +46,7 @@ public struct S3Store: SnapshotStore {
         if settings.pathStyle {
             baseURL = settings.endpoint + "/" + Self.encode(location.bucket)
         } else {
-            let schemeEnd = settings.endpoint.range(of: "://")!.upperBound
+            let schemeEnd = settings.endpoint.firstRange(of: "://")!.upperBound
             baseURL = settings.endpoint[..<schemeEnd] + location.bucket + "." + settings.endpoint[schemeEnd...]
         }
         var configuration = http
@@ -191,11 +191,8 @@ public struct S3Store: SnapshotStore {
     /// RFC 3986 unreserved characters stay; everything else is `%XX` with upper-case hex, as SigV4's
     /// canonical form wants (`+` and `%2f` would sign differently than the server computes).
     static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        PercentEncoding.unreserved.encode(text)
     }
-
-    private static let unreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// An ETag without its quotes (S3 quotes them; some servers escape the quotes in listings) or a weak
     /// prefix. Bytes, not Foundation's trimming: this runs for every key of every listing.

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 #if canImport(Glibc)
     import Glibc
@@ -33,7 +33,7 @@ public enum AtomicFile {
             throw failed
         }
         if durable {
-            let folder = (path as NSString).deletingLastPathComponent
+            let folder = FileSystem.parent(of: path)
             let directory = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             if directory >= 0 {
                 fsync(directory)

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Portable
 
 /// Splits work over the machine's cores: the merge of a large store is a few passes over thousands of
 /// independent items (records, accounts, report entries), each worth doing on every core.

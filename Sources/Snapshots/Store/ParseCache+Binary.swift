@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// The cache's file format: magic, format number, reader version, store, entries, then a checksum of
 /// everything before it. Dates are stored as their exact `Double`, so a cached record

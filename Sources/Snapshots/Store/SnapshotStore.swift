@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// Where device records are shared: a folder, a WebDAV collection, an S3 bucket prefix, ...
 ///

@@ -1,5 +1,5 @@
-import Foundation
 import HTTP
+import Portable
 
 /// One kind of store, declared in one place: the `--store` values it answers to, how it parses and opens
 /// them, and what `doctor` checks for it. Adding a store is a folder with its backend and one line in

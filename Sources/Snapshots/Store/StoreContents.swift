@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Portable
 
 /// Everything read from a store in one pass: the usable records and a problem for each file that was not.
 public struct StoreContents: Sendable, Equatable {
@@ -181,7 +181,7 @@ extension SnapshotStore {
 
 /// A shared counter handing out indices once each.
 private final class NextIndex: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var value = 0
 
     func claim(below limit: Int) -> Int? {

@@ -1,5 +1,5 @@
-import Foundation
 import HTTP
+import Portable
 import TextSafety
 
 /// Where `--store` points, parsed by the backend its scheme names (`StoreRegistry`).
@@ -59,7 +59,7 @@ public struct StoreLocation: Sendable, Equatable {
         }
         let segments = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false)
         for segment in segments {
-            let decoded = segment.removingPercentEncoding ?? String(segment)
+            let decoded = PercentEncoding.decode(segment) ?? String(segment)
             if decoded == "." || decoded == ".." {
                 throw ParseError(reason: "has a '\(decoded)' segment; name the collection itself")
             }

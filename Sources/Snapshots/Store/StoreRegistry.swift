@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 import TextSafety
 
 /// The kinds of store aggctl knows, found by a `--store` value's scheme.
@@ -30,7 +30,7 @@ public struct StoreRegistry: Sendable {
     /// - Throws: `ParseError` for an empty value, control characters, an unknown scheme, or whatever the
     ///   backend refuses.
     public func parse(_ text: String) throws(StoreLocation.ParseError) -> StoreLocation {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingBlanks()
         guard !trimmed.isEmpty else { throw StoreLocation.ParseError(reason: "is empty") }
         guard !SafeText.hasControlCharacters(trimmed) else {
             throw StoreLocation.ParseError(reason: "holds control characters")

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// What a kind of store can do, declared once by the store rather than as loose protocol knobs: readers,
 /// publish and the conformance suite ask it instead of asking which kind of store they hold.

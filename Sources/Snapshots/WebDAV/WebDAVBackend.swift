@@ -1,5 +1,5 @@
-import Foundation
 import HTTP
+import Portable
 
 /// WebDAV collections: `http://` and `https://` URLs, credentials from the URL, the environment or
 /// `~/.netrc` (`WebDAVCredentials`).

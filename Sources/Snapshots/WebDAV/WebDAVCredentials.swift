@@ -1,5 +1,5 @@
-import Foundation
 import HTTP
+import Portable
 
 /// Where a WebDAV store's user name and password come from, most specific first:
 /// the URL's userinfo, then `AGGCTL_WEBDAV_USER` / `AGGCTL_WEBDAV_PASSWORD`, then `~/.netrc`.

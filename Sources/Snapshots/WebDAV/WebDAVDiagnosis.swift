@@ -1,5 +1,5 @@
-import Foundation
 import HTTP
+import Portable
 
 /// `doctor` for a WebDAV store: credentials (which source, never the password), the server (OPTIONS:
 /// reachable, speaks WebDAV), login (an authenticated PROPFIND: some servers answer OPTIONS to anyone),

@@ -1,4 +1,4 @@
-import Foundation
+import Portable
 
 /// The members of a collection, from a PROPFIND `Depth: 1` answer (RFC 4918 `multistatus`).
 ///
@@ -91,7 +91,7 @@ struct WebDAVListing {
     /// nil for an absolute path.
     static func hrefAuthority(_ href: String) -> String? {
         let text = trimmed(href)
-        guard let scheme = text.range(of: "://") else { return nil }
+        guard let scheme = text.firstRange(of: "://") else { return nil }
         let rest = text[scheme.upperBound...]
         var authority = rest[..<(rest.firstIndex(of: "/") ?? rest.endIndex)]
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
@@ -206,7 +206,7 @@ extension WebDAVListing {
     /// An entity tag as an opaque version: the weak prefix and quotes removed (Apache marks a file changed
     /// within the last second `W/` and drops the mark later; the content is the same).
     static func opaqueTag(_ etag: String) -> String {
-        var tag = Substring(etag.trimmingCharacters(in: .whitespaces))
+        var tag = Substring(etag.trimmingBlanks())
         if tag.hasPrefix("W/") || tag.hasPrefix("w/") { tag = tag.dropFirst(2) }
         if tag.count >= 2, tag.hasPrefix("\""), tag.hasSuffix("\"") { tag = tag.dropFirst().dropLast() }
         return String(tag)

@@ -1,5 +1,5 @@
-import Foundation
 import HTTP
+import Portable
 import TextSafety
 
 /// Records in a WebDAV collection (Nextcloud, Apache mod_dav, nginx, rclone, ...), through libcurl.
@@ -235,18 +235,16 @@ public struct WebDAVStore: StagingStore {
     /// Names are record names or temporary names (device ids are validated); anything else (empty, a dot
     /// segment, a name that would not stay one segment) is refused rather than sent.
     private func url(of name: String) throws -> String {
-        guard !name.isEmpty, name != ".", name != "..",
-            let encoded = name.addingPercentEncoding(withAllowedCharacters: Self.segmentCharacters)
-        else {
+        guard !name.isEmpty, name != ".", name != ".." else {
             throw SnapshotStoreError.failed(
                 operation: "address", target: location(of: name), reason: "not a file name in the collection")
         }
-        return collection + encoded
+        return collection + Self.segmentCharacters.encode(name)
     }
 
     /// RFC 3986 `pchar` without `:` and `@` (harmless in a path, but some servers mistake them).
-    private static let segmentCharacters = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=")
+    private static let segmentCharacters = PercentEncoding(
+        keeping: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=")
 
     /// Sends a request, turning a failure to get any answer into the store's error (a body over the
     /// request's limit: the record is too large).

@@ -1,5 +1,5 @@
 import Aggregator
-import Foundation
+import Portable
 import Snapshots
 
 /// `aggctl report`: one self-contained HTML page of the merged view and its history.
@@ -190,15 +190,15 @@ struct ReportPage {
 
     static func tokens(_ value: Double) -> String {
         switch value {
-        case 1e9...: String(format: "%.1fB", value / 1e9)
-        case 1e6...: String(format: "%.1fM", value / 1e6)
-        case 1e3...: String(format: "%.1fk", value / 1e3)
+        case 1e9...: String(cFormat: "%.1fB", value / 1e9)
+        case 1e6...: String(cFormat: "%.1fM", value / 1e6)
+        case 1e3...: String(cFormat: "%.1fk", value / 1e3)
         default: String(Int(value))
         }
     }
 
     static func dollars(_ value: Double) -> String {
-        value.isFinite ? String(format: "$%.2f", value) : "-"
+        value.isFinite ? String(cFormat: "$%.2f", value) : "-"
     }
 
     static let style = """

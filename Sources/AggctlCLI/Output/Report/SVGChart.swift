@@ -1,5 +1,5 @@
 import Aggregator
-import Foundation
+import Portable
 import Snapshots
 
 /// The report's charts as inline SVG: a used-percent line over time, and daily bars stacked by device.

@@ -1,0 +1,71 @@
+/// The few file-system questions FoundationEssentials' `FileManager` answers differently or not at all.
+public enum FileSystem {
+    /// The folder `path` is in, as `NSString.deletingLastPathComponent` gives it: trailing slashes
+    /// dropped first; "/" for a file at the top, "" for a bare name.
+    public static func parent(of path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        if slash == path.startIndex { return "/" }
+        var parent = path[..<slash]
+        while parent.count > 1, parent.hasSuffix("/") { parent = parent.dropLast() }
+        return String(parent)
+    }
+
+    /// Whether `path` is a folder (following links); nil when nothing is there.
+    public static func isFolder(_ path: String) -> Bool? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// The user's home folder: `HOME`, else the password database's entry (Foundation's
+    /// `NSHomeDirectory()`).
+    public static func homeDirectory() -> String {
+        if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty { return home }
+        if let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir { return String(cString: directory) }
+        return "/"
+    }
+
+    /// Everything readable from `descriptor` until its end (standard input, for `--from -`).
+    public static func readAll(_ descriptor: Int32) throws -> Data {
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(descriptor, &chunk, chunk.count)
+            if count == 0 { return data }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ReadFailure(code: errno)
+            }
+            data.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// A failed `read`, with its errno.
+    public struct ReadFailure: Error, CustomStringConvertible {
+        public var code: Int32
+        public var description: String { String(cString: strerror(code)) }
+    }
+
+    /// Sleeps for `seconds` (Foundation's `Thread.sleep(forTimeInterval:)`).
+    public static func sleep(seconds: Double) {
+        guard seconds > 0 else { return }
+        var time = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        var left = timespec()
+        while nanosleep(&time, &left) != 0 && errno == EINTR { time = left }
+    }
+}
+
+extension Error {
+    /// A short reason for messages: the POSIX reason a file error carries ("no such file or directory"),
+    /// else the error's own words (Foundation's `localizedDescription` is not in FoundationEssentials).
+    public var reason: String {
+        if let posix = self as? POSIXError { return String(cString: strerror(posix.code.rawValue)).lowercased() }
+        if let cocoa = self as? CocoaError, let posix = cocoa.underlying as? POSIXError {
+            return String(cString: strerror(posix.code.rawValue)).lowercased()
+        }
+        if let failure = self as? FileSystem.ReadFailure { return failure.description.lowercased() }
+        return "\(self)"
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Portable
+import Testing
+
+/// The helpers that replace what aggctl used of Foundation beyond FoundationEssentials, checked against
+/// Foundation itself (which the tests may link) on the inputs that matter: the same answers, or a test fails.
+struct PortableTests {
+    static let texts = [
+        "", " ", "  a b  ", "\t x\t", "\n x \n", "\r\n key = value \r\n", "\u{00A0}nbsp\u{00A0}", "\u{2028}ls\u{2029}",
+        "\u{3000}ideographic\u{3000}", "a\u{0301} ", " \u{0301}", "(name).;", "..;end;.", "日本語", "   ",
+    ]
+
+    @Test("trimming blanks, white space and characters as Foundation's trimmingCharacters(in:) does")
+    func trimming() {
+        for text in Self.texts {
+            #expect(text.trimmingBlanks() == text.trimmingCharacters(in: .whitespaces), "\(text.debugDescription)")
+            #expect(
+                text.trimmingWhitespace() == text.trimmingCharacters(in: .whitespacesAndNewlines),
+                "\(text.debugDescription)")
+            #expect(
+                text.trimming(charactersIn: "().;") == text.trimmingCharacters(in: CharacterSet(charactersIn: "().;")),
+                "\(text.debugDescription)")
+        }
+    }
+
+    @Test("percent-encoding as Foundation's addingPercentEncoding and removingPercentEncoding")
+    func percentEncoding() {
+        let allowed = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+        let encoding = PercentEncoding(keeping: allowed)
+        for text in Self.texts + ["a/b?c=d&e", "100%", "x+y z", "\u{1F30D}", "~user"] {
+            #expect(
+                encoding.encode(text)
+                    == text.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: allowed)))
+            let decoded: String? = PercentEncoding.decode(encoding.encode(text))
+            #expect(decoded == text)
+        }
+        for encoded in ["a%20b", "%E6%97%A5", "%", "%2", "%zz", "%FF", "%C3%28", "plain", "%2F%2f"] {
+            #expect(PercentEncoding.decode(encoded) == encoded.removingPercentEncoding, "\(encoded)")
+        }
+    }
+
+    /// What NSString's `deletingLastPathComponent` answers for each, one by one (in a loop, this
+    /// toolchain's Foundation traps inside it on some of them; one more reason not to depend on it).
+    @Test(
+        "a path's folder as NSString's deletingLastPathComponent gives it",
+        arguments: [
+            ("/a/b", "/a"), ("/a/b/", "/a"), ("/a", "/"), ("/", "/"), ("a", ""), ("a/b", "a"), ("a/b//", "a"),
+            ("/a//b", "/a"), ("//a", "/"),
+        ])
+    func parentFolder(path: String, parent: String) {
+        #expect(FileSystem.parent(of: path) == parent)
+    }
+
+    @Test("numbers formatted as String(format:), padding as padding(toLength:withPad:startingAt:)")
+    func formatting() {
+        for value in [0.0, 0.05, 0.15, 0.25, 1.005, 2.675, 999.95, 1e9 + 0.05, -0.05, 123456.789] {
+            #expect(String(cFormat: "%.1f", value) == String(format: "%.1f", value))
+            #expect(String(cFormat: "$%.2f", value) == String(format: "$%.2f", value))
+        }
+        for text in ["", "doctor", "credentials", "a-long-command-name"] {
+            #expect(text.padded(to: 12) == text.padding(toLength: 12, withPad: " ", startingAt: 0))
+        }
+    }
+
+    @Test("case-insensitive search finds ASCII words in any case, at their place in the original text")
+    func caseInsensitiveSearch() throws {
+        let text = "Claude AI usage LIMIT reached|1764000000"
+        let range = try #require(text.firstRange(ofCaseInsensitive: "limit reached"))
+        #expect(text[range] == "LIMIT reached")
+        #expect(text.firstRange(ofCaseInsensitive: "weekly") == nil)
+        #expect("日本 Limit".firstRange(ofCaseInsensitive: "limit").map { "日本 Limit"[$0] } == "Limit")
+    }
+
+    @Test("the home folder as NSHomeDirectory, and a file error's reason in words")
+    func homeAndReasons() {
+        #expect(FileSystem.homeDirectory() == NSHomeDirectory())
+        do {
+            try FileManager.default.createDirectory(
+                atPath: "/nonexistent-\(UUID())/x", withIntermediateDirectories: false)
+        } catch {
+            #expect(error.reason == "no such file or directory")
+        }
+    }
+
+    @Test("the lock keeps a counter exact under contention")
+    func lock() {
+        let lock = Lock()
+        nonisolated(unsafe) var count = 0
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<10_000 { lock.withLock { count += 1 } }
+        }
+        #expect(count == 80_000)
+    }
+}
