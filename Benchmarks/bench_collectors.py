@@ -109,6 +109,10 @@ def main():
           f"(manifest and claude-monitor alike), cost ${cost:.4f} (manifest ${claude_manifest['expected_cost_usd']:.4f},"
           f" claude-monitor ${monitor[2]:.4f})")
 
+    # Measured as cron runs it: a real publish into a scratch store. `--dry-run` writes nothing, not even
+    # the collectors' incremental state, so "nothing new" would be a cold read every time.
+    codex_cmd, claude_cmd, gemini_cmd = ([c for c in command if c != "--dry-run"]
+                                         for command in (codex_cmd, claude_cmd, gemini_cmd))
     shutil.rmtree(warm_state, ignore_errors=True)
     warm_env = dict(os.environ, XDG_STATE_HOME=warm_state)
     subprocess.run(codex_cmd, env=warm_env, check=True, stdout=subprocess.DEVNULL)

@@ -10,6 +10,7 @@ import Foundation
 ///   and the reader that keeps only the weekly trend (`status`'s table) on the same bytes.
 /// - `input`: `publish --from` input (aggctl's shapes and CodexBar's).
 /// - `listing`: a WebDAV PROPFIND answer.
+/// - `s3-listing`: an S3 `ListObjectsV2` page or error answer.
 /// - `codex-line`, `claude-line`: one line of the agents' logs.
 ///
 /// A crash, a trap or an address-sanitizer report is a finding; libFuzzer writes the input to a file.
@@ -41,6 +42,9 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         _ = try? UsageInput.providers(from: Data(bytes), now: Date(timeIntervalSince1970: 1_796_040_000))
     case "listing":
         _ = try? WebDAVListing(parsing: Data(bytes))
+    case "s3-listing":
+        _ = try? S3ListingPage(parsing: Data(bytes))
+        _ = S3ErrorDocument(parsing: Data(bytes))
     case "codex-line":
         _ = CodexEventDecoder.decode(bytes)
     case "claude-line":
@@ -52,7 +56,7 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         var file = ClaudeCollector.FileScan()
         file.read(bytes)
     default:
-        fatalError("unknown AGGCTL_FUZZ_TARGET '\(target)': record, input, listing, codex-line, claude-line")
+        fatalError("unknown AGGCTL_FUZZ_TARGET '\(target)': record, input, listing, s3-listing, codex-line, claude-line")
     }
     return 0
 }

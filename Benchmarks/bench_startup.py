@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Start-up and the warm path, side by side in one run: a Swift hello world, aggctl, and optionally an
+earlier aggctl binary.
+
+    bench_startup.py AGGCTL HELLO [--before BIN] [--runs 41] [--work DIR] [--shared DIR]
+
+Measured interleaved (one of each in turn, medians of --runs):
+  hello               a Swift hello world built the same way (release, --static-swift-stdlib)
+  --version           aggctl --version: start-up alone
+  statusline          aggctl statusline on Claude Code's status-line document, 10 records, caches warm
+  status warm         aggctl status --json over the 1000 records of gen_store.py, caches of an earlier run
+  status cold         the same with a fresh state (no caches)
+With --before, each aggctl figure is also measured for BIN, and the ratios after/before printed.
+"""
+import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+NOW = "2026-11-30T12:00:00Z"
+
+
+def timed(argv, env=None, stdin=None, before=None):
+    if before:
+        before()
+    source = open(stdin, "rb") if stdin else subprocess.DEVNULL
+    start = time.perf_counter()
+    subprocess.run(argv, env=env, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    elapsed = (time.perf_counter() - start) * 1000
+    if stdin:
+        source.close()
+    return elapsed
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("aggctl")
+    parser.add_argument("hello")
+    parser.add_argument("--before")
+    parser.add_argument("--runs", type=int, default=41)
+    parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench-startup"))
+    parser.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
+    a = parser.parse_args()
+    generator = os.path.join(os.path.abspath(a.shared), "tools", "gen_store.py")
+    if not os.path.exists(generator):
+        raise SystemExit(f"bench: '{generator}' is missing; pass --shared DIR (the workplace's shared folder)")
+    os.makedirs(a.work, exist_ok=True)
+    stores = {}
+    for count in (10, 1000):
+        folder = os.path.join(a.work, f"store-{count}")
+        if not os.path.isdir(folder) or len(os.listdir(folder)) != count:
+            shutil.rmtree(folder, ignore_errors=True)
+            subprocess.run([sys.executable, generator, folder, "--devices", str(count)], check=True,
+                           stdout=subprocess.DEVNULL)
+        stores[count] = folder
+    document = os.path.join(ROOT, "Tests", "CollectorsTests", "Fixtures", "claude-statusline", "input.json")
+    binaries = {"after": os.path.abspath(a.aggctl)}
+    if a.before:
+        binaries["before"] = os.path.abspath(a.before)
+
+    rows = {"hello": []}
+    cases = {}
+    for label, binary in binaries.items():
+        warm = os.path.join(a.work, f"state-{label}-warm")
+        line = os.path.join(a.work, f"state-{label}-line")
+        cold = os.path.join(a.work, f"state-{label}-cold")
+        for path in (warm, line):
+            shutil.rmtree(path, ignore_errors=True)
+        env = lambda state: dict(os.environ, XDG_STATE_HOME=state, AGGCTL_STORE=stores[10])
+        status = [binary, "status", "--store", stores[1000], "--json", "--now", NOW]
+        # Warm the caches: twice, the second after the parse cache's settle time.
+        for _ in range(2):
+            subprocess.run(status, env=env(warm), stdout=subprocess.DEVNULL, check=True)
+            subprocess.run([binary, "statusline"], env=env(line), stdin=open(document, "rb"), stdout=subprocess.DEVNULL)
+            time.sleep(2.5)
+        cases[label] = [
+            ("--version", lambda b=binary: timed([b, "--version"])),
+            ("statusline", lambda b=binary, l=line: timed([b, "statusline"], env(l), document)),
+            ("status warm", lambda s=status, w=warm: timed(s, env(w))),
+            ("status cold", lambda s=status, c=cold: timed(s, env(c), before=lambda: shutil.rmtree(c, ignore_errors=True))),
+        ]
+        for name, _ in cases[label]:
+            rows[f"{name} {label}"] = []
+    for _ in range(a.runs):
+        rows["hello"].append(timed([a.hello]))
+        for label in binaries:
+            for name, run in cases[label]:
+                rows[f"{name} {label}"].append(run())
+    median = {key: statistics.median(values) for key, values in rows.items()}
+    print(f"\nmedians of {a.runs} interleaved runs, milliseconds")
+    print(f"hello world: {median['hello']:.2f}")
+    for name, _ in cases["after"]:
+        after = median[f"{name} after"]
+        text = f"{name:<12} after {after:8.2f}"
+        if "before" in binaries:
+            before = median[f"{name} before"]
+            text += f"   before {before:8.2f}   after/before {after / before:5.2f}"
+        if name == "--version":
+            text += f"   after/hello {after / median['hello']:4.2f}"
+        if name == "status warm":
+            text += f"   warm/cold {after / median['status cold after']:4.2f}"
+        print(text)
+
+
+if __name__ == "__main__":
+    main()
