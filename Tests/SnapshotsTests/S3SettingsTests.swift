@@ -62,6 +62,24 @@ struct S3SettingsTests {
         #expect(put.headers.contains { $0.name == "x-amz-content-sha256" && $0.value == SHA256.hex(Array("{}".utf8)) })
     }
 
+    @Test("a session token travels as x-amz-security-token (signed with the rest), and only when there is one")
+    func sessionToken() throws {
+        var settings = try S3Settings.resolve(
+            bucket: "b-1",
+            environment: [
+                "AWS_ENDPOINT_URL": "http://127.0.0.1:9000", "AWS_ACCESS_KEY_ID": "K", "AWS_SECRET_ACCESS_KEY": "S",
+                "AWS_SESSION_TOKEN": "session-token-value",
+            ], home: "/nonexistent")
+        func headers() -> [String] {
+            let store = S3Store(
+                location: S3Location(bucket: "b-1", prefix: ""), settings: settings, http: .init(), clock: { Date() })
+            return store.request("GET", key: "x.json").headers.map { "\($0.name): \($0.value)" }
+        }
+        #expect(headers().contains("x-amz-security-token: session-token-value"))
+        settings.credentials?.sessionToken = nil
+        #expect(!headers().contains { $0.hasPrefix("x-amz-security-token") })
+    }
+
     @Test("AWS itself is virtual-hosted (path-style for dotted buckets); a custom endpoint is path-style")
     func addressing() throws {
         let aws = try S3Settings.resolve(bucket: "team", environment: ["AWS_REGION": "eu-west-1"], home: "/nonexistent")
