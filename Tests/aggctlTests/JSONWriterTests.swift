@@ -70,4 +70,22 @@ struct JSONWriterTests {
             }
         }
     }
+
+    @Test("numbers of up to four decimals are written as Swift's shortest round-tripping text writes them")
+    func decimals() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [0.1, 0.15, 0.25, 53.07, 46.93, 341.5167, 0.0001, 0.0003, 999_999_999.9999, 1e8 + 0.25]
+        for _ in 0..<20_000 {
+            let digits = Int.random(in: 1...4, using: &generator)
+            let scale = [1.0, 10, 100, 1000, 10000][digits]
+            values.append(Double(Int.random(in: -10_000_000_000...10_000_000_000, using: &generator)) / scale)
+            values.append(Double.random(in: -1e6...1e6, using: &generator))
+            values.append(Double.random(in: 0...0.01, using: &generator))
+        }
+        for value in values where value != value.rounded() {
+            var json = JSONWriter()
+            json.double(value)
+            #expect(json.text == value.description, "\(value)")
+        }
+    }
 }

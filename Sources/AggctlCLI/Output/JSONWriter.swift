@@ -108,10 +108,41 @@ struct JSONWriter {
         if value == value.rounded(), abs(value) < 1e15 {
             if value == 0 && value.sign == .minus { output.byte(UInt8(ascii: "-")) }
             output.integer(Int(value))
+        } else if let (scaled, digits) = Self.shortDecimal(value) {
+            // Percentages and costs (53.07, 341.5167): the digits directly, the same text `description`
+            // gives, without the string it makes (doubles were a twelfth of a warm `status --json`).
+            if value < 0 { output.byte(UInt8(ascii: "-")) }
+            let divisor = Self.powersOfTen[digits]
+            output.integer(scaled / divisor)
+            output.byte(UInt8(ascii: "."))
+            var fraction = scaled % divisor
+            var place = divisor / 10
+            while place > 0 {
+                output.byte(UInt8(truncatingIfNeeded: fraction / place) &+ 0x30)
+                fraction %= place
+                place /= 10
+            }
         } else {
             var text = value.description
             text.withUTF8 { output.bytes($0.baseAddress!, $0.count) }
         }
+    }
+
+    private static let powersOfTen = [1, 10, 100, 1000, 10000]
+
+    /// `value` as `k / 10^d` with the fewest digits `d` (1 to 4), when that decimal is exactly what the
+    /// double round-trips to: then it is the shortest text `description` would choose. Below 10^9 the
+    /// doubles are far closer together than 10^-4, so no other decimal of at most four places lands on
+    /// the same double. Nil otherwise (pace figures with all their digits), and `description` writes it.
+    static func shortDecimal(_ value: Double) -> (scaled: Int, digits: Int)? {
+        let magnitude = abs(value)
+        guard magnitude < 1e9, magnitude >= 1e-4 else { return nil }
+        for digits in 1...4 {
+            let power = Double(powersOfTen[digits])
+            let scaled = (magnitude * power).rounded()
+            if scaled / power == magnitude { return (Int(scaled), digits) }
+        }
+        return nil
     }
 
     mutating func date(_ value: Date?) {

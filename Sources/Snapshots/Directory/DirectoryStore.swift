@@ -32,9 +32,7 @@ public struct DirectoryStore: StagingStore {
         let unordered = try entryNames(recordsOnly: true)
         // Sorted here, by index (moving integers, not strings), so the listing arrives in the order
         // every reader wants and their checks find nothing to do.
-        let names = unordered.withUnsafeBufferPointer { names in
-            names.indices.sorted { ByteOrder.precedes(names[$0], names[$1]) }.map { names[$0] }
-        }
+        let names = ByteOrder.sortedIndices(unordered).map { unordered[$0] }
         // One lstat per record, on every core: on a large store the listing is mostly these calls.
         let slices = Parallel.mapRanges(names.count, minimumPerWorker: 512) { range in
             names[range].map { name in

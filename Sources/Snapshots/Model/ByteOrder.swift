@@ -31,4 +31,22 @@ public enum ByteOrder {
         }
         return l.count - r.count
     }
+
+    /// The indices of `texts` in byte order of the texts: compared by their first eight bytes as one
+    /// number, and in full only when those are equal. Sorting a thousand file names by full comparison
+    /// (two string views and a `memcmp` each time) was a twentieth of a warm run.
+    public static func sortedIndices(_ texts: [String]) -> [Int] {
+        let keys = texts.map { text -> UInt64 in
+            var key: UInt64 = 0
+            var taken = 0
+            for byte in text.utf8.prefix(8) {
+                key = key << 8 | UInt64(byte)
+                taken += 1
+            }
+            return key << (8 * UInt64(8 - taken))
+        }
+        return texts.indices.sorted { a, b in
+            keys[a] != keys[b] ? keys[a] < keys[b] : compare(texts[a], texts[b]) < 0
+        }
+    }
 }
