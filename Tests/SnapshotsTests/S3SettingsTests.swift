@@ -96,6 +96,11 @@ struct S3SettingsTests {
         #expect(throws: SnapshotStoreError.self) {
             try S3Settings.resolve(bucket: "team", environment: ["AWS_ENDPOINT_URL": "ftp://x/"], home: "/nonexistent")
         }
+        for region in ["eu west", "us-east-1/evil", "é", "a\r\nb"] {
+            #expect(throws: SnapshotStoreError.self, "\(region.debugDescription)") {
+                try S3Settings.resolve(bucket: "team", environment: ["AWS_REGION": region], home: "/nonexistent")
+            }
+        }
     }
 
     @Test("credentials: the environment first, then ~/.aws/credentials, then ~/.aws/config, for AWS_PROFILE")

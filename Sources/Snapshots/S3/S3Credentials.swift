@@ -69,12 +69,13 @@ struct S3Settings: Equatable, Sendable {
         } else if let value = configSection?["region"] {
             (region, regionSource) = (value, "\(shownConfigPath) [\(profile)]")
         }
-        guard
-            region.utf8.allSatisfy({
-                $0 < 128
-                    && (Character(Unicode.Scalar($0)).isLetter || Character(Unicode.Scalar($0)).isNumber
-                        || $0 == UInt8(ascii: "-"))
-            }), !region.isEmpty, region.utf8.count <= 64
+        // A region goes into the host name and the signature's scope: letters, digits and dashes only.
+        let regionCharacters = { (byte: UInt8) in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+        }
+        guard !region.isEmpty, region.utf8.count <= 64, region.utf8.allSatisfy(regionCharacters)
         else {
             throw SnapshotStoreError.failed(
                 operation: "open", target: "s3://\(bucket)/",
