@@ -13,7 +13,9 @@ enum StatusReport {
             // Accounts are most of the report: written in pieces on every core, placed in order.
             let accounts = result.accounts
             let pieces = Parallel.mapRanges(accounts.count, minimumPerWorker: 512) { range in
-                var piece = JSONWriter.arrayPiece(capacity: 64 + range.count * 1280)
+                // Room for the largest accounts (about 2.3 KB each with model windows and pace): growing
+                // a piece copies it, and pages reserved but never written cost nothing.
+                var piece = JSONWriter.arrayPiece(capacity: 64 + range.count * 4096)
                 for index in range { write(accounts[index], now: result.now, to: &piece) }
                 return piece
             }
