@@ -6,8 +6,12 @@ import Portable
 public enum Parallel {
     /// How many workers to use for `count` items: every core, but not more workers than items.
     public static func workers(for count: Int, minimumPerWorker: Int = 1) -> Int {
-        max(1, min(ProcessInfo.processInfo.activeProcessorCount, count / max(1, minimumPerWorker)))
+        max(1, min(cores, count / max(1, minimumPerWorker)))
     }
+
+    /// The cores this process may use, asked once: FoundationEssentials reads the cgroup's CPU quota
+    /// files on every `activeProcessorCount`.
+    public static let cores = ProcessInfo.processInfo.activeProcessorCount
 
     /// Calls `body` with consecutive ranges covering `0..<count` (one per worker, in order) and returns
     /// their results in that order. Below `minimumPerWorker` items per worker it stays on this thread.

@@ -28,7 +28,7 @@ public struct StoreTraits: Sendable, Equatable {
     public var sweepsCheaply: Bool
 
     public init(
-        readParallelism: Int = ProcessInfo.processInfo.activeProcessorCount, rereadsOfFailedRecords: Int = 0,
+        readParallelism: Int = Parallel.cores, rereadsOfFailedRecords: Int = 0,
         writesAtomicallyInPlace: Bool = false, firstWriteCreatesStore: Bool = true, sweepsCheaply: Bool = true
     ) {
         self.readParallelism = readParallelism
