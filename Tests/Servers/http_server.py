@@ -24,6 +24,9 @@ Paths:
   PROPFIND on .../hostile/...  a 207 listing good.json beside entries outside the collection: ../x.json,
                         a subfolder's file, an encoded slash, the same path on another host
   PROPFIND otherwise    a 207 multistatus listing only the collection itself (an empty store)
+  GET /s3-hostile/?list-type=2...  an S3 listing of prefix team/ with good.json beside keys outside it
+                        (other/x.json, team/../escaped.json, team/sub/inner.json, a control character)
+  GET /s3-looping/?list-type=2...  a truncated S3 listing whose next token is always the same
 Anything else answers 200 with a JSON echo of the request.
 """
 import base64
@@ -103,6 +106,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
         auth = self.headers.get("Authorization", "")
         if self.path == "/digest" and not auth.startswith("Digest "):
             return self.answer(401, b"", {"WWW-Authenticate": 'Digest realm="echo", nonce="abc", qop="auth"'})
+        if self.command == "GET" and "list-type=2" in self.path and self.path.startswith(("/s3-hostile/", "/s3-looping/")):
+            keys = ["team/good.json", "other/x.json", "team/../escaped.json", "team/sub/inner.json",
+                    "team/bell&#7;.json", "teamwork.json", "team/.hidden.json"]
+            contents = "".join("<Contents><Key>%s</Key><ETag>&quot;e%d&quot;</ETag><Size>10</Size>"
+                               "<LastModified>2026-12-01T12:00:00.000Z</LastModified></Contents>" % (key, n)
+                               for n, key in enumerate(keys))
+            looping = self.path.startswith("/s3-looping/")
+            more = "<IsTruncated>true</IsTruncated><NextContinuationToken>again</NextContinuationToken>" if looping \
+                else "<IsTruncated>false</IsTruncated>"
+            listing = ('<?xml version="1.0" encoding="UTF-8"?><ListBucketResult '
+                       'xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Prefix>team/</Prefix>%s%s</ListBucketResult>'
+                       % (more, contents))
+            return self.answer(200, listing.encode(), {"Content-Type": "application/xml"})
         if self.command == "PROPFIND":
             if "/garbage/" in self.path:
                 return self.answer(207, b"<multistatus this is <<not XML", {"Content-Type": "application/xml"})

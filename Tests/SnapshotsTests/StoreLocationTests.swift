@@ -54,3 +54,39 @@ struct HostileListingTests {
         #expect(try store.listRecords().map(\.name).sorted() == ["full.json", "good.json"])
     }
 }
+
+/// An S3 listing is the server's word too: keys outside the prefix, below it or with control characters
+/// are never records of the store, and a listing that claims to go on without a new token is refused.
+struct HostileS3ListingTests {
+    func store(bucket: String) throws -> any SnapshotStore {
+        let server = try LocalServer.sharedHTTPServer()
+        return try S3Backend().open(
+            try StoreLocation.parse("s3://\(bucket)/team/"),
+            context: StoreContext(
+                environment: [
+                    "AWS_ENDPOINT_URL": server.origin, "AWS_ACCESS_KEY_ID": "K", "AWS_SECRET_ACCESS_KEY": "S",
+                ],
+                home: "/nonexistent", http: { HTTPClient.Configuration(retry: .never) }))
+    }
+
+    @Test("keys outside the prefix, deeper than it, hidden or with a control character are not records")
+    func outsideKeysIgnored() throws {
+        let store = try store(bucket: "s3-hostile")
+        // The one with a bell in its name is listed, so that reading it says why it is refused; it is never
+        // sent anywhere as a key.
+        #expect(try store.listRecords().map(\.name) == ["good.json", "bell\u{07}.json"])
+        let problems = try store.readContents().problems
+        #expect(
+            problems.contains { $0.file == "bell\u{07}.json" && $0.reason.contains("not a record name") }, "\(problems)"
+        )
+    }
+
+    @Test("a listing that says it goes on, with the same token every time, fails instead of looping")
+    func loopingListingFails() throws {
+        #expect {
+            try store(bucket: "s3-looping").listRecords()
+        } throws: { error in
+            "\(error)".contains("no new continuation token")
+        }
+    }
+}
