@@ -22,7 +22,12 @@ public enum Parallel {
         if workers == 1 { return [body(0..<count)] }
         let results = UnsafeMutableBufferPointer<Result?>.allocate(capacity: workers)
         results.initialize(repeating: nil)
-        defer { results.deallocate() }
+        // Deinitialized before the memory goes: the results are values that own storage, and freeing
+        // the buffer alone leaked every one (a long `watch` grew by a listing each round).
+        defer {
+            results.deinitialize()
+            results.deallocate()
+        }
         // Each worker writes only its own slot.
         nonisolated(unsafe) let shared = results
         DispatchQueue.concurrentPerform(iterations: workers) { worker in

@@ -126,7 +126,11 @@ extension SnapshotStore {
         let count = listing.count
         let slots = UnsafeMutableBufferPointer<Result<DecodedRecord, RecordProblem>?>.allocate(capacity: count)
         slots.initialize(repeating: nil)
-        defer { slots.deallocate() }
+        // Deinitialized first: freeing the buffer alone leaked every decoded record it held.
+        defer {
+            slots.deinitialize()
+            slots.deallocate()
+        }
         // Each worker claims the next record under a lock and writes only that record's slot, so workers
         // share nothing else; each keeps one read buffer for all the records it reads.
         nonisolated(unsafe) let shared = slots
