@@ -45,7 +45,7 @@ public struct MergeMemo: Sendable {
 
     /// Reads the memo at `path`; nil when it is missing, damaged or foreign.
     public static func load(from path: String, store: String, readerVersion: String) -> MergeMemo? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let data = FileSystem.contents(of: path) else { return nil }
         return try? decode(data, store: store, readerVersion: readerVersion)
     }
 

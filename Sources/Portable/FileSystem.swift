@@ -69,3 +69,30 @@ extension Error {
         return "\(self)"
     }
 }
+
+extension FileSystem {
+    /// The whole file at `path`, or nil when it cannot be opened or read (as `FileManager.contents(atPath:)`,
+    /// without its progress reporting and extra calls: one `open`, `fstat` and `read` for a cache file).
+    public static func contents(of path: String) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var data = Data(count: Int(info.st_size) + 1)
+        var filled = 0
+        while true {
+            if filled == data.count { data.count += max(4096, data.count) }
+            let wanted = data.count - filled
+            let count = data.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, wanted) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        data.count = filled
+        return data
+    }
+}

@@ -91,4 +91,20 @@ struct PortableTests {
         }
         #expect(count == 80_000)
     }
+
+    @Test("a file's contents as FileManager reads them; nil for a missing file or a folder")
+    func fileContents() throws {
+        let folder = NSTemporaryDirectory() + "aggctl-portable-\(UUID())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for size in [0, 1, 4095, 4096, 70_000] {
+            let path = folder + "/f\(size)"
+            let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 * 7) })
+            try bytes.write(to: URL(fileURLWithPath: path))
+            #expect(FileSystem.contents(of: path) == bytes)
+            #expect(FileSystem.contents(of: path) == FileManager.default.contents(atPath: path))
+        }
+        #expect(FileSystem.contents(of: folder + "/missing") == nil)
+        #expect(FileSystem.contents(of: folder) == nil)
+    }
 }

@@ -70,7 +70,7 @@ public struct ParseCache: Sendable {
     /// Reads the cache at `path`; an empty cache when it is missing, unreadable, corrupt or foreign.
     public static func load(from path: String, store: String, readerVersion: String) -> ParseCache {
         let empty = ParseCache(store: store, readerVersion: readerVersion)
-        guard let data = FileManager.default.contents(atPath: path) else { return empty }
+        guard let data = FileSystem.contents(of: path) else { return empty }
         return (try? decode(data, store: store, readerVersion: readerVersion)) ?? empty
     }
 
