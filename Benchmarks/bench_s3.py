@@ -20,7 +20,6 @@ import json
 import os
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -31,17 +30,10 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-import compare_accounts  # noqa: E402
-from bench_store import peak_rss, run  # noqa: E402
+from bench_store import free_port, remote_beside_folder  # noqa: E402
 
 NOW = "2026-11-30T12:00:00Z"
 KEY, SECRET, BUCKET = "BENCHKEY", "bench-secret", "aggctl-bench"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_for(port, process, what, seconds=60):
@@ -122,9 +114,9 @@ def main():
     print(f"{'records':>8} {'MB':>6} {'folder cold':>12} {'folder warm':>12} {'floor all':>10} {'s3 cold':>9} {'cold/floor':>11}"
           f" {'floor list':>11} {'s3 unchanged':>13} {'unch/list':>10} {'RSS cold':>9} {'RSS unch':>9} {'unchanged requests':>19}")
     for devices, megabytes, t, memory, requests in rows:
-        print(f"{devices:>8} {megabytes:>6.0f} {t['folder']*1e3:>12.1f} {t['folder warm']*1e3:>12.1f} {t['floor all']*1e3:>10.1f}"
-              f" {t['cold']*1e3:>9.1f} {t['cold']/t['floor all']:>11.2f} {t['floor list']*1e3:>11.1f}"
-              f" {t['unchanged']*1e3:>13.1f} {t['unchanged']/t['floor list']:>10.2f} {memory['cold']/1024:>7.0f}MB"
+        print(f"{devices:>8} {megabytes:>6.0f} {t['folder']*1e3:>12.1f} {t['folder warm']*1e3:>12.1f} {t['floor cold']*1e3:>10.1f}"
+              f" {t['cold']*1e3:>9.1f} {t['cold']/t['floor cold']:>11.2f} {t['floor unchanged']*1e3:>11.1f}"
+              f" {t['unchanged']*1e3:>13.1f} {t['unchanged']/t['floor unchanged']:>10.2f} {memory['cold']/1024:>7.0f}MB"
               f" {memory['unchanged']/1024:>7.0f}MB {requests:>19}")
 
 
@@ -153,17 +145,6 @@ def measure(args, generator, origin, devices):
     s3 = [args.aggctl, "status", "--store", store, "--json", "--now", NOW]
     local = [args.aggctl, "status", "--store", folder, "--json", "--now", NOW]
 
-    outputs = {}
-    for name, argv in (("s3", s3), ("folder", local)):
-        shutil.rmtree(states["cold"], ignore_errors=True)
-        path = os.path.join(args.work, f"s3-{devices}-{name}.json")
-        with open(path, "w") as out:
-            subprocess.run(argv, stdout=out, env=envs["cold"], check=True)
-        outputs[name] = path
-    sys.argv = ["compare", outputs["s3"], outputs["folder"]]
-    if compare_accounts.main() != 0:
-        raise SystemExit(f"bench: the S3 store of {devices} records and the folder disagree")
-
     # The floors know the keys already: each LIST page starts after the last key of the one before.
     pages = [list_url(origin, prefix)] + [list_url(origin, prefix, prefix + names[i - 1]) for i in range(1000, devices, 1000)]
     gets = [f"{origin}/{BUCKET}/{prefix}{encode(name)}" for name in names]
@@ -171,24 +152,8 @@ def measure(args, generator, origin, devices):
                                 curl_config(os.path.join(args.work, f"floor-all-{devices}.curl"), pages + gets)]
     floor_list = curl(origin) + ["-K", curl_config(os.path.join(args.work, f"floor-list-{devices}.curl"), pages)]
 
-    shutil.rmtree(states["warm"], ignore_errors=True)
-    subprocess.run(s3, stdout=subprocess.DEVNULL, env=envs["warm"], check=True)
-    time.sleep(2.5)  # records younger than the parse cache's settle time are not cached
-    subprocess.run(s3, stdout=subprocess.DEVNULL, env=envs["warm"], check=True)
-    shutil.rmtree(states["folder-warm"], ignore_errors=True)
-    subprocess.run(local, stdout=subprocess.DEVNULL, env=envs["folder-warm"], check=True)
-    samples = {key: [] for key in ("folder", "folder warm", "floor all", "cold", "floor list", "unchanged")}
-    for _ in range(args.runs):
-        shutil.rmtree(states["folder"], ignore_errors=True)
-        samples["folder"].append(run(local, envs["folder"]))
-        samples["folder warm"].append(run(local, envs["folder-warm"]))
-        samples["floor all"].append(run(floor_all))
-        shutil.rmtree(states["cold"], ignore_errors=True)
-        samples["cold"].append(run(s3, envs["cold"]))
-        samples["floor list"].append(run(floor_list))
-        samples["unchanged"].append(run(s3, envs["warm"]))
-    shutil.rmtree(states["cold"], ignore_errors=True)
-    memory = {"cold": peak_rss(s3, envs["cold"]), "unchanged": peak_rss(s3, envs["warm"])}
+    medians, memory = remote_beside_folder(
+        s3, local, states, envs, floor_all, floor_list, args.runs, args.work, f"s3-{devices}")
 
     # What an unchanged run asks the server, through a counting proxy that keeps the signed Host.
     proxy_port = free_port()
@@ -206,7 +171,7 @@ def measure(args, generator, origin, devices):
     requests = f"{len(entries)} ({lists} LIST)"
     if lists != len(entries) or lists != len(pages):
         raise SystemExit(f"bench: an unchanged store of {devices} records cost {requests}, not {len(pages)} LIST pages")
-    return devices, megabytes, {k: statistics.median(v) for k, v in samples.items()}, memory, requests
+    return devices, megabytes, medians, memory, requests
 
 
 if __name__ == "__main__":

@@ -51,6 +51,56 @@ def peak_rss(argv, env=None):
         return int(report.read().strip().splitlines()[-1])
 
 
+def free_port():
+    """A port nothing listens on right now, on 127.0.0.1."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def remote_beside_folder(remote, local, states, envs, floor_cold, floor_unchanged, runs, work, label):
+    """aggctl on a server's store beside the same records in a folder, and the floors of each read.
+
+    First checks that the remote and folder runs report the same accounts (exits if not). Then measures,
+    interleaved, `runs` times: the folder cold (fresh state) and warm, `floor_cold`, the remote store cold,
+    `floor_unchanged`, and the remote store unchanged (caches of an earlier run). `states` and `envs` name
+    the state folders and environments "cold", "warm", "folder" and "folder-warm". Returns the medians
+    (keys "folder", "folder warm", "floor cold", "cold", "floor unchanged", "unchanged") and the peak memory
+    of the remote store's cold and unchanged runs, in KiB.
+    """
+    outputs = []
+    for name, argv in (("remote", remote), ("folder", local)):
+        shutil.rmtree(states["cold"], ignore_errors=True)
+        path = os.path.join(work, f"{label}-{name}.json")
+        with open(path, "w") as out:
+            subprocess.run(argv, stdout=out, env=envs["cold"], check=True)
+        outputs.append(path)
+    sys.argv = ["compare"] + outputs
+    if compare_accounts.main() != 0:
+        raise SystemExit(f"bench: {label} and the folder disagree")
+
+    shutil.rmtree(states["warm"], ignore_errors=True)
+    subprocess.run(remote, stdout=subprocess.DEVNULL, env=envs["warm"], check=True)
+    time.sleep(2.5)  # records younger than the parse cache's settle time are not cached
+    subprocess.run(remote, stdout=subprocess.DEVNULL, env=envs["warm"], check=True)
+    shutil.rmtree(states["folder-warm"], ignore_errors=True)
+    subprocess.run(local, stdout=subprocess.DEVNULL, env=envs["folder-warm"], check=True)
+    samples = {key: [] for key in ("folder", "folder warm", "floor cold", "cold", "floor unchanged", "unchanged")}
+    for _ in range(runs):
+        shutil.rmtree(states["folder"], ignore_errors=True)
+        samples["folder"].append(run(local, envs["folder"]))
+        samples["folder warm"].append(run(local, envs["folder-warm"]))
+        samples["floor cold"].append(run(floor_cold))
+        shutil.rmtree(states["cold"], ignore_errors=True)
+        samples["cold"].append(run(remote, envs["cold"]))
+        samples["floor unchanged"].append(run(floor_unchanged))
+        samples["unchanged"].append(run(remote, envs["warm"]))
+    shutil.rmtree(states["cold"], ignore_errors=True)
+    memory = {"cold": peak_rss(remote, envs["cold"]), "unchanged": peak_rss(remote, envs["warm"])}
+    return {key: statistics.median(values) for key, values in samples.items()}, memory
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("aggctl")

@@ -18,7 +18,6 @@ import argparse
 import os
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -27,19 +26,12 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-import compare_accounts  # noqa: E402
-from bench_store import peak_rss, run  # noqa: E402
+from bench_store import free_port, remote_beside_folder  # noqa: E402
 
 NOW = "2026-11-30T12:00:00Z"
 USER, PASSWORD = "bench", "bench-password"
 PROPFIND = ('<?xml version="1.0" encoding="utf-8"?><D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/>'
             '<D:getetag/><D:getlastmodified/><D:getcontentlength/></D:prop></D:propfind>')
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start_server(kind, root):
@@ -99,42 +91,14 @@ def main():
             dav = [args.aggctl, "status", "--store", store, "--json", "--now", NOW]
             local = [args.aggctl, "status", "--store", folder, "--json", "--now", NOW]
 
-            # Agreement first.
-            outputs = {}
-            for name, argv in (("dav", dav), ("folder", local)):
-                shutil.rmtree(states["cold"], ignore_errors=True)
-                path = os.path.join(args.work, f"dav-{kind}-{name}.json")
-                with open(path, "w") as out:
-                    subprocess.run(argv, stdout=out, env=envs["cold"], check=True)
-                outputs[name] = path
-            sys.argv = ["compare", outputs["dav"], outputs["folder"]]
-            if compare_accounts.main() != 0:
-                raise SystemExit(f"bench: the WebDAV store on {kind} and the folder disagree")
-
             curl_all = ["curl", "-s", "-u", f"{USER}:{PASSWORD}", "-o", "/dev/null", "-X", "PROPFIND", "-H", "Depth: 1",
                         "--data", PROPFIND, store, "--next", "-s", "-u", f"{USER}:{PASSWORD}", "-o", "/dev/null"]
             curl_all += [f"{store}{name}" for name in names]
             curl_propfind = curl_all[:curl_all.index("--next")]
 
-            shutil.rmtree(states["warm"], ignore_errors=True)
-            subprocess.run(dav, stdout=subprocess.DEVNULL, env=envs["warm"], check=True)
-            time.sleep(2.5)  # records younger than the parse cache's settle time are not cached
-            subprocess.run(dav, stdout=subprocess.DEVNULL, env=envs["warm"], check=True)
-            shutil.rmtree(states["folder-warm"], ignore_errors=True)
-            subprocess.run(local, stdout=subprocess.DEVNULL, env=envs["folder-warm"], check=True)
-            samples = {key: [] for key in ("folder", "folder warm", "curl all", "cold", "curl propfind", "unchanged")}
-            for _ in range(args.runs):
-                shutil.rmtree(states["folder"], ignore_errors=True)
-                samples["folder"].append(run(local, envs["folder"]))
-                samples["folder warm"].append(run(local, envs["folder-warm"]))
-                samples["curl all"].append(run(curl_all))
-                shutil.rmtree(states["cold"], ignore_errors=True)
-                samples["cold"].append(run(dav, envs["cold"]))
-                samples["curl propfind"].append(run(curl_propfind))
-                samples["unchanged"].append(run(dav, envs["warm"]))
-            shutil.rmtree(states["cold"], ignore_errors=True)
-            memory = {"cold": peak_rss(dav, envs["cold"]), "unchanged": peak_rss(dav, envs["warm"])}
-            rows.append((kind, {key: statistics.median(values) for key, values in samples.items()}, memory))
+            medians, memory = remote_beside_folder(
+                dav, local, states, envs, curl_all, curl_propfind, args.runs, args.work, f"dav-{kind}")
+            rows.append((kind, medians, memory))
         finally:
             server.terminate()
             server.wait()
@@ -144,9 +108,9 @@ def main():
     print(f"{'server':>7} {'folder cold':>12} {'folder warm':>12} {'curl all':>9} {'dav cold':>9} {'cold/curl':>10} {'curl propfind':>14}"
           f" {'dav unchanged':>14} {'unch/propfind':>14} {'RSS cold':>9} {'RSS unch':>9}")
     for kind, t, memory in rows:
-        print(f"{kind:>7} {t['folder']*1e3:>12.1f} {t['folder warm']*1e3:>12.1f} {t['curl all']*1e3:>9.1f} {t['cold']*1e3:>9.1f}"
-              f" {t['cold']/t['curl all']:>10.2f} {t['curl propfind']*1e3:>14.1f} {t['unchanged']*1e3:>14.1f}"
-              f" {t['unchanged']/t['curl propfind']:>14.2f} {memory['cold']/1024:>7.0f}MB {memory['unchanged']/1024:>7.0f}MB")
+        print(f"{kind:>7} {t['folder']*1e3:>12.1f} {t['folder warm']*1e3:>12.1f} {t['floor cold']*1e3:>9.1f} {t['cold']*1e3:>9.1f}"
+              f" {t['cold']/t['floor cold']:>10.2f} {t['floor unchanged']*1e3:>14.1f} {t['unchanged']*1e3:>14.1f}"
+              f" {t['unchanged']/t['floor unchanged']:>14.2f} {memory['cold']/1024:>7.0f}MB {memory['unchanged']/1024:>7.0f}MB")
 
 
 if __name__ == "__main__":

@@ -74,28 +74,17 @@ public struct Notification: Sendable, Equatable, Codable {
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 
-    /// `text` as a JSON string (`null` for none): quotes, backslashes and control characters escaped, `/`
-    /// and everything else as it is.
+    /// `text` as a JSON string (`null` for none), as JSONEncoder escapes it, `/` left as it is.
     static func quoted(_ text: String?) -> String {
-        guard let text else { return "null" }
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        guard let text, let encoded = try? stringEncoder.encode(text) else { return "null" }
+        return String(decoding: encoded, as: UTF8.self)
     }
+
+    private static let stringEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
 
     /// A number as JSON writes it: whole numbers without a fraction.
     static func number(_ value: Double) -> String {

@@ -20,6 +20,15 @@ struct S3Harness: StoreHarness {
     func plant(_ name: String, _ data: Data) throws { try server.put(prefix + name, data) }
 
     func allNames() throws -> [String] { try server.keys(under: prefix) }
+
+    /// The same store reached through a fault proxy that counts and breaks requests; it keeps the Host
+    /// header, which the signature covers.
+    func storeThroughProxy() throws -> (store: any SnapshotStore, proxy: FaultProxy) {
+        let proxy = try FaultProxy(upstream: server.origin, keepsHost: true)
+        var environment = server.environment
+        environment["AWS_ENDPOINT_URL"] = proxy.origin
+        return (try server.store(prefix: prefix, environment: environment), proxy)
+    }
 }
 
 let missingS3Reason: Comment =
@@ -66,10 +75,7 @@ struct S3StoreBehaviourTests {
         #expect(contents.records.count == 2500)
         #expect(contents.problems.isEmpty)
         // Again through a proxy that counts: the unchanged store costs its three listing pages only.
-        let proxy = try FaultProxy(upstream: harness.server.origin, keepsHost: true)
-        var environment = harness.server.environment
-        environment["AWS_ENDPOINT_URL"] = proxy.origin
-        let counted = try harness.server.store(prefix: harness.prefix, environment: environment)
+        let (counted, proxy) = try harness.storeThroughProxy()
         let again = try counted.readContents(cache: &cache, now: later)
         #expect(again.records.count == 2500)
         let requests = try proxy.requests()
@@ -80,10 +86,7 @@ struct S3StoreBehaviourTests {
     @Test("a throttled listing (503) is retried with the shared policy, and then succeeds")
     func throttled() throws {
         let harness = try S3Harness(.seaweedfs)
-        let proxy = try FaultProxy(upstream: harness.server.origin, keepsHost: true)
-        var environment = harness.server.environment
-        environment["AWS_ENDPOINT_URL"] = proxy.origin
-        let store = try harness.server.store(prefix: harness.prefix, environment: environment)
+        let (store, proxy) = try harness.storeThroughProxy()
         try store.writeRecord(StoreConformance.record(StoreConformance.laptop), for: StoreConformance.laptop)
         try proxy.inject("status", method: "GET", path: "list-type", count: 2, parameters: ["status": 503])
         #expect(try store.listRecords().map(\.name) == [StoreConformance.laptop.recordName])
@@ -114,7 +117,8 @@ struct S3StoreBehaviourTests {
         let location = try StoreLocation.parse("s3://no-such-bucket-here/team/")
         let store = try S3Backend().open(
             location, context: StoreContext(environment: server.environment, home: "/nonexistent"))
-        #expect(throws: SnapshotStoreError.self) { try store.listRecords() }
+        let listing = #expect(throws: SnapshotStoreError.self) { try store.listRecords() }
+        #expect(listing.map { "\($0)" }?.contains("bucket 'no-such-bucket-here' does not exist") == true)
         do {
             try store.writeRecord(StoreConformance.record(StoreConformance.laptop), for: StoreConformance.laptop)
             Issue.record("a write into a missing bucket succeeded")
@@ -129,10 +133,7 @@ struct S3StoreBehaviourTests {
     @Test("a listing cut short is asked for again, and one cut short every time fails instead of shrinking the store")
     func cutShortListing() throws {
         let harness = try S3Harness(.seaweedfs)
-        let proxy = try FaultProxy(upstream: harness.server.origin, keepsHost: true)
-        var environment = harness.server.environment
-        environment["AWS_ENDPOINT_URL"] = proxy.origin
-        let store = try harness.server.store(prefix: harness.prefix, environment: environment)
+        let (store, proxy) = try harness.storeThroughProxy()
         try store.writeRecord(StoreConformance.record(StoreConformance.laptop), for: StoreConformance.laptop)
         try store.writeRecord(StoreConformance.record(StoreConformance.desktop), for: StoreConformance.desktop)
         try proxy.inject("truncate-nolength", method: "GET", path: "list-type", parameters: ["bytes": 300])

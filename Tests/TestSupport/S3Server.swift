@@ -76,7 +76,7 @@ public final class S3Server: @unchecked Sendable {
 
     /// One server of each kind per test process, started on first use.
     public static func shared(_ kind: Kind) throws -> S3Server {
-        try registry.server(kind)
+        try registry.server(kind) { try S3Server(kind) }
     }
 
     /// A fresh prefix in the test bucket: `t-xxxxxxxx/`.
@@ -135,19 +135,5 @@ public final class S3Server: @unchecked Sendable {
                 environment: environment ?? self.environment, home: folder.path, clock: clock, http: { http }))
     }
 
-    private static let registry = Registry()
-
-    private final class Registry: @unchecked Sendable {
-        private let lock = NSLock()
-        private var servers: [Kind: S3Server] = [:]
-
-        func server(_ kind: Kind) throws -> S3Server {
-            lock.lock()
-            defer { lock.unlock() }
-            if let running = servers[kind] { return running }
-            let started = try S3Server(kind)
-            servers[kind] = started
-            return started
-        }
-    }
+    private static let registry = SharedServers<Kind, S3Server>()
 }

@@ -58,7 +58,7 @@ public final class WebDAVServer: @unchecked Sendable {
     /// One server of each kind per test process, started on first use: servers start in well under a
     /// second, but the suites make hundreds of stores.
     public static func shared(_ kind: Kind, digest: Bool = false) throws -> WebDAVServer {
-        try registry.server(kind, digest: digest)
+        try registry.server("\(kind)\(digest ? "-digest" : "")") { try WebDAVServer(kind, digest: digest) }
     }
 
     /// A new empty folder inside the served root, world-writable (Apache serves as `nobody` under root).
@@ -70,20 +70,5 @@ public final class WebDAVServer: @unchecked Sendable {
         return name
     }
 
-    private static let registry = Registry()
-
-    private final class Registry: @unchecked Sendable {
-        private let lock = NSLock()
-        private var servers: [String: WebDAVServer] = [:]
-
-        func server(_ kind: Kind, digest: Bool) throws -> WebDAVServer {
-            lock.lock()
-            defer { lock.unlock() }
-            let key = "\(kind)\(digest ? "-digest" : "")"
-            if let running = servers[key] { return running }
-            let started = try WebDAVServer(kind, digest: digest)
-            servers[key] = started
-            return started
-        }
-    }
+    private static let registry = SharedServers<String, WebDAVServer>()
 }

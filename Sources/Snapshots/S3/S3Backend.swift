@@ -75,13 +75,7 @@ struct S3Diagnosis: StoreDiagnosis {
         let started = Date()
         let response: HTTPResponse
         do {
-            response = try store.send(
-                "list", store.displayName,
-                store.request(
-                    "GET", key: nil,
-                    query: [
-                        ("delimiter", "/"), ("list-type", "2"), ("max-keys", "1"), ("prefix", store.location.prefix),
-                    ]))
+            response = try store.send("list", store.displayName, store.listRequest(after: nil, maximumKeys: 1))
         } catch {
             report(
                 StoreFinding(

@@ -58,22 +58,16 @@ struct S3ErrorExplanation {
         case "ExpiredToken", "InvalidToken", "TokenRefreshRequired":
             return "the session token from \(credentials) is expired or invalid; get new credentials"
         case "RequestTimeTooSkewed":
-            let offset =
-                clockOffset.map {
-                    " (this machine is \(DurationWords.text(abs($0))) \($0 > 0 ? "ahead of" : "behind") the server)"
-                } ?? ""
+            let offset = clockOffset.map { " (this machine is \(DurationWords.offset($0)) the server)" } ?? ""
             return "the server refused the request's time\(offset); S3 allows 15 minutes: set the clock (NTP)"
-        case "PermanentRedirect", "AuthorizationHeaderMalformed", "IllegalLocationConstraintException":
-            if let region = regionOfBucket {
-                return
-                    "bucket '\(bucket)' is in region '\(region)', not '\(settings.region)' (from \(settings.regionSource)); set AWS_REGION=\(region)"
-            }
         case "SlowDown", "ServiceUnavailable", "RequestLimitExceeded":
             return "the server is throttling requests (HTTP \(status) \(code)) even after retries; try again later"
         default:
             break
         }
-        if status == 301 || status == 307, let region = regionOfBucket {
+        // A wrong region: AWS redirects or refuses the signature's scope, and names the bucket's region.
+        let wrongRegion = ["PermanentRedirect", "AuthorizationHeaderMalformed", "IllegalLocationConstraintException"]
+        if wrongRegion.contains(code) || status == 301 || status == 307, let region = regionOfBucket {
             return
                 "bucket '\(bucket)' is in region '\(region)', not '\(settings.region)' (from \(settings.regionSource)); set AWS_REGION=\(region)"
         }

@@ -96,14 +96,10 @@ public struct S3Store: SnapshotStore {
     /// One `ListObjectsV2` page, starting after `token`. A page whose document stopped early (a proxy or a
     /// dying server cut it off without a length) is asked for again, twice at most, then the listing fails:
     /// it is never taken as a smaller store.
-    func listPage(after token: String?, maximumKeys: Int = 1000) throws -> S3ListingPage {
-        var query = [
-            ("delimiter", "/"), ("list-type", "2"), ("max-keys", String(maximumKeys)), ("prefix", location.prefix),
-        ]
-        if let token { query.append(("continuation-token", token)) }
+    func listPage(after token: String?) throws -> S3ListingPage {
         var attempt = 1
         while true {
-            let response = try send("list", displayName, request("GET", key: nil, query: query))
+            let response = try send("list", displayName, listRequest(after: token))
             guard response.status == 200 else { throw failure(response, "list", displayName) }
             do {
                 return try S3ListingPage(parsing: response.body)
@@ -118,6 +114,15 @@ public struct S3Store: SnapshotStore {
                 )
             }
         }
+    }
+
+    /// The `ListObjectsV2` request for the page of the prefix after `token`: the keys directly under it.
+    func listRequest(after token: String?, maximumKeys: Int = 1000) -> HTTPRequest {
+        var query = [
+            ("delimiter", "/"), ("list-type", "2"), ("max-keys", String(maximumKeys)), ("prefix", location.prefix),
+        ]
+        if let token { query.append(("continuation-token", token)) }
+        return request("GET", key: nil, query: query)
     }
 
     // MARK: Records
@@ -156,7 +161,8 @@ public struct S3Store: SnapshotStore {
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !SafeText.hasControlCharacters(name)
         else {
             throw SnapshotStoreError.failed(
-                operation: "address", target: "\(name)' in '\(displayName)", reason: "not a record name")
+                operation: "address", target: SnapshotStoreError.target(name, in: displayName),
+                reason: "not a record name")
         }
         return location.prefix + name
     }
@@ -221,7 +227,7 @@ public struct S3Store: SnapshotStore {
     func failure(_ response: HTTPResponse, _ operation: String, _ target: String) -> SnapshotStoreError {
         let explanation = S3ErrorExplanation(
             response: response, bucket: location.bucket, settings: settings, now: clock())
-        let quoted = target == displayName ? displayName : "\(target)' in '\(displayName)"
+        let quoted = SnapshotStoreError.target(target, in: displayName)
         if explanation.isPermission {
             return .permissionDenied(store: displayName, detail: explanation.text(operation: operation, target: target))
         }

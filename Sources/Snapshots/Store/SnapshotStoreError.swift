@@ -67,6 +67,12 @@ public enum SnapshotStoreError: Error, Equatable, Sendable, CustomStringConverti
 }
 
 extension SnapshotStoreError {
+    /// What an error quotes as its target: the store itself, or a record with its store (`name' in
+    /// 'store`, inside the message's own quotes).
+    static func target(_ target: String, in store: String) -> String {
+        target == store ? store : "\(target)' in '\(store)"
+    }
+
     /// The store's error for a request that got no answer: a body over `limit` is a record too large, a
     /// timeout stays a timeout (never read again), the rest fails with the client's reason.
     static func transport(
@@ -75,7 +81,7 @@ extension SnapshotStoreError {
         if case .bodyTooLarge(let size) = error.kind, let limit {
             return .recordTooLarge(name: target, size: size ?? Int64(limit) + 1, limit: limit)
         }
-        let quoted = target == store ? store : "\(target)' in '\(store)"
+        let quoted = Self.target(target, in: store)
         if error.kind == .timeout {
             return .timedOut(operation: operation, target: quoted, reason: error.reason)
         }

@@ -101,8 +101,7 @@ public struct StoreFinding: Sendable, Equatable {
         }
         return StoreFinding(
             check: "clock", outcome: .warning,
-            detail:
-                "this machine is \(DurationWords.text(abs(offset))) \(seconds > 0 ? "ahead of" : "behind") \(reference)",
+            detail: "this machine is \(DurationWords.offset(offset)) \(reference)",
             fix: "run NTP (systemd-timesyncd, chrony) here or on the server; other machines flag skewed records")
     }
 }
@@ -116,5 +115,11 @@ enum DurationWords {
         let minutes = Int((seconds / 60).rounded())
         guard minutes >= 120 else { return "\(minutes) min" }
         return "\(minutes / 60) h \(minutes % 60) min"
+    }
+
+    /// `offset` (this machine's clock minus another's) as "2 h 0 min behind" or "45 s ahead of", to be
+    /// followed by what it was compared with.
+    static func offset(_ offset: TimeInterval) -> String {
+        "\(text(abs(offset))) \(offset > 0 ? "ahead of" : "behind")"
     }
 }

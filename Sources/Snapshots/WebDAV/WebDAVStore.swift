@@ -259,7 +259,7 @@ public struct WebDAVStore: StagingStore {
 
     /// A record quoted with its store (`name' in 'store`, inside the error's quotes), or the store itself.
     private func location(of target: String) -> String {
-        target == displayName ? displayName : "\(target)' in '\(displayName)"
+        SnapshotStoreError.target(target, in: displayName)
     }
 
     /// The store's error for an unexpected status.
