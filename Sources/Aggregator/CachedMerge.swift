@@ -28,10 +28,45 @@ public struct CachedMerge: Sendable {
         public var scratch: [any Sendable]
         /// Saves the caches (one is already being saved on another core); call once, when convenient.
         public var finish: @Sendable () -> Void
+        /// What the result was taken from the merge memo under; nil when it was merged afresh. A result
+        /// the memo gave once will be given again while the identity holds, so it is worth keeping in
+        /// other forms (`status --json` keeps its rendered document).
+        public var memoized: MergeIdentity?
+    }
+
+    /// The store's records as listed for one merge.
+    public struct Listing: Sendable {
+        /// Sorted by name.
+        public var records: [RecordInfo]
+        /// `RecordInfo.fingerprint(of:)`: nil when a record's version is unknown.
+        public var fingerprint: UInt64?
     }
 
     /// How long to wait before listing a server again for a record that went missing (microseconds).
     static let relistPause: UInt32 = 150_000
+
+    /// Lists the store.
+    ///
+    /// - Throws: `SnapshotStoreError` when the store cannot be listed.
+    public func list() throws -> Listing {
+        let records = try store.listRecords().sortedByName()
+        return Listing(records: records, fingerprint: RecordInfo.fingerprint(of: records))
+    }
+
+    /// The name the caches of a merge with `history` are kept under: merges with trends keep files of
+    /// their own (another name, another hash).
+    public func cacheName(history: HistoryDetail) -> String {
+        history == .trend ? store.displayName + " (with trends)" : store.displayName
+    }
+
+    /// The identity a merge of `listing` with `options` has: nil when the listing has no fingerprint.
+    public func identity(of listing: Listing, options: MergeOptions, history: HistoryDetail = .skip) -> MergeIdentity? {
+        listing.fingerprint.map {
+            MergeIdentity(
+                store: cacheName(history: history), readerVersion: readerVersion, fingerprint: $0,
+                staleAfter: options.staleAfter, maxSkew: options.maxSkew)
+        }
+    }
 
     /// Merges the store as it is now.
     ///
@@ -43,21 +78,26 @@ public struct CachedMerge: Sendable {
     ///     sparkline) keeps caches of its own, beside those of merges without history.
     /// - Throws: `SnapshotStoreError` when the store cannot be listed.
     public func merge(options: MergeOptions, realNow: Date, history: HistoryDetail = .skip) throws -> Outcome {
-        var listing = try store.listRecords().sortedByName()
+        try merge(list(), options: options, realNow: realNow, history: history)
+    }
+
+    /// Merges the records of `listing` (from `list()`, just now).
+    public func merge(
+        _ listed: Listing, options: MergeOptions, realNow: Date, history: HistoryDetail = .skip
+    ) throws -> Outcome {
+        var listing = listed.records
         if history == .full {
             var noCache: ParseCache? = nil
             let contents = try store.readContents(listing: listing, cache: &noCache, now: realNow, history: .full)
             return Outcome(result: Merger.merge(contents, options: options), scratch: [contents], finish: {})
         }
-        // The caches' identity: merges with trends keep files of their own (another name, another hash).
-        let name = history == .trend ? store.displayName + " (with trends)" : store.displayName
-        let fingerprint = RecordInfo.fingerprint(of: listing)
+        let name = cacheName(history: history)
         let memoPath = cacheFolder.map { MergeMemo.path(in: $0, store: name) }
-        if let fingerprint, let memoPath,
+        if let identity = identity(of: listed, options: options, history: history), let memoPath,
             let memo = MergeMemo.load(from: memoPath, store: name, readerVersion: readerVersion),
-            let result = memo.result(for: fingerprint, options: options)
+            let result = memo.result(for: identity.fingerprint, options: options)
         {
-            return Outcome(result: result, scratch: [memo], finish: {})
+            return Outcome(result: result, scratch: [memo], finish: {}, memoized: identity)
         }
 
         let cachePath = cacheFolder.map { ParseCache.path(in: $0, store: name) }
@@ -98,6 +138,6 @@ public struct CachedMerge: Sendable {
             finish: {
                 if let memo, let memoPath { try? memo.save(to: memoPath) }
                 savingCache.wait()
-            })
+            }, memoized: nil)
     }
 }

@@ -17,4 +17,9 @@ public struct MergeOptions: Sendable, Equatable {
         self.staleAfter = staleAfter
         self.maxSkew = maxSkew
     }
+
+    /// Whether something last updated at `moment` is stale at `now` (SPEC section 4).
+    public func isStale(since moment: Date) -> Bool {
+        now.timeIntervalSince(moment) > staleAfter
+    }
 }

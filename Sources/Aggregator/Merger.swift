@@ -77,7 +77,7 @@ public enum Merger {
             return DeviceSummary(
                 deviceID: snapshot.deviceID, deviceName: snapshot.deviceName, generatedAt: snapshot.generatedAt,
                 appVersion: snapshot.appVersion, providerCount: snapshot.providers.count,
-                stale: options.now.timeIntervalSince(snapshot.generatedAt) > options.staleAfter)
+                stale: options.isStale(since: snapshot.generatedAt))
         }.sorted { $0.deviceID < $1.deviceID }
 
         return MergeResult(
@@ -151,7 +151,7 @@ public enum Merger {
                     cost30DaysUSD: entry.costUSD?.last30Days,
                     daily: entry.tokens?.daily ?? [])
             },
-            stale: options.now.timeIntervalSince(entry.lastUpdated) > options.staleAfter,
+            stale: options.isStale(since: entry.lastUpdated),
             clockSkew: winner.clockSkew,
             error: newestError ?? entry.error,
             errorDeviceID: newestError == nil ? nil : newest.deviceID,
@@ -243,12 +243,10 @@ public struct MergeResult: Sendable, Equatable {
         var result = self
         result.now = options.now
         for index in result.accounts.indices {
-            result.accounts[index].stale =
-                options.now.timeIntervalSince(result.accounts[index].lastUpdated) > options.staleAfter
+            result.accounts[index].stale = options.isStale(since: result.accounts[index].lastUpdated)
         }
         for index in result.devices.indices {
-            result.devices[index].stale =
-                options.now.timeIntervalSince(result.devices[index].generatedAt) > options.staleAfter
+            result.devices[index].stale = options.isStale(since: result.devices[index].generatedAt)
         }
         return result
     }

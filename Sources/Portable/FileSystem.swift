@@ -96,3 +96,34 @@ extension FileSystem {
         return data
     }
 }
+
+/// A file's bytes mapped read-only into memory: a large cache file is read without a copy, its pages
+/// shared with the page cache. Only for files that are replaced by rename, never rewritten in place (the
+/// caches): a mapped file truncated underneath would fault on access.
+public final class MappedFile: @unchecked Sendable {
+    public let bytes: UnsafeRawBufferPointer
+
+    /// Maps the regular, non-empty file at `path`; nil when it cannot be opened or mapped.
+    public init?(path: String) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return nil }
+        let size = Int(info.st_size)
+        #if os(Linux)
+            // Every page is about to be read: mapped in one call instead of a fault per few pages.
+            let flags = MAP_PRIVATE | MAP_POPULATE
+        #else
+            let flags = MAP_PRIVATE
+        #endif
+        guard let address = mmap(nil, size, PROT_READ, flags, descriptor, 0), address != MAP_FAILED else {
+            return nil
+        }
+        bytes = UnsafeRawBufferPointer(start: address, count: size)
+    }
+
+    deinit {
+        munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+    }
+}

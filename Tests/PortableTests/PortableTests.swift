@@ -106,4 +106,22 @@ struct PortableTests {
         #expect(FileSystem.contents(of: folder + "/missing") == nil)
         #expect(FileSystem.contents(of: folder) == nil)
     }
+
+    @Test("a mapped file holds the bytes FileManager reads; nil for a missing or empty file or a folder")
+    func mappedFile() throws {
+        let folder = NSTemporaryDirectory() + "aggctl-portable-mapped-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for size in [1, 4095, 4096, 70_000] {
+            let path = folder + "/f\(size)"
+            let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 * 13) })
+            try bytes.write(to: URL(fileURLWithPath: path))
+            let mapped = try #require(MappedFile(path: path))
+            #expect(Data(mapped.bytes) == bytes)
+        }
+        try Data().write(to: URL(fileURLWithPath: folder + "/empty"))
+        #expect(MappedFile(path: folder + "/empty") == nil)
+        #expect(MappedFile(path: folder + "/missing") == nil)
+        #expect(MappedFile(path: folder) == nil)
+    }
 }

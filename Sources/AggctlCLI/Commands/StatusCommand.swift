@@ -61,24 +61,30 @@ enum StatusCommand {
             (provider.map { merged.providerID == $0 } ?? true)
                 && (account.map { merged.key.normalizedEmail == $0 } ?? true)
         }
+
+        /// `result` with only the accounts the filters keep (untouched, not copied, without filters).
+        func filtered(_ result: MergeResult) -> MergeResult {
+            guard provider != nil || account != nil else { return result }
+            var kept = result
+            kept.accounts = result.accounts.filter(keeps)
+            return kept
+        }
     }
 
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
         let options = try Options(flags, context: context)
-        // The table's sparkline needs the weekly trend; programs and status bars pay nothing for it.
+        if options.format == .json { return try runJSON(options, context: context) }
+        // The table's sparkline needs the weekly trend; status bars pay nothing for it.
         let (merged, saveCache) = try merge(
             options.merge, context: context, history: options.format == .table ? .trend : .skip)
-        var result = merged
-        result.accounts = result.accounts.filter(options.keeps)
+        let result = options.filtered(merged)
         // The cache is saved on another core while the report is written; nobody waits for it.
         let saving = DispatchGroup()
         DispatchQueue.global().async(group: saving) { saveCache() }
         defer { saving.wait() }
         switch options.format {
         case .json:
-            var json = JSONWriter(streamingTo: context.console.output)
-            StatusReport.status(result, to: &json)
-            json.finish()
+            break
         case .line:
             context.console.output.write(StatusBar.line(result) + "\n")
         case .waybar:
@@ -88,6 +94,51 @@ enum StatusCommand {
                 table(result, color: context.console.usesColor, ascii: context.environment["TERM"] == "dumb"))
             report(result.problems, on: context.console)
         }
+        return .success
+    }
+
+    /// `status --json`: what programs and status bars poll, so a store that stays the same is answered
+    /// from the document of an earlier run (`StatusTemplate`) with its moment-dependent values judged anew.
+    private static func runJSON(_ options: Options, context: RunContext) throws -> ExitStatus {
+        let merging = try cachedMerge(options.merge, context: context)
+        let mergeOptions = options.merge.options(clock: context.clock)
+        let listing = try storeAccess { try merging.list() }
+        let identity = merging.identity(of: listing, options: mergeOptions)
+        let templatePath = identity.map { StatusTemplate.path(in: context.cacheFolder, store: $0.store) }
+        if let identity, let templatePath,
+            let template = StatusTemplate.load(from: templatePath, readerVersion: merging.readerVersion),
+            template.stands(for: identity, provider: options.provider, account: options.account, at: mergeOptions.now)
+        {
+            context.keepUntilExit(template)
+            template.write(judgedBy: mergeOptions, to: context.console.output)
+            return .success
+        }
+        let outcome = try storeAccess { try merging.merge(listing, options: mergeOptions, realNow: Date()) }
+        context.keepUntilExit(outcome)
+        let result = options.filtered(outcome.result)
+        let saving = DispatchGroup()
+        DispatchQueue.global().async(group: saving) { outcome.finish() }
+        defer { saving.wait() }
+        guard let memoized = outcome.memoized, let templatePath else {
+            var json = JSONWriter(streamingTo: context.console.output)
+            StatusReport.status(result, to: &json)
+            json.finish()
+            return .success
+        }
+        // The merge came from the memo: the store stayed the same since the last run, and will likely
+        // stay so for the next. The document is kept, with its moment-dependent values marked.
+        var json = JSONWriter(capacity: 64 * 1024 + result.accounts.count * 2048, marking: true)
+        StatusReport.status(result, to: &json)
+        var document: [UInt8] = []
+        json.withBytes { bytes in
+            context.console.output.write(bytes: bytes)
+            document = Array(bytes)
+        }
+        context.console.output.write("\n")
+        let template = StatusTemplate(
+            identity: memoized, provider: options.provider, account: options.account,
+            newestEntry: result.newestEntry, document: .rendered(document), marks: json.moments ?? [])
+        try? template.save(to: templatePath)
         return .success
     }
 
@@ -101,15 +152,24 @@ enum StatusCommand {
         _ settings: MergeSettings, context: RunContext, history: HistoryDetail = .skip
     ) throws -> (MergeResult, saveCache: @Sendable () -> Void) {
         let options = settings.options(clock: context.clock)
-        let merging = CachedMerge(
+        let merging = try cachedMerge(settings, context: context)
+        let outcome = try storeAccess { try merging.merge(options: options, realNow: Date(), history: history) }
+        // Freeing a large merge just before the process ends is wasted time.
+        context.keepUntilExit(outcome.result)
+        context.keepUntilExit(outcome.scratch)
+        return (outcome.result, outcome.finish)
+    }
+
+    private static func cachedMerge(_ settings: MergeSettings, context: RunContext) throws -> CachedMerge {
+        CachedMerge(
             store: try context.openStore(settings.location), cacheFolder: context.cacheFolder,
             readerVersion: "aggctl \(Aggctl.version)")
+    }
+
+    /// Runs `body`, turning a store that cannot be read into the command's failure.
+    private static func storeAccess<Value>(_ body: () throws -> Value) throws -> Value {
         do {
-            let outcome = try merging.merge(options: options, realNow: Date(), history: history)
-            // Freeing a large merge just before the process ends is wasted time.
-            context.keepUntilExit(outcome.result)
-            context.keepUntilExit(outcome.scratch)
-            return (outcome.result, outcome.finish)
+            return try body()
         } catch let error as SnapshotStoreError {
             throw CommandFailure(error.description)
         }

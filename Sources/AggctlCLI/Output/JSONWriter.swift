@@ -13,10 +13,21 @@ struct JSONWriter {
     /// Per open container: whether it has a member yet.
     private var hasMembers: [Bool] = []
     private var afterKey = false
+    /// Where the values that depend on the moment were written, for a writer asked to keep them.
+    private(set) var moments: [MomentMark]?
+
+    /// A value written by `moment(_:_:)`: its bytes in the document, and what it was judged from.
+    struct MomentMark {
+        var range: Range<Int>
+        var value: MomentDependent
+    }
 
     /// Collects the JSON in memory (see `text`).
-    init(capacity: Int = 4096) {
+    ///
+    /// - Parameter marking: keep where the values that depend on the moment were written (`moments`).
+    init(capacity: Int = 4096, marking: Bool = false) {
         output = ByteOutput(capacity: capacity, sink: nil)
+        if marking { moments = [] }
     }
 
     /// Streams the JSON to `sink`; call `finish()` to write the rest and a final newline.
@@ -26,8 +37,8 @@ struct JSONWriter {
 
     /// A writer for a run of array elements, comma-separated and without brackets, to be placed into an
     /// array by `array(pieces:)`: so that pieces of a long array can be written on several cores.
-    static func arrayPiece(capacity: Int) -> JSONWriter {
-        var writer = JSONWriter(capacity: capacity)
+    static func arrayPiece(capacity: Int, marking: Bool = false) -> JSONWriter {
+        var writer = JSONWriter(capacity: capacity, marking: marking)
         writer.hasMembers = [false]
         return writer
     }
@@ -38,13 +49,26 @@ struct JSONWriter {
         for piece in pieces where piece.hasMembers.first == true {
             if hasMembers[hasMembers.count - 1] { output.byte(UInt8(ascii: ",")) }
             hasMembers[hasMembers.count - 1] = true
+            let start = output.position
+            if moments != nil, let marks = piece.moments {
+                moments! += marks.map { MomentMark(range: $0.range.shifted(by: start), value: $0.value) }
+            }
             piece.output.withBytes { output.pass($0) }
         }
         close(UInt8(ascii: "]"))
     }
 
+    /// Whether this writer keeps where the values that depend on the moment were written.
+    var isMarking: Bool { moments != nil }
+
     /// What was written so far, for a writer collecting in memory.
     var text: String { output.text }
+
+    /// The bytes written so far, for a writer collecting in memory.
+    func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) { output.withBytes(body) }
+
+    /// Writes bytes that are already JSON (a piece of an earlier document) as they are.
+    func verbatim(_ bytes: UnsafeRawBufferPointer) { output.pass(bytes) }
 
     /// Ends the document with a newline and writes out what is still buffered.
     func finish() {
@@ -84,6 +108,18 @@ struct JSONWriter {
     }
 
     // MARK: Values
+
+    /// Writes, with `body`, a value that depends on the moment it is judged at, and, for a marking
+    /// writer, keeps where it went and what it follows from, so that it can be judged again later.
+    mutating func moment(_ value: MomentDependent, _ body: (inout JSONWriter) -> Void) {
+        guard moments != nil else { return body(&self) }
+        // The separator before the value is the document's; only the value itself is marked.
+        separate()
+        afterKey = true
+        let start = output.position
+        body(&self)
+        moments!.append(MomentMark(range: start..<output.position, value: value))
+    }
 
     mutating func null() {
         separate()
@@ -262,6 +298,8 @@ private final class ByteOutput {
     private var count = 0
     private var capacity: Int
     private let sink: (any TextSink)?
+    /// Bytes already sent to the sink.
+    private var sent = 0
 
     init(capacity: Int, sink: (any TextSink)?) {
         self.capacity = max(capacity, 64)
@@ -275,6 +313,9 @@ private final class ByteOutput {
 
     var text: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
 
+    /// How many bytes were written in all, sent or held.
+    var position: Int { sent + count }
+
     func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
         body(UnsafeRawBufferPointer(start: start, count: count))
     }
@@ -285,6 +326,7 @@ private final class ByteOutput {
         if let sink, bytes.count >= ByteOutput.streamingPiece {
             flush()
             sink.write(bytes: bytes)
+            sent += bytes.count
         } else {
             self.bytes(base.assumingMemoryBound(to: UInt8.self), bytes.count)
         }
@@ -297,6 +339,7 @@ private final class ByteOutput {
     func flush() {
         guard let sink, count > 0 else { return }
         sink.write(bytes: UnsafeRawBufferPointer(start: start, count: count))
+        sent += count
         count = 0
     }
 
@@ -353,4 +396,8 @@ private final class ByteOutput {
         reserve(RFC3339.maximumLength)
         count += RFC3339.write(value, into: start + count)
     }
+}
+
+extension Range<Int> {
+    fileprivate func shifted(by offset: Int) -> Range<Int> { (lowerBound + offset)..<(upperBound + offset) }
 }

@@ -12,10 +12,11 @@ enum StatusReport {
             json.key("accounts")
             // Accounts are most of the report: written in pieces on every core, placed in order.
             let accounts = result.accounts
+            let marking = json.isMarking
             let pieces = Parallel.mapRanges(accounts.count, minimumPerWorker: 512) { range in
                 // Room for the largest accounts (about 2.3 KB each with model windows and pace): growing
                 // a piece copies it, and pages reserved but never written cost nothing.
-                var piece = JSONWriter.arrayPiece(capacity: 64 + range.count * 4096)
+                var piece = JSONWriter.arrayPiece(capacity: 64 + range.count * 4096, marking: marking)
                 for index in range { write(accounts[index], now: result.now, to: &piece) }
                 return piece
             }
@@ -23,7 +24,7 @@ enum StatusReport {
             json.key("devices")
             json.array(count: result.devices.count) { json, index in write(result.devices[index], to: &json) }
             json.key("now")
-            json.date(result.now)
+            json.moment(.now) { $0.date(result.now) }
             json.key("problems")
             json.array(result.problems) { json, problem in write(problem, to: &json) }
         }
@@ -98,7 +99,7 @@ enum StatusReport {
             json.key("session")
             write(account.session, now: now, to: &json)
             json.key("stale")
-            json.bool(account.stale)
+            json.moment(.stale(since: account.lastUpdated)) { $0.bool(account.stale) }
             json.key("tokens")
             if let tokens = account.tokens {
                 json.object { json in
@@ -126,7 +127,7 @@ enum StatusReport {
                 json.string(name)
             }
             json.key("pace")
-            write(window.pace(at: now), to: &json)
+            json.moment(.pace(of: window)) { write(window.pace(at: now), to: &$0) }
             json.key("remainingPercent")
             json.double(window.remainingPercent)
             json.key("resetsAt")
@@ -170,7 +171,7 @@ enum StatusReport {
             json.key("providerCount")
             json.int(device.providerCount)
             json.key("stale")
-            json.bool(device.stale)
+            json.moment(.stale(since: device.generatedAt)) { $0.bool(device.stale) }
         }
     }
 

@@ -151,18 +151,26 @@ extension BinaryReader {
         _ body: (inout BinaryReader) throws -> Value
     ) throws -> Value {
         try data.withUnsafeBytes { buffer in
-            guard buffer.count >= 16 else { throw Corrupt() }
-            let content = UnsafeRawBufferPointer(rebasing: buffer[0..<(buffer.count - 8)])
-            var tail = BinaryReader(UnsafeRawBufferPointer(rebasing: buffer[(buffer.count - 8)...]))
-            guard try tail.u64() == BinaryWriter.checksum(content) else { throw Corrupt() }
-            var input = BinaryReader(content)
-            guard try input.raw(magic.count) == magic, try input.u32() == format,
-                try input.string() == readerVersion
-            else { throw Corrupt() }
-            let value = try body(&input)
-            guard input.isAtEnd else { throw Corrupt() }
-            return value
+            try unseal(buffer, magic: magic, format: format, readerVersion: readerVersion, body)
         }
+    }
+
+    /// `unseal` over bytes in memory (a mapped file).
+    package static func unseal<Value>(
+        _ buffer: UnsafeRawBufferPointer, magic: [UInt8], format: UInt32, readerVersion: String,
+        _ body: (inout BinaryReader) throws -> Value
+    ) throws -> Value {
+        guard buffer.count >= 16 else { throw Corrupt() }
+        let content = UnsafeRawBufferPointer(rebasing: buffer[0..<(buffer.count - 8)])
+        var tail = BinaryReader(UnsafeRawBufferPointer(rebasing: buffer[(buffer.count - 8)...]))
+        guard try tail.u64() == BinaryWriter.checksum(content) else { throw Corrupt() }
+        var input = BinaryReader(content)
+        guard try input.raw(magic.count) == magic, try input.u32() == format,
+            try input.string() == readerVersion
+        else { throw Corrupt() }
+        let value = try body(&input)
+        guard input.isAtEnd else { throw Corrupt() }
+        return value
     }
 }
 
@@ -179,6 +187,8 @@ package struct BinaryReader {
     }
 
     package var isAtEnd: Bool { offset == buffer.count }
+    /// How far into its bytes the reader is.
+    package var position: Int { offset }
 
     /// The next `count` bytes, for a nested reader.
     package mutating func take(_ count: Int) throws -> UnsafeRawBufferPointer {

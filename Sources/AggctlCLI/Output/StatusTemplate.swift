@@ -1,0 +1,189 @@
+import Aggregator
+import Portable
+import Snapshots
+
+/// A value of `status --json` that depends on the moment it is judged at, and what it is judged from.
+/// Everything else in the document follows from the records alone.
+enum MomentDependent: Equatable {
+    /// The document's `now`.
+    case now
+    /// Whether something last updated at `since` is stale (an account, a device).
+    case stale(since: Date)
+    /// A window's pace.
+    case pace(usedPercent: Double, windowMinutes: Int?, resetsAt: Date?)
+
+    static func pace(of window: WindowStatus) -> MomentDependent {
+        .pace(usedPercent: window.usedPercent, windowMinutes: window.windowMinutes, resetsAt: window.resetsAt)
+    }
+
+    /// The value judged at `options.now`, written as `StatusReport` writes it.
+    func write(judgedBy options: MergeOptions, to json: inout JSONWriter) {
+        switch self {
+        case .now:
+            json.date(options.now)
+        case .stale(let since):
+            json.bool(options.isStale(since: since))
+        case .pace(let usedPercent, let windowMinutes, let resetsAt):
+            StatusReport.write(
+                Pace(usedPercent: usedPercent, windowMinutes: windowMinutes, resetsAt: resetsAt, now: options.now),
+                to: &json)
+        }
+    }
+}
+
+/// The `status --json` document of a store that stays the same, with the values that depend on the
+/// moment marked: a later run over the same records writes it out again with only those values judged
+/// anew, instead of loading the merge memo and rendering the whole document (at a thousand records,
+/// 2 MB of JSON and most of a warm run).
+///
+/// Kept in the cache folder beside the merge memo, sealed the same way, and standing for one merge
+/// identity and one pair of filters. Only a run whose merge came from the memo saves one, so a store
+/// that changes between runs never pays for it. What `status --json` prints never depends on it: tests
+/// hold the filled-in document to a fresh rendering, byte for byte, at moments on both sides of every
+/// change of staleness and pace.
+struct StatusTemplate {
+    var identity: MergeIdentity
+    /// The `--provider` and `--account` filters the document was made with.
+    var provider: String?
+    var account: String?
+    /// The merge's newest entry: past `maxSkew` ahead of `now` it is skewed, and the merge is another.
+    var newestEntry: Date?
+    /// The document, without its final newline.
+    var document: Document
+    /// Where its moment-dependent values lie in the document, in order.
+    var marks: [JSONWriter.MomentMark]
+
+    /// The bytes of the document: as rendered, or inside the mapped file it was loaded from.
+    enum Document {
+        case rendered([UInt8])
+        case mapped(MappedFile, Range<Int>)
+
+        func withBytes<Value>(_ body: (UnsafeRawBufferPointer) -> Value) -> Value {
+            switch self {
+            case .rendered(let bytes): bytes.withUnsafeBytes(body)
+            case .mapped(let file, let range): body(UnsafeRawBufferPointer(rebasing: file.bytes[range]))
+            }
+        }
+    }
+
+    /// Whether this document stands for a merge of `identity` with these filters, judged at `now`.
+    func stands(for identity: MergeIdentity, provider: String?, account: String?, at now: Date) -> Bool {
+        guard identity == self.identity, provider == self.provider, account == self.account else { return false }
+        return newestEntry.map { $0.timeIntervalSince(now) <= identity.maxSkew } ?? true
+    }
+
+    /// Writes the document with its moment-dependent values judged by `options`, and a final newline.
+    func write(judgedBy options: MergeOptions, to sink: any TextSink) {
+        document.withBytes { bytes in
+            var json = JSONWriter(streamingTo: sink)
+            var next = 0
+            for mark in marks {
+                json.verbatim(UnsafeRawBufferPointer(rebasing: bytes[next..<mark.range.lowerBound]))
+                mark.value.write(judgedBy: options, to: &json)
+                next = mark.range.upperBound
+            }
+            json.verbatim(UnsafeRawBufferPointer(rebasing: bytes[next...]))
+            json.finish()
+        }
+    }
+
+    /// The template's file for `store` (a cache name) inside `directory`.
+    static func path(in directory: String, store: String) -> String {
+        ParseCache.path(in: directory, store: store, extension: "status")
+    }
+}
+
+// MARK: The file
+
+extension StatusTemplate {
+    static let magic: [UInt8] = Array("AGGSTATS".utf8)
+    static let format: UInt32 = 1
+
+    /// Reads the template at `path`; nil when it is missing, damaged or from another aggctl.
+    static func load(from path: String, readerVersion: String) -> StatusTemplate? {
+        // Mapped, not read: the document goes from the page cache to the output without another copy.
+        guard let file = MappedFile(path: path) else { return nil }
+        return try? decode(file, readerVersion: readerVersion)
+    }
+
+    /// Writes the template atomically (temporary file, rename), creating its folder. Not flushed: a torn
+    /// file fails its checksum and the next run renders afresh.
+    func save(to path: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: FileSystem.parent(of: path), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        try AtomicFile.write(encode(), to: path)
+    }
+
+    func encode() -> Data {
+        let documentSize = document.withBytes { $0.count }
+        var out = BinaryWriter(capacity: 1024 + documentSize + marks.count * 40)
+        out.header(magic: Self.magic, format: Self.format, readerVersion: identity.readerVersion)
+        out.string(identity.store)
+        out.u64(identity.fingerprint)
+        out.double(identity.staleAfter)
+        out.double(identity.maxSkew)
+        out.optionalString(provider)
+        out.optionalString(account)
+        out.optionalDate(newestEntry)
+        out.u64(UInt64(documentSize))
+        document.withBytes { out.raw($0) }
+        out.u32(UInt32(marks.count))
+        for mark in marks {
+            out.u64(UInt64(mark.range.lowerBound))
+            out.u64(UInt64(mark.range.upperBound))
+            switch mark.value {
+            case .now:
+                out.u8(0)
+            case .stale(let since):
+                out.u8(1)
+                out.date(since)
+            case .pace(let usedPercent, let windowMinutes, let resetsAt):
+                out.u8(2)
+                out.double(usedPercent)
+                out.optionalInt(windowMinutes)
+                out.optionalDate(resetsAt)
+            }
+        }
+        return out.sealed()
+    }
+
+    static func decode(_ file: MappedFile, readerVersion: String) throws -> StatusTemplate {
+        try BinaryReader.unseal(file.bytes, magic: magic, format: format, readerVersion: readerVersion) { input in
+            let identity = MergeIdentity(
+                store: try input.string(), readerVersion: readerVersion, fingerprint: try input.u64(),
+                staleAfter: try input.double(), maxSkew: try input.double())
+            let provider = try input.optionalString()
+            let account = try input.optionalString()
+            let newestEntry = try input.optionalDate()
+            let documentSize = Int(clamping: try input.u64())
+            let documentStart = input.position
+            _ = try input.take(documentSize)
+            let count = Int(try input.u32())
+            var marks: [JSONWriter.MomentMark] = []
+            marks.reserveCapacity(min(count, documentSize))
+            var end = 0
+            for _ in 0..<count {
+                let lower = Int(clamping: try input.u64())
+                let upper = Int(clamping: try input.u64())
+                // In order and inside the document, or the file is not one this code wrote.
+                guard end <= lower, lower <= upper, upper <= documentSize else { throw BinaryReader.Corrupt() }
+                end = upper
+                let value: MomentDependent
+                switch try input.u8() {
+                case 0: value = .now
+                case 1: value = .stale(since: try input.date())
+                case 2:
+                    value = .pace(
+                        usedPercent: try input.double(), windowMinutes: try input.optionalInt(),
+                        resetsAt: try input.optionalDate())
+                default: throw BinaryReader.Corrupt()
+                }
+                marks.append(JSONWriter.MomentMark(range: lower..<upper, value: value))
+            }
+            return StatusTemplate(
+                identity: identity, provider: provider, account: account, newestEntry: newestEntry,
+                document: .mapped(file, documentStart..<(documentStart + documentSize)), marks: marks)
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import Aggregator
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+@testable import AggctlCLI
+
+/// `status --json` answered from the document an earlier run kept (`StatusTemplate`).
+struct StatusTemplateTests {
+    /// A store of random records, old enough on disk for the caches to trust them.
+    func randomStore(in harness: Harness, records count: Int, seed: UInt64) throws -> [DeviceSnapshot] {
+        var generator = SeededGenerator(seed: seed)
+        let snapshots = (0..<count).map { RandomRecords.snapshot($0, using: &generator) }
+        for snapshot in snapshots {
+            let path = try harness.home.write("store/" + snapshot.deviceID.recordName, Records.json(snapshot))
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -600)], ofItemAtPath: path)
+        }
+        return snapshots
+    }
+
+    /// Runs `status --json` twice: the first merges and keeps the memo, the second takes the memo and
+    /// keeps the document.
+    func keepDocument(_ harness: Harness, _ arguments: [String]) throws -> String {
+        _ = harness.run(arguments)
+        _ = harness.run(arguments)
+        let kept = harness.home.entries("state/aggctl/cache").filter { $0.hasSuffix(".status") }
+        try #require(kept.count == 1, "the second run keeps the document")
+        return harness.home.file("state/aggctl/cache/" + kept[0])
+    }
+
+    /// A harness whose runs never find or keep caches (its state folder cannot be created).
+    func uncached() -> Harness {
+        var harness = Harness()
+        harness.environment["XDG_STATE_HOME"] = "/dev/null/no-state"
+        return harness
+    }
+
+    /// Moments on both sides of every change in a merge of `snapshots`: staleness of each entry and
+    /// device, each window's first pace (3 % elapsed), its reset and one window before it, and each
+    /// entry's clock-skew limit.
+    func edges(of snapshots: [DeviceSnapshot], staleAfter: TimeInterval = 3600, maxSkew: TimeInterval = 300) -> [Date] {
+        var moments: [Date] = []
+        for snapshot in snapshots {
+            moments.append(snapshot.generatedAt.addingTimeInterval(staleAfter))
+            for provider in snapshot.providers {
+                moments.append(provider.lastUpdated.addingTimeInterval(staleAfter))
+                moments.append(provider.lastUpdated.addingTimeInterval(-maxSkew))
+                let windows =
+                    [provider.session, provider.weekly].compactMap { $0 }
+                    + (provider.modelWeekly ?? []).map(\.window)
+                for window in windows {
+                    guard let resetsAt = window.resetsAt, let minutes = window.windowMinutes else { continue }
+                    let duration = Double(minutes) * 60
+                    moments += [resetsAt, resetsAt.addingTimeInterval(-duration)]
+                    moments.append(resetsAt.addingTimeInterval(-duration * (1 - Pace.minimumElapsedFraction)))
+                }
+            }
+        }
+        return moments.flatMap { [$0.addingTimeInterval(-0.5), $0.addingTimeInterval(0.5)] }.sorted()
+    }
+
+    @Test("status --json from the kept document is byte for byte a fresh rendering, on both sides of every change")
+    func keptDocumentIsAFreshRendering() throws {
+        var cached = Harness()
+        let snapshots = try randomStore(in: cached, records: 12, seed: 14)
+        // Random entries are dated up to a day ahead of each other: with a wide skew tolerance none is
+        // skewed at any moment below, so the document stands at every one of them.
+        let arguments = ["status", "--store", cached.home.file("store"), "--json", "--max-skew", "864000"]
+        let path = try keepDocument(cached, arguments)
+        let kept = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+        var fresh = uncached()
+        let moments = edges(of: snapshots)
+        #expect(moments.count > 100)
+        for now in moments {
+            cached.now = now
+            fresh.now = now
+            let fromDocument = cached.run(arguments)
+            let rendered = fresh.run(arguments)
+            #expect(fromDocument.status == .success)
+            #expect(fromDocument.output == rendered.output, "at \(now.timeIntervalSince1970)")
+            #expect(fromDocument.errors == "")
+        }
+        // Every run was answered from the document: one that went past it would have taken the memo and
+        // kept the document again, as another file.
+        let inode = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+        #expect(inode == kept)
+    }
+
+    @Test("the kept document does not stand where an entry would be skewed; the merge then decides")
+    func keptDocumentAndClockSkew() throws {
+        var cached = Harness()
+        let snapshots = try randomStore(in: cached, records: 8, seed: 9)
+        let arguments = ["status", "--store", cached.home.file("store"), "--json"]
+        let newest = try #require(snapshots.flatMap { $0.providers.map(\.lastUpdated) }.max())
+        cached.now = newest.addingTimeInterval(3600)
+        _ = try keepDocument(cached, arguments)
+        var fresh = uncached()
+        for offset in [3600, 300.5, 299.5, 0, -299.5, -300.5, -3600, 299.5, 3600] {
+            cached.now = newest.addingTimeInterval(-offset)
+            fresh.now = cached.now
+            #expect(cached.run(arguments).output == fresh.run(arguments).output, "\(offset) s before the newest entry")
+        }
+    }
+
+    @Test("the kept document is what a run over the same records with the same filters prints; anything else renders")
+    func keptDocumentStandsForItsMergeOnly() throws {
+        let harness = Harness()
+        _ = try randomStore(in: harness, records: 6, seed: 3)
+        let store = harness.home.file("store")
+        let arguments = ["status", "--store", store, "--json", "--now", "2026-12-02T00:00:00Z"]
+        let path = try keepDocument(harness, arguments)
+        // A stand-in document proves which runs are answered from it.
+        let readerVersion = "aggctl \(Aggctl.version)"
+        let kept = try #require(StatusTemplate.load(from: path, readerVersion: readerVersion))
+        var standIn = kept
+        standIn.document = .rendered(Array("{\"kept\":true}".utf8))
+        standIn.marks = []
+        try standIn.save(to: path)
+        #expect(harness.run(arguments).output == "{\"kept\":true}\n")
+
+        let fresh = uncached()
+        for other in [
+            arguments + ["--provider", "claude"], arguments + ["--account", "you@example.com"],
+            arguments + ["--stale-after", "60"], arguments + ["--max-skew", "30"],
+        ] {
+            #expect(harness.run(other).output == fresh.run(other).output, "\(other)")
+        }
+        // A rewritten record is another listing.
+        let name = try #require(harness.home.entries("store").first)
+        let record = try Data(contentsOf: URL(fileURLWithPath: store + "/" + name))
+        try harness.home.write("store/" + name, record + Data(" ".utf8))
+        #expect(harness.run(arguments).output == fresh.run(arguments).output)
+    }
+
+    @Test("a damaged or foreign kept document is ignored")
+    func damagedDocumentIsIgnored() throws {
+        let harness = Harness()
+        _ = try randomStore(in: harness, records: 6, seed: 5)
+        let arguments = ["status", "--store", harness.home.file("store"), "--json", "--now", "2026-12-02T00:00:00Z"]
+        let path = try keepDocument(harness, arguments)
+        let expected = uncached().run(arguments).output
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        for damage in [
+            Array(bytes[0..<(bytes.count / 2)]), [],
+            bytes.enumerated().map { $0.offset == bytes.count / 3 ? $0.element ^ 0x20 : $0.element },
+        ] {
+            try Data(damage).write(to: URL(fileURLWithPath: path))
+            let outcome = harness.run(arguments)
+            #expect(outcome.output == expected)
+            #expect(outcome.errors == "")
+        }
+        #expect(StatusTemplate.load(from: path, readerVersion: "aggctl another") == nil)
+    }
+}
