@@ -29,8 +29,9 @@ public enum Merger {
                     providerID: records[recordIndex].snapshot.providers[entryIndex].providerID,
                     accountEmail: records[recordIndex].snapshot.providers[entryIndex].accountEmail,
                     deviceID: deviceID)
-                let entry = records[recordIndex].snapshot.providers[entryIndex]
-                let lastUpdated = entry.lastUpdated
+                // Read in place: a copy of the entry retains and releases each of its fields.
+                let lastUpdated = records[recordIndex].snapshot.providers[entryIndex].lastUpdated
+                let hasWindows = records[recordIndex].snapshot.providers[entryIndex].hasWindows
                 // Grouped by hashing; only the distinct keys are sorted below (sorting every entry by key
                 // compared strings tens of thousands of times on a large store).
                 let group: Int
@@ -47,10 +48,11 @@ public enum Merger {
                         deviceID: deviceID, record: recordIndex, entry: entryIndex, lastUpdated: lastUpdated,
                         generatedAt: generatedAt,
                         clockSkew: lastUpdated.timeIntervalSince(options.now) > options.maxSkew,
-                        hasWindows: entry.hasWindows))
+                        hasWindows: hasWindows))
             }
         }
-        let keys = groups.sorted { $0.key.compare($1.key) < 0 }
+        let grouped = Array(groups)
+        let keys = AccountKey.sortedIndices(grouped.map(\.key)).map { grouped[$0] }
 
         // Accounts are independent of each other: built in pieces on every core, placed in key order.
         let pieces = Parallel.evenPieces(keys.count, minimumPerWorker: 256)
