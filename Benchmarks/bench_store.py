@@ -7,7 +7,8 @@ A size `NxK` is N records with K times the generator's history (weekly samples):
 with history a merge does not need.
 
 For each size it generates a store with shared/tools/gen_store.py (kept in --work between runs), then
-measures side by side in one run, interleaved: reading the files (`cat`), the reference (shared/tools/
+measures side by side in one run, interleaved: reading the files (`cat`, and in-process: the benchmark's
+own open/read/close loop, the floor issue 14 compares a cold run with), the reference (shared/tools/
 merge_reference.py), aggctl cold (a fresh state directory: no parse cache, no merge memo) and aggctl
 warm (the caches of an earlier run, nothing changed). Each figure is the median of --runs runs; peak
 RSS comes from /usr/bin/time in a separate run of each. It checks that aggctl and the reference merge the same accounts, and exits 1 if not.
@@ -26,6 +27,19 @@ sys.path.insert(0, HERE)
 import compare_accounts  # noqa: E402
 
 NOW = "2026-11-30T12:00:00Z"
+
+
+def read_in_process(files):
+    """Seconds to open, read to the end and close every file, in this process (no start-up)."""
+    start = time.perf_counter()
+    for path in files:
+        descriptor = os.open(path, os.O_RDONLY)
+        try:
+            while os.read(descriptor, 1 << 20):
+                pass
+        finally:
+            os.close(descriptor)
+    return time.perf_counter() - start
 
 
 def run(argv, env=None, stdout=subprocess.DEVNULL):
@@ -147,7 +161,7 @@ def main():
 
         # Interleaved, one run of each in turn, so that drift in the machine's speed (a shared host)
         # affects all four alike instead of whichever ran during a slow spell.
-        samples = {"cat": [], "ref": [], "cold": [], "warm": []}
+        samples = {"cat": [], "read": [], "ref": [], "cold": [], "warm": []}
         warm_state = os.path.join(args.work, f"state-{label}-warm")
         warm_env = dict(os.environ, XDG_STATE_HOME=warm_state)
         shutil.rmtree(warm_state, ignore_errors=True)
@@ -156,6 +170,7 @@ def main():
             subprocess.run(status, stdout=subprocess.DEVNULL, env=warm_env, check=True)
         for _ in range(runs):
             samples["cat"].append(run(["sh", "-c", 'cat "$@" > /dev/null', "cat"] + files))
+            samples["read"].append(read_in_process(files))
             samples["ref"].append(run([sys.executable, reference, store, "--now", NOW]))
             shutil.rmtree(state, ignore_errors=True)
             samples["cold"].append(run(status, env))
@@ -163,23 +178,27 @@ def main():
 
         shutil.rmtree(state, ignore_errors=True)
         memory = {"ref": peak_rss([sys.executable, reference, store, "--now", NOW]),
-                  "cold": peak_rss(status, env), "warm": peak_rss(status, warm_env), "cat": 0}
+                  "cold": peak_rss(status, env), "warm": peak_rss(status, warm_env), "cat": 0,
+                  "read": 0}
 
         def summary(name):
             return statistics.median(samples[name]), memory[name]
 
-        rows.append((label, size, megabytes, summary("cat"), summary("ref"), summary("cold"), summary("warm")))
+        rows.append((label, size, megabytes, summary("cat"), summary("read"), summary("ref"), summary("cold"),
+                     summary("warm")))
 
     print()
-    print(f"{'records':>8} {'MB':>7} {'cat ms':>8} {'ref ms':>9} {'cold ms':>8} {'MB/s':>7} {'warm ms':>8}"
-          f" {'cold/ref':>9} {'cold/cat':>9} {'warm/cold':>10} {'RSS cold':>9} {'RSS warm':>9} {'ref RSS':>8}")
-    for label, size, megabytes, cat, ref, cold, warm in rows:
-        print(f"{label:>8} {megabytes:>7.1f} {cat[0]*1e3:>8.1f} {ref[0]*1e3:>9.1f} {cold[0]*1e3:>8.1f}"
-              f" {megabytes / cold[0]:>7.0f} {warm[0]*1e3:>8.1f} {cold[0]/ref[0]:>9.3f} {cold[0]/cat[0]:>9.2f}"
-              f" {warm[0]/cold[0]:>10.2f} {cold[1]/1024:>7.0f}MB {warm[1]/1024:>7.0f}MB {ref[1]/1024:>6.0f}MB")
+    print(f"{'records':>8} {'MB':>7} {'cat ms':>8} {'read ms':>8} {'ref ms':>9} {'cold ms':>8} {'MB/s':>7}"
+          f" {'warm ms':>8} {'cold/ref':>9} {'cold/cat':>9} {'cold/read':>10} {'warm/cold':>10} {'RSS cold':>9}"
+          f" {'RSS warm':>9} {'ref RSS':>8}")
+    for label, size, megabytes, cat, read, ref, cold, warm in rows:
+        print(f"{label:>8} {megabytes:>7.1f} {cat[0]*1e3:>8.1f} {read[0]*1e3:>8.1f} {ref[0]*1e3:>9.1f}"
+              f" {cold[0]*1e3:>8.1f} {megabytes / cold[0]:>7.0f} {warm[0]*1e3:>8.1f} {cold[0]/ref[0]:>9.3f}"
+              f" {cold[0]/cat[0]:>9.2f} {cold[0]/read[0]:>10.2f} {warm[0]/cold[0]:>10.2f} {cold[1]/1024:>7.0f}MB"
+              f" {warm[1]/1024:>7.0f}MB {ref[1]/1024:>6.0f}MB")
     print()
     print("per record (cold, warm, reference) in microseconds:")
-    for label, size, _, _, ref, cold, warm in rows:
+    for label, size, _, _, _, ref, cold, warm in rows:
         print(f"  {label:>7}: {cold[0]/size*1e6:8.1f} {warm[0]/size*1e6:8.1f} {ref[0]/size*1e6:8.1f}")
 
 

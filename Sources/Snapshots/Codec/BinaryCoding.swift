@@ -26,6 +26,16 @@ package struct BinaryWriter {
             start.deallocate()
         }
 
+        /// The bytes as `Data`, handed over without a copy; the storage starts afresh.
+        func relinquish() -> Data {
+            let data = Data(
+                bytesNoCopy: start, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
+            capacity = 64
+            count = 0
+            start = .allocate(byteCount: capacity, alignment: 8)
+            return data
+        }
+
         func reserve(_ extra: Int) {
             guard count + extra > capacity else { return }
             capacity = max(capacity * 2, count + extra)
@@ -136,10 +146,11 @@ extension BinaryWriter {
         string(readerVersion)
     }
 
-    /// The bytes, closed with the checksum of everything before it.
+    /// The bytes, closed with the checksum of everything before it. Hands the buffer over (a cache file
+    /// of a megabyte is not copied on its way to the disk): the writer is empty afterwards.
     package mutating func sealed() -> Data {
         u64(checksum)
-        return data
+        return storage.relinquish()
     }
 }
 

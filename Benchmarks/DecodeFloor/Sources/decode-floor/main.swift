@@ -1,0 +1,89 @@
+// The floor under a cold `status --json`: on the same files, single-threaded and with the page cache
+// warm, the best of seven passes each of
+//   read       open, read to the end and close every file (what the kernel's copy costs),
+//   touch      one pass adding every byte (the cheapest loop that looks at each byte),
+//   classify   one pass finding the bytes a JSON scanner must stop at (quote, backslash, control, non-ASCII),
+//              eight at a time,
+//   decode     aggctl's record reader with history validated and skipped (what `status` does per record).
+// usage: decode-floor STORE_FOLDER
+import Foundation
+import Snapshots
+
+let folder = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "."
+let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted()
+let paths = names.map { folder + "/" + $0 }
+let files = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+let total = files.reduce(0) { $0 + $1.count }
+guard total > 0 else { fatalError("decode-floor: no records in '\(folder)'") }
+
+func seconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+func measure(_ name: String, _ pass: () throws -> Int) rethrows {
+    var best = Double.infinity
+    var sink = 0
+    for _ in 0..<7 {
+        let start = seconds()
+        sink &+= try pass()
+        best = min(best, seconds() - start)
+    }
+    print(
+        name.padding(toLength: 10, withPad: " ", startingAt: 0)
+            + String(format: "%8.2f ms %7.3f ns/byte   (%d)", best * 1000, best * 1e9 / Double(total), sink & 1))
+}
+
+print("\(files.count) records, \(String(format: "%.1f", Double(total) / 1e6)) MB")
+let buffer = UnsafeMutableRawPointer.allocate(byteCount: 64 << 20, alignment: 16)
+measure("read") {
+    var count = 0
+    for path in paths {
+        let descriptor = open(path, O_RDONLY)
+        while true {
+            let got = read(descriptor, buffer, 64 << 20)
+            if got <= 0 { break }
+            count += got
+        }
+        close(descriptor)
+    }
+    return count
+}
+measure("touch") {
+    var sum = 0
+    for file in files {
+        file.withUnsafeBytes { bytes in
+            for byte in bytes { sum &+= Int(byte) }
+        }
+    }
+    return sum
+}
+measure("classify") {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var stops = 0
+    for file in files {
+        file.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset + 8 <= bytes.count {
+                let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                let special =
+                    ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+                    | word
+                stops &+= (special & highs).nonzeroBitCount
+                offset += 8
+            }
+        }
+    }
+    return stops
+}
+try measure("decode") {
+    var providers = 0
+    for (index, file) in files.enumerated() {
+        providers += try SnapshotCodec.decode(file, fileName: names[index], history: .skip).snapshot.providers.count
+    }
+    return providers
+}
