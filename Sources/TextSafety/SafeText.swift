@@ -64,6 +64,58 @@ public enum SafeText {
         text.unicodeScalars.contains(where: needsEscape)
     }
 
+    /// Whether UTF-8 `bytes` may reach a terminal as they are: valid UTF-8 holding nothing `line` would
+    /// escape. For large documents aggctl wrote itself and reads back (a kept `status --json`), so ASCII
+    /// goes eight bytes at a time.
+    public static func isTerminalSafe(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index < bytes.count {
+            if index + 8 <= bytes.count {
+                let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let delete = word ^ (ones &* 0x7F)
+                // No byte at or above 0x80, below 0x20 or equal to 0x7F (a borrow starts only at a true one).
+                if (word | ((word &- ones &* 0x20) & ~word) | ((delete &- ones) & ~delete)) & highs == 0 {
+                    index += 8
+                    continue
+                }
+            }
+            let lead = bytes[index]
+            if lead < 0x80 {
+                if lead < 0x20 || lead == 0x7F { return false }
+                index += 1
+                continue
+            }
+            guard let (scalar, length) = scalar(in: bytes, at: index), !needsEscape(scalar) else { return false }
+            index += length
+        }
+        return true
+    }
+
+    /// The scalar of the multi-byte UTF-8 sequence at `index` and its length; nil when it is not one
+    /// (a stray continuation byte, a short or overlong sequence, a surrogate, past U+10FFFF).
+    private static func scalar(in bytes: UnsafeRawBufferPointer, at index: Int) -> (Unicode.Scalar, Int)? {
+        let lead = UInt32(bytes[index])
+        let length: Int
+        var value: UInt32
+        switch lead {
+        case 0xC2...0xDF: (length, value) = (2, lead & 0x1F)
+        case 0xE0...0xEF: (length, value) = (3, lead & 0x0F)
+        case 0xF0...0xF4: (length, value) = (4, lead & 0x07)
+        default: return nil
+        }
+        guard index + length <= bytes.count else { return nil }
+        for offset in 1..<length {
+            let byte = UInt32(bytes[index + offset])
+            guard byte & 0xC0 == 0x80 else { return nil }
+            value = value << 6 | (byte & 0x3F)
+        }
+        let smallest: UInt32 = length == 3 ? 0x800 : length == 4 ? 0x10000 : 0x80
+        guard value >= smallest, let scalar = Unicode.Scalar(value) else { return nil }
+        return (scalar, length)
+    }
+
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: return true

@@ -48,4 +48,27 @@ struct SafeTextTests {
         #expect(!SafeText.isHeaderSafe("abc\nX"))
         #expect(!SafeText.isHeaderSafe("abc\u{0}"))
     }
+
+    @Test("bytes are terminal-safe exactly when their text has nothing line would escape, and are valid UTF-8")
+    func terminalSafeBytes() {
+        let pieces = [
+            "plain ascii text, long enough for whole words", "ünïcödé", "例え", "😀", "\u{1B}[2J", "\n", "\t", "\u{7F}",
+            "\u{85}", "\u{9F}", "\u{A0}", "\u{2028}", "\u{202E}", "\u{2066}", "\u{2070}", "\"quoted\"", "",
+        ]
+        var state: UInt64 = 7
+        for _ in 0..<2000 {
+            var text = ""
+            for _ in 0..<Int(state % 6) {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                text += pieces[Int(state >> 33) % pieces.count]
+            }
+            let bytes = Array(text.utf8)
+            let safe = bytes.withUnsafeBytes { SafeText.isTerminalSafe($0) }
+            #expect(safe == !SafeText.hasControlCharacters(text), "\(bytes)")
+        }
+        // Not UTF-8: a stray continuation byte, a cut sequence, an overlong form, a surrogate, past U+10FFFF.
+        for bytes: [UInt8] in [[0x80], [0x61, 0xC3], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80]] {
+            #expect(!bytes.withUnsafeBytes { SafeText.isTerminalSafe($0) }, "\(bytes)")
+        }
+    }
 }

@@ -134,7 +134,7 @@ struct StatusTemplateTests {
         #expect(harness.run(arguments).output == fresh.run(arguments).output)
     }
 
-    @Test("a damaged or foreign kept document is ignored")
+    @Test("a damaged, foreign or tampered kept document is ignored")
     func damagedDocumentIsIgnored() throws {
         let harness = Harness()
         _ = try randomStore(in: harness, records: 6, seed: 5)
@@ -152,5 +152,12 @@ struct StatusTemplateTests {
             #expect(outcome.errors == "")
         }
         #expect(StatusTemplate.load(from: path, readerVersion: "aggctl another") == nil)
+        // Intact, but changed to hold what a terminal would act on: refused, and the merge renders.
+        _ = harness.run(arguments)
+        var kept = try #require(StatusTemplate.load(from: path, readerVersion: "aggctl \(Aggctl.version)"))
+        kept.document = .rendered(Array("{\"kept\":\"\u{1B}]0;owned\u{7}\"}".utf8))
+        kept.marks = []
+        try kept.save(to: path)
+        #expect(harness.run(arguments).output == expected)
     }
 }

@@ -1,6 +1,7 @@
 import Aggregator
 import Portable
 import Snapshots
+import TextSafety
 
 /// A value of `status --json` that depends on the moment it is judged at, and what it is judged from.
 /// Everything else in the document follows from the records alone.
@@ -158,7 +159,9 @@ extension StatusTemplate {
             let newestEntry = try input.optionalDate()
             let documentSize = Int(clamping: try input.u64())
             let documentStart = input.position
-            _ = try input.take(documentSize)
+            // Written out as it is, so checked as it is: its checksum guards against damage, this against
+            // a file changed on purpose (nothing in it may act on a terminal).
+            guard SafeText.isTerminalSafe(try input.take(documentSize)) else { throw BinaryReader.Corrupt() }
             let count = Int(try input.u32())
             var marks: [JSONWriter.MomentMark] = []
             marks.reserveCapacity(min(count, documentSize))
