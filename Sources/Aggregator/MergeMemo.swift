@@ -52,9 +52,6 @@ public struct MergeMemo: Sendable {
     /// Writes the memo atomically (temporary file, rename), creating its folder. Not flushed: a torn
     /// memo fails its checksum and the next run merges afresh.
     public func save(to path: String) throws {
-        let folder = FileSystem.parent(of: path)
-        try FileManager.default.createDirectory(
-            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try AtomicFile.write(encode(), to: path)
+        try AtomicFile.writePrivate(encode(), to: path)
     }
 }

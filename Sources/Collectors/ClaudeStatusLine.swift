@@ -73,8 +73,6 @@ public struct ClaudeStatusLine: Sendable, Equatable {
             return #"{"usedPercent":\#(window.usedPercent),"resetsAt":\#(reset)}"#
         }
         let text = #"{"at":"\#(RFC3339.format(at))","session":\#(window(session)),"weekly":\#(window(weekly))}"# + "\n"
-        try FileManager.default.createDirectory(
-            atPath: stateFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try AtomicFile.write(Data(text.utf8), to: Self.path(in: stateFolder))
+        try AtomicFile.writePrivate(Data(text.utf8), to: Self.path(in: stateFolder))
     }
 }

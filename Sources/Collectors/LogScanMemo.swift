@@ -56,9 +56,6 @@ enum LogScanMemo {
         out.header(magic: Array(Value.memoMagic.utf8), format: format, readerVersion: readerVersion)
         out.u64(fingerprint)
         value.encode(into: &out)
-        try? FileManager.default.createDirectory(
-            atPath: FileSystem.parent(of: path), withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
-        try? AtomicFile.write(out.sealed(), to: path)
+        try? AtomicFile.writePrivate(out.sealed(), to: path)
     }
 }

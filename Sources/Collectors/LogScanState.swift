@@ -140,9 +140,6 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
     }
 
     func save(to path: String, readerVersion: String) throws {
-        try FileManager.default.createDirectory(
-            atPath: FileSystem.parent(of: path), withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
         var out = BinaryWriter(capacity: 256 + files.count * 256)
         out.header(magic: Array(Partial.magic.utf8), format: Self.format, readerVersion: readerVersion)
         out.u32(UInt32(files.count))
@@ -156,7 +153,7 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
             out.u64(entry.head)
             entry.partial.encode(into: &out)
         }
-        try AtomicFile.write(out.sealed(), to: path)
+        try AtomicFile.writePrivate(out.sealed(), to: path)
     }
 
     func decode(_ data: Data, readerVersion: String) throws -> [String: FileEntry] {

@@ -110,10 +110,7 @@ extension StatusTemplate {
     /// Writes the template atomically (temporary file, rename), creating its folder. Not flushed: a torn
     /// file fails its checksum and the next run renders afresh.
     func save(to path: String) throws {
-        try FileManager.default.createDirectory(
-            atPath: FileSystem.parent(of: path), withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
-        try AtomicFile.write(encode(), to: path)
+        try AtomicFile.writePrivate(encode(), to: path)
     }
 
     func encode() -> Data {

@@ -9,6 +9,15 @@ import Portable
 /// Whole-file writes that readers see complete or not at all: a temporary file in the same folder,
 /// then a rename over the target.
 public enum AtomicFile {
+    /// Writes a file aggctl keeps for itself (a cache, a memo, the state a collector resumes from):
+    /// atomically, not flushed, creating its folder first, private to this user (0700), when missing.
+    public static func writePrivate(_ data: Data, to path: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: FileSystem.parent(of: path), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        try write(data, to: path)
+    }
+
     /// Writes `data` to `path` atomically.
     ///
     /// - Parameters:

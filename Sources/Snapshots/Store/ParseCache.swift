@@ -79,10 +79,7 @@ public struct ParseCache: Sendable {
     /// Not flushed to disk: a cache lost or torn by a power cut fails its checksum and is rebuilt, and
     /// the flush cost a third of a cold `status`.
     public func save(to path: String) throws {
-        let folder = FileSystem.parent(of: path)
-        try FileManager.default.createDirectory(
-            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try AtomicFile.write(encode(), to: path)
+        try AtomicFile.writePrivate(encode(), to: path)
     }
 
     /// A file aggctl keeps about `store` inside `directory` (`cache` for this cache; the merge memo and
