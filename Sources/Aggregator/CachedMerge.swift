@@ -55,7 +55,7 @@ public struct CachedMerge: Sendable {
 
     /// The name the caches of a merge with `history` are kept under: merges with trends keep files of
     /// their own (another name, another hash).
-    public func cacheName(history: HistoryDetail) -> String {
+    func cacheName(history: HistoryDetail) -> String {
         history == .trend ? store.displayName + " (with trends)" : store.displayName
     }
 

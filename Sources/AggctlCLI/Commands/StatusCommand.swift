@@ -84,7 +84,7 @@ enum StatusCommand {
         defer { saving.wait() }
         switch options.format {
         case .json:
-            break
+            break  // answered by runJSON
         case .line:
             context.console.output.write(StatusBar.line(result) + "\n")
         case .waybar:
@@ -119,27 +119,34 @@ enum StatusCommand {
         let saving = DispatchGroup()
         DispatchQueue.global().async(group: saving) { outcome.finish() }
         defer { saving.wait() }
-        guard let memoized = outcome.memoized, let templatePath else {
+        if let memoized = outcome.memoized, let templatePath {
+            // The merge came from the memo: the store stayed the same since the last run, and will
+            // likely stay so for the next.
+            writeKeeping(result, as: memoized, options: options, at: templatePath, to: context.console.output)
+        } else {
             var json = JSONWriter(streamingTo: context.console.output)
             StatusReport.status(result, to: &json)
             json.finish()
-            return .success
         }
-        // The merge came from the memo: the store stayed the same since the last run, and will likely
-        // stay so for the next. The document is kept, with its moment-dependent values marked.
+        return .success
+    }
+
+    /// Writes the document of `result` and keeps it at `path`, its moment-dependent values marked.
+    private static func writeKeeping(
+        _ result: MergeResult, as identity: MergeIdentity, options: Options, at path: String, to output: any TextSink
+    ) {
         var json = JSONWriter(capacity: 64 * 1024 + result.accounts.count * 2048, marking: true)
         StatusReport.status(result, to: &json)
         var document: [UInt8] = []
         json.withBytes { bytes in
-            context.console.output.write(bytes: bytes)
+            output.write(bytes: bytes)
             document = Array(bytes)
         }
-        context.console.output.write("\n")
+        output.write("\n")
         let template = StatusTemplate(
-            identity: memoized, provider: options.provider, account: options.account,
+            identity: identity, provider: options.provider, account: options.account,
             newestEntry: result.newestEntry, document: .rendered(document), marks: json.moments ?? [])
-        try? template.save(to: templatePath)
-        return .success
+        try? template.save(to: path)
     }
 
     /// Reads the store and merges it: what `status`, `devices`, `check`, `report` and `statusline` share.
