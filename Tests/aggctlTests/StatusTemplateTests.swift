@@ -160,4 +160,30 @@ struct StatusTemplateTests {
         try kept.save(to: path)
         #expect(harness.run(arguments).output == expected)
     }
+
+    @Test("what status --json writes changes only together with the kept document's format")
+    func formatFollowsTheDocument() throws {
+        var entry = Records.entry(
+            email: "you@example.com", at: "2026-11-30T11:50:00Z", weeklyUsed: 62.5, resetsAt: "2026-11-30T14:00:00Z",
+            tokensToday: 5, tokens30Days: 50, costToday: 1.25, cost30Days: 9.5)
+        entry.modelWeekly = [NamedWindow(name: "opus", window: UsageWindow(usedPercent: 80, windowMinutes: 10080))]
+        let snapshots = [
+            Records.snapshot("laptop", generatedAt: "2026-11-30T11:50:00Z", [entry]),
+            Records.snapshot(
+                "desktop", generatedAt: "2026-11-30T10:00:00Z",
+                [Records.entry("codex", email: nil, at: "2026-11-30T09:00:00Z")]),
+        ]
+        let result = Merger.merge(
+            StoreContents(records: snapshots.map { Records.stored($0) }),
+            options: MergeOptions(now: Records.date("2026-11-30T12:00:00Z")))
+        var json = JSONWriter(marking: true)
+        StatusReport.status(result, to: &json)
+        var digest: UInt64 = 0
+        json.withBytes { digest = BinaryWriter.checksum($0) }
+        // A change to the document's form must bump StatusTemplate.format (documents kept by the same
+        // aggctl version would be printed in the old form), then record the new digest here.
+        #expect(
+            "\(StatusTemplate.format) \(String(digest, radix: 16))" == "1 168c81508130ae55",
+            "\(json.text)")
+    }
 }

@@ -98,6 +98,8 @@ struct StatusTemplate {
 
 extension StatusTemplate {
     static let magic: [UInt8] = Array("AGGSTATS".utf8)
+    /// Bump with any change to what `StatusReport.status` writes: a kept document of the same aggctl
+    /// version would otherwise be printed in the old form until the store changes.
     static let format: UInt32 = 1
 
     /// Reads the template at `path`; nil when it is missing, damaged or from another aggctl.
