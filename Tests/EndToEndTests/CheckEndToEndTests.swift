@@ -273,6 +273,30 @@ struct CheckEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: state + "/alerts.journal"))
     }
 
+    @Test("a check that changes nothing leaves the state file as it was; one with an event writes it")
+    func unchangedStateIsNotRewritten() throws {
+        try publish("2026-11-30T12:00:00Z", used: 40)
+        _ = try check("2026-11-30T12:00:30Z")
+        let path = root.file("state/aggctl/alerts.json")
+        func identity() throws -> String {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            return
+                "\(attributes[.systemFileNumber] ?? 0) \((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+        }
+        let first = try identity()
+        let contents = try Data(contentsOf: URL(fileURLWithPath: path))
+        for now in ["2026-11-30T12:01:30Z", "2026-11-30T12:02:30Z"] {
+            let run = try check(now)
+            #expect(run.status == 0 && run.output == "", "\(run.errors)")
+        }
+        #expect(try identity() == first, "no write, no rename")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents)
+        try publish("2026-11-30T12:10:00Z", used: 100)
+        let depleted = try check("2026-11-30T12:10:30Z")
+        #expect(depleted.output.contains("\"depleted\""))
+        #expect(try identity() != first, "the event's state is written")
+    }
+
     @Test("a used percent out of range is reported naming the field, never silently")
     func outOfRangeReported() throws {
         try publish("2026-11-30T12:00:00Z", used: 150)

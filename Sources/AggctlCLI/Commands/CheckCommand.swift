@@ -94,18 +94,22 @@ enum CheckCommand {
 
     /// One read, decide, deliver, write cycle; runs under the state lock.
     ///
-    /// The state is written twice per cycle, whatever the number of events: once with the new events
-    /// queued (before any backend is tried), once at the end. Each success in between goes to the
-    /// state's journal at once, so a crash repeats at most the one delivery in flight.
+    /// The state is written at two moments of a cycle: with the new events queued (before any backend
+    /// is tried), and at the end. Each success in between goes to the state's journal at once, so a
+    /// crash repeats at most the one delivery in flight. A write that would leave the file as it is (no
+    /// event, no delivery, nothing moved: most runs of a cron job) is skipped, and its flushes with it.
     static func cycle(_ setup: Setup, realNow: Date) throws -> ExitStatus {
         let (context, stateFile, notifiers) = (setup.context, setup.stateFile, setup.notifiers)
         var state = CheckState()
         var baselineOnly = false
+        // What the file holds, when that is known exactly: then an unchanged state needs no write.
+        var persisted: CheckState?
         switch try stateFile.load(CheckState.self) {
         case .fresh:
             break
         case .loaded(let loaded):
             state = loaded
+            persisted = loaded
         case .corrupt(let aside, let reason):
             // Starting over must not re-fire old events: this run only remembers where accounts stand.
             context.console.warn(
@@ -114,9 +118,12 @@ enum CheckCommand {
             baselineOnly = true
         }
         // Deliveries recorded since the last full write (a run that was killed, or is still in the journal).
-        for entry in stateFile.journal() {
+        let journal = stateFile.journal()
+        for entry in journal {
             if let id = entry["delivered"], let backend = entry["to"] { state.outbox.markDelivered(id, to: backend) }
         }
+        // A journal is folded in by the next write, which then removes it.
+        if !journal.isEmpty { persisted = nil }
 
         let (result, finish) = try StatusCommand.merge(setup.merge, context: context)
         defer { finish() }
@@ -128,14 +135,14 @@ enum CheckCommand {
         state.alerts.forget(accountsNotIn: Set(result.accounts.map(\.key.description)), now: result.now)
         state.outbox.enqueue(detection.events.map(Self.notification), at: realNow)
         // Persisted before any backend is tried: a crash from here on loses no event.
-        try save(state, to: stateFile)
+        try save(state, to: stateFile, over: &persisted)
 
         let report = try state.outbox.deliver(
             to: notifiers, policy: context.retryPolicy, now: realNow, lifetime: outboxLifetime
         ) { id, backend in
             try stateFile.appendToJournal(["delivered": id, "to": backend])
         }
-        try save(state, to: stateFile)
+        try save(state, to: stateFile, over: &persisted)
         for dropped in report.dropped {
             context.console.warn("dropping \(dropped): undelivered for over a day")
         }
@@ -148,10 +155,13 @@ enum CheckCommand {
         return .success
     }
 
-    /// Writes the whole state; the journal it now includes goes.
-    private static func save(_ state: CheckState, to stateFile: StateFile) throws {
+    /// Writes the whole state unless the file holds exactly it already (`persisted`); the journal it now
+    /// includes goes.
+    private static func save(_ state: CheckState, to stateFile: StateFile, over persisted: inout CheckState?) throws {
+        guard state != persisted else { return }
         try stateFile.save(state)
         stateFile.clearJournal()
+        persisted = state
     }
 
     static func notification(_ event: TransitionEvent) -> Notify.Notification {
