@@ -173,12 +173,24 @@ struct JSONWriter {
     static func shortDecimal(_ value: Double) -> (scaled: Int, digits: Int)? {
         let magnitude = abs(value)
         guard magnitude < 1e9, magnitude >= 1e-4 else { return nil }
+        // A decimal of at most four places is, times 10^4, within rounding error of a whole number: a
+        // figure with all its digits (a pace) is told apart with one product instead of four tries.
+        let tenThousandths = magnitude * 10000
+        guard abs(tenThousandths - nearest(tenThousandths)) < 1e-3 else { return nil }
         for digits in 1...4 {
             let power = Double(powersOfTen[digits])
-            let scaled = (magnitude * power).rounded()
+            let scaled = nearest(magnitude * power)
             if scaled / power == magnitude { return (Int(scaled), digits) }
         }
         return nil
+    }
+
+    /// The whole number nearest a non-negative `value` below 2^62, without a call into libm (`rounded()`
+    /// is one on x86-64's baseline). Halfway cases and the odd double just below one may land one off;
+    /// `shortDecimal` checks every candidate, so that never changes what is written.
+    @inline(__always)
+    private static func nearest(_ value: Double) -> Double {
+        Double(Int64(value + 0.5))
     }
 
     mutating func date(_ value: Date?) {
