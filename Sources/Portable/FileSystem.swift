@@ -74,7 +74,8 @@ extension FileSystem {
     /// The whole file at `path`, or nil when it cannot be opened or read (as `FileManager.contents(atPath:)`,
     /// without its progress reporting and extra calls: one `open`, `fstat` and `read` for a cache file).
     public static func contents(of path: String) -> Data? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO where a cache file should be must not hang the run (it is refused below).
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
@@ -105,7 +106,8 @@ public final class MappedFile: @unchecked Sendable {
 
     /// Maps the regular, non-empty file at `path`; nil when it cannot be opened or mapped.
     public init?(path: String) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO in the file's place must not hang the run (it is refused below).
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()

@@ -123,5 +123,9 @@ struct PortableTests {
         #expect(MappedFile(path: folder + "/empty") == nil)
         #expect(MappedFile(path: folder + "/missing") == nil)
         #expect(MappedFile(path: folder) == nil)
+        // A FIFO in a cache file's place is refused at once, not waited on.
+        #expect(mkfifo(folder + "/fifo", 0o600) == 0)
+        #expect(MappedFile(path: folder + "/fifo") == nil)
+        #expect(FileSystem.contents(of: folder + "/fifo") == nil)
     }
 }
