@@ -4,6 +4,8 @@
 //   touch      one pass adding every byte (the cheapest loop that looks at each byte),
 //   classify   one pass finding the bytes a JSON scanner must stop at (quote, backslash, control, non-ASCII),
 //              eight at a time,
+//   structure  finding string ends and bracket nesting, eight bytes at a time, validating nothing (the
+//              least a skip of history could do),
 //   decode     aggctl's record reader with history validated and skipped (what `status` does per record).
 // usage: decode-floor STORE_FOLDER
 import Foundation
@@ -79,6 +81,49 @@ measure("classify") {
         }
     }
     return stops
+}
+measure("structure") {
+    // What skipping a value costs when nothing is validated: string ends (a quote not escaped) and the
+    // nesting of brackets outside strings, the bytes that matter found eight at a time.
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    @inline(__always) func zeros(_ word: UInt64, _ byte: UInt64) -> UInt64 {
+        let x = word ^ (ones &* byte)
+        return (x &- ones) & ~x & highs
+    }
+    var depthSum = 0
+    for file in files {
+        file.withUnsafeBytes { bytes in
+            var offset = 0
+            var inString = false
+            var depth = 0
+            while offset + 8 <= bytes.count {
+                let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                var stops =
+                    inString
+                    ? zeros(word, 0x22) | zeros(word, 0x5C)
+                    : zeros(word, 0x22) | zeros(word, 0x5B) | zeros(word, 0x5D) | zeros(word, 0x7B) | zeros(word, 0x7D)
+                if stops == 0 {
+                    offset += 8
+                    continue
+                }
+                // Only the lowest stop is exact: take it, then look again from just after it.
+                stops &= 0 &- stops
+                let at = offset + stops.trailingZeroBitCount >> 3
+                switch bytes[at] {
+                case 0x22: inString.toggle()
+                case 0x5C:
+                    offset = at + 2
+                    continue
+                case 0x5B, 0x7B: depth += 1
+                default: depth -= 1
+                }
+                offset = at + 1
+            }
+            depthSum &+= depth
+        }
+    }
+    return depthSum
 }
 try measure("decode") {
     var providers = 0
