@@ -56,7 +56,7 @@ public struct CachedMerge: Sendable {
     /// The name the caches of a merge with `history` are kept under: merges with trends keep files of
     /// their own (another name, another hash).
     func cacheName(history: HistoryDetail) -> String {
-        history == .trend ? store.cacheName + " (with trends)" : store.cacheName
+        history == .trend ? store.displayName + " (with trends)" : store.displayName
     }
 
     /// The identity a merge of `listing` with `options` has: nil when the listing has no fingerprint.

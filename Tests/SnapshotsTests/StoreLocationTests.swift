@@ -42,26 +42,6 @@ struct StoreLocationTests {
         #expect(try StoreLocation.parse("HTTP://cloud.test/x/").backend == WebDAVBackend.name)
         #expect(try StoreLocation.parse("./a://b").backend == DirectoryBackend.name, "a path holding '://'")
     }
-
-    @Test("the same bucket and prefix on two endpoints are two stores to the caches; a folder is its path")
-    func cacheNames() throws {
-        func s3(_ endpoint: String) throws -> String {
-            try S3Backend().open(
-                try StoreLocation.parse("s3://team/records/"),
-                context: StoreContext(
-                    environment: [
-                        "AWS_ENDPOINT_URL": endpoint, "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE",
-                        "AWS_SECRET_ACCESS_KEY": "wJalrSECRET",
-                    ],
-                    home: "/nonexistent")
-            ).cacheName
-        }
-        #expect(try s3("http://127.0.0.1:9000") == "s3://team/records/ at http://127.0.0.1:9000")
-        #expect(try s3("http://127.0.0.1:9000") != s3("http://127.0.0.1:9001"))
-        #expect(!(try s3("http://127.0.0.1:9000")).contains("SECRET"), "no credential in it")
-        #expect(!(try s3("http://127.0.0.1:9000")).contains("AKID"), "no credential in it")
-        #expect(DirectoryStore(path: "/srv/aggctl").cacheName == "/srv/aggctl")
-    }
 }
 
 /// A listing is the server's word: entries outside the collection are ignored, not mapped into the store.

@@ -32,9 +32,6 @@ public struct S3Store: SnapshotStore {
             firstWriteCreatesStore: false, sweepsCheaply: true)
     }
 
-    /// The bucket and prefix, and the endpoint (`scheme://host[:port]`, credentials never part of it).
-    public var cacheName: String { displayName + " at " + settings.endpoint }
-
     /// The longest listing read: a hostile or broken server that never stops paging is cut off.
     static let maximumPages = 10_000
 

@@ -10,11 +10,6 @@ public protocol SnapshotStore: Sendable {
     /// The store's location for messages, with any credentials removed.
     var displayName: String { get }
 
-    /// What this machine's caches about the store are kept under: the display name, and more where it
-    /// does not say where the store is (an S3 bucket is named without its endpoint, and the same bucket
-    /// name on two servers is two stores). Never holds a credential: it is written into the cache files.
-    var cacheName: String { get }
-
     /// What this store can do: read parallelism, rereads, how writes are made atomic, sweeping.
     var traits: StoreTraits { get }
 
@@ -85,8 +80,6 @@ extension StagingStore {
 }
 
 extension SnapshotStore {
-    public var cacheName: String { displayName }
-
     public func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
         let data = try readRecord(named: name, maximumSize: maximumSize)
         buffer.reserve(data.count)
