@@ -13,6 +13,9 @@ with its history, past the caches). Figures are medians in milliseconds.
 """
 import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_store import generated_store, shared_tool  # noqa: E402
+
 NOW = "2026-11-30T12:00:00Z"
 
 
@@ -32,10 +35,9 @@ def main():
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench-history"))
     parser.add_argument("--shared", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared"))
     a = parser.parse_args()
-    store = os.path.join(a.work, f"store-{a.records}x{a.samples}")
-    if not os.path.isdir(store):
-        subprocess.run([sys.executable, os.path.join(a.shared, "tools", "gen_store.py"), store,
-                        "--devices", str(a.records), "--samples", str(a.samples)], check=True, stdout=subprocess.DEVNULL)
+    store = generated_store(
+        shared_tool(a.shared, "gen_store.py"), os.path.join(a.work, f"store-{a.records}x{a.samples}"), a.records,
+        samples=a.samples)
     size = sum(os.path.getsize(os.path.join(store, n)) for n in os.listdir(store)) / 1e6
 
     def env_for(name):

@@ -30,7 +30,7 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from bench_store import free_port, remote_beside_folder  # noqa: E402
+from bench_store import free_port, generated_store, remote_beside_folder, shared_tool  # noqa: E402
 
 NOW = "2026-11-30T12:00:00Z"
 KEY, SECRET, BUCKET = "BENCHKEY", "bench-secret", "aggctl-bench"
@@ -83,9 +83,7 @@ def main():
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench"))
     parser.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
     args = parser.parse_args()
-    generator = os.path.join(os.path.abspath(args.shared), "tools", "gen_store.py")
-    if not os.path.exists(generator):
-        raise SystemExit(f"bench: '{generator}' is missing; pass --shared DIR (the workplace's shared folder)")
+    generator = shared_tool(args.shared, "gen_store.py")
     os.makedirs(args.work, exist_ok=True)
 
     served = os.path.join(args.work, "s3-seaweedfs")
@@ -121,11 +119,7 @@ def main():
 
 
 def measure(args, generator, origin, devices):
-    folder = os.path.join(args.work, f"store-{devices}")
-    if not os.path.isdir(folder) or len(os.listdir(folder)) != devices:
-        shutil.rmtree(folder, ignore_errors=True)
-        subprocess.run([sys.executable, generator, folder, "--devices", str(devices)], check=True,
-                       stdout=subprocess.DEVNULL)
+    folder = generated_store(generator, os.path.join(args.work, f"store-{devices}"), devices)
     names = sorted(os.listdir(folder))
     megabytes = sum(os.path.getsize(os.path.join(folder, n)) for n in names) / 1e6
     prefix = f"store-{devices}/"

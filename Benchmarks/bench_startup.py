@@ -16,6 +16,9 @@ import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from bench_store import generated_store, shared_tool  # noqa: E402
+
 NOW = "2026-11-30T12:00:00Z"
 
 
@@ -40,18 +43,9 @@ def main():
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench-startup"))
     parser.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
     a = parser.parse_args()
-    generator = os.path.join(os.path.abspath(a.shared), "tools", "gen_store.py")
-    if not os.path.exists(generator):
-        raise SystemExit(f"bench: '{generator}' is missing; pass --shared DIR (the workplace's shared folder)")
+    generator = shared_tool(a.shared, "gen_store.py")
     os.makedirs(a.work, exist_ok=True)
-    stores = {}
-    for count in (10, 1000):
-        folder = os.path.join(a.work, f"store-{count}")
-        if not os.path.isdir(folder) or len(os.listdir(folder)) != count:
-            shutil.rmtree(folder, ignore_errors=True)
-            subprocess.run([sys.executable, generator, folder, "--devices", str(count)], check=True,
-                           stdout=subprocess.DEVNULL)
-        stores[count] = folder
+    stores = {count: generated_store(generator, os.path.join(a.work, f"store-{count}"), count) for count in (10, 1000)}
     document = os.path.join(ROOT, "Tests", "CollectorsTests", "Fixtures", "claude-statusline", "input.json")
     binaries = {"after": os.path.abspath(a.aggctl)}
     if a.before:

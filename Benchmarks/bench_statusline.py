@@ -11,6 +11,8 @@ stdin, with a store of --records generated records (shared/tools/gen_store.py) w
 import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from bench_store import generated_store, shared_tool  # noqa: E402
 
 
 def timed(argv, env, stdin):
@@ -28,10 +30,8 @@ def main():
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench-statusline"))
     parser.add_argument("--shared", default=os.path.join(HERE, "..", "..", "shared"))
     a = parser.parse_args()
-    store = os.path.join(a.work, f"store-{a.records}")
-    if not os.path.isdir(store):
-        subprocess.run([sys.executable, os.path.join(a.shared, "tools", "gen_store.py"), store, "--devices",
-                        str(a.records)], check=True, stdout=subprocess.DEVNULL)
+    store = generated_store(
+        shared_tool(a.shared, "gen_store.py"), os.path.join(a.work, f"store-{a.records}"), a.records)
     state = os.path.join(a.work, "state")
     shutil.rmtree(state, ignore_errors=True)
     env = dict(os.environ, XDG_STATE_HOME=state, HOME=state, AGGCTL_STORE=store)

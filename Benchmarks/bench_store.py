@@ -29,6 +29,29 @@ import compare_accounts  # noqa: E402
 NOW = "2026-11-30T12:00:00Z"
 
 
+def shared_tool(shared, name):
+    """The path of shared/tools/NAME; exits with a clear message when the workplace's folder is not there."""
+    path = os.path.join(os.path.abspath(shared), "tools", name)
+    if not os.path.exists(path):
+        raise SystemExit(f"bench: '{path}' is missing; pass --shared DIR (the workplace's shared folder)")
+    return path
+
+
+def generated_store(generator, folder, devices, samples=None):
+    """`folder` holding a store of `devices` records from gen_store.py, made when it is missing or of
+    another size; returns `folder`."""
+    if os.path.isdir(folder) and len(os.listdir(folder)) == devices:
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    extra = ["--samples", str(samples)] if samples else []
+    subprocess.run([sys.executable, generator, folder, "--devices", str(devices)] + extra, check=True,
+                   stdout=subprocess.DEVNULL)
+    # Records younger than the caches' settle time (2 s) are never cached: a warm run over a store
+    # written a moment ago would be another cold one.
+    time.sleep(2.5)
+    return folder
+
+
 def read_in_process(files):
     """Seconds to open, read to the end and close every file, in this process (no start-up)."""
     start = time.perf_counter()
@@ -123,26 +146,17 @@ def main():
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench"))
     parser.add_argument("--shared", default=os.path.join(HERE, "..", "..", "shared"))
     args = parser.parse_args()
-    tools = os.path.join(os.path.abspath(args.shared), "tools")
-    generator = os.path.join(tools, "gen_store.py")
-    reference = os.path.join(tools, "merge_reference.py")
-    for needed in (generator, reference):
-        if not os.path.exists(needed):
-            raise SystemExit(f"bench: '{needed}' is missing; pass --shared DIR (the workplace's shared folder)")
+    generator = shared_tool(args.shared, "gen_store.py")
+    reference = shared_tool(args.shared, "merge_reference.py")
     os.makedirs(args.work, exist_ok=True)
 
     rows = []
     for label in args.sizes.split(","):
         size, _, factor = label.partition("x")
         size, factor = int(size), int(factor or 1)
-        store = os.path.join(args.work, f"store-{label}" if factor > 1 else f"store-{size}")
-        if not os.path.isdir(store) or len(os.listdir(store)) != size:
-            shutil.rmtree(store, ignore_errors=True)
-            subprocess.run([sys.executable, generator, store, "--devices", str(size), "--samples", str(48 * factor)],
-                           check=True, stdout=subprocess.DEVNULL)
-            # Records younger than the caches' settle time (2 s) are never cached: a warm run over a store
-            # written a moment ago would be another cold one.
-            time.sleep(2.5)
+        store = generated_store(
+            generator, os.path.join(args.work, f"store-{label}" if factor > 1 else f"store-{size}"), size,
+            samples=48 * factor)
         files = sorted(os.path.join(store, name) for name in os.listdir(store))
         megabytes = sum(os.path.getsize(f) for f in files) / 1e6
         runs = args.runs if size <= 1000 else max(3, args.runs // 2)

@@ -26,7 +26,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from bench_store import free_port, remote_beside_folder  # noqa: E402
+from bench_store import free_port, generated_store, remote_beside_folder, shared_tool  # noqa: E402
 
 NOW = "2026-11-30T12:00:00Z"
 USER, PASSWORD = "bench", "bench-password"
@@ -61,15 +61,9 @@ def main():
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench"))
     parser.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
     args = parser.parse_args()
-    generator = os.path.join(os.path.abspath(args.shared), "tools", "gen_store.py")
-    if not os.path.exists(generator):
-        raise SystemExit(f"bench: '{generator}' is missing; pass --shared DIR (the workplace's shared folder)")
     os.makedirs(args.work, exist_ok=True)
-    folder = os.path.join(args.work, f"store-{args.devices}")
-    if not os.path.isdir(folder) or len(os.listdir(folder)) != args.devices:
-        shutil.rmtree(folder, ignore_errors=True)
-        subprocess.run([sys.executable, generator, folder, "--devices", str(args.devices)], check=True,
-                       stdout=subprocess.DEVNULL)
+    folder = generated_store(
+        shared_tool(args.shared, "gen_store.py"), os.path.join(args.work, f"store-{args.devices}"), args.devices)
     names = sorted(os.listdir(folder))
     megabytes = sum(os.path.getsize(os.path.join(folder, n)) for n in names) / 1e6
 

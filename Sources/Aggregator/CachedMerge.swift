@@ -83,17 +83,18 @@ public struct CachedMerge: Sendable {
 
     /// Merges the records of `listing` (from `list()`, just now).
     public func merge(
-        _ listed: Listing, options: MergeOptions, realNow: Date, history: HistoryDetail = .skip
+        _ listing: Listing, options: MergeOptions, realNow: Date, history: HistoryDetail = .skip
     ) throws -> Outcome {
-        var listing = listed.records
+        var listing = listing
         if history == .full {
             var noCache: ParseCache? = nil
-            let contents = try store.readContents(listing: listing, cache: &noCache, now: realNow, history: .full)
+            let contents = try store.readContents(
+                listing: listing.records, cache: &noCache, now: realNow, history: .full)
             return Outcome(result: Merger.merge(contents, options: options), scratch: [contents], finish: {})
         }
         let name = cacheName(history: history)
         let memoPath = cacheFolder.map { MergeMemo.path(in: $0, store: name) }
-        if let identity = identity(of: listed, options: options, history: history), let memoPath,
+        if let identity = identity(of: listing, options: options, history: history), let memoPath,
             let memo = MergeMemo.load(from: memoPath, store: name, readerVersion: readerVersion),
             let result = memo.result(for: identity.fingerprint, options: options)
         {
@@ -106,15 +107,16 @@ public struct CachedMerge: Sendable {
             // On a server a replaced record can be missing from a listing for a moment (rclone and Apache
             // delete the old record before renaming the new one on MOVE). A record the last run saw and
             // this listing lacks is looked for once more, a moment later, before it counts as gone.
-            let names = Set(listing.map { $0.name })
+            let names = Set(listing.records.map { $0.name })
             let missing = known.subtracting(names)
             if !missing.isEmpty {
                 usleep(Self.relistPause)
-                let again = try store.listRecords().sortedByName()
-                if again.contains(where: { missing.contains($0.name) }) { listing = again }
+                let again = try list()
+                if again.records.contains(where: { missing.contains($0.name) }) { listing = again }
             }
         }
-        let contents = try store.readContents(listing: listing, cache: &cache, now: realNow, history: history)
+        let contents = try store.readContents(
+            listing: listing.records, cache: &cache, now: realNow, history: history)
         // The parse cache is final now: saved on another core while this one merges.
         let savingCache = DispatchGroup()
         if let cache, let cachePath, cache.hasChanged {
@@ -122,11 +124,11 @@ public struct CachedMerge: Sendable {
         }
         let result = Merger.merge(contents, options: options)
         // A record changed moments ago may change again within its time stamp's tick: no memo then.
-        let settled = listing.allSatisfy { info in
+        let settled = listing.records.allSatisfy { info in
             info.modified.map { realNow.timeIntervalSince($0) >= ParseCache.settleTime } ?? false
         }
         let memo: MergeMemo? =
-            if let fingerprint = RecordInfo.fingerprint(of: listing), settled {
+            if let fingerprint = listing.fingerprint, settled {
                 MergeMemo(
                     store: name, readerVersion: readerVersion, fingerprint: fingerprint, options: options,
                     result: result)

@@ -75,9 +75,7 @@ enum ClaudeEventDecoder: LogLineDecoder {
         usage.at = at
         usage.model = model
         usage.costUSD = cost
-        var hash = BinaryWriter.fnv1aOffset
-        for byte in messageID + [0x3A] + requestID { hash = (hash ^ UInt64(byte)) &* BinaryWriter.fnv1aPrime }
-        usage.key = hash
+        usage.key = BinaryWriter.fnv1a(messageID + [0x3A] + requestID)
         return usage
     }
 }

@@ -124,9 +124,7 @@ extension GeminiCollector.Scan: LogScanPartial {
             tokens["total"]?.number.flatMap(wholeCount)
             ?? [count("input"), count("output"), count("thoughts"), count("tool")].reduce(0, &+)
         let id = message["id"]?.string ?? "\(at.timeIntervalSince1970)|\(total)"
-        var identity = BinaryWriter.fnv1aOffset
-        for byte in id.utf8 { identity = (identity ^ UInt64(byte)) &* BinaryWriter.fnv1aPrime }
-        messages[identity] = Counted(day: RFC3339.utcDay(at), tokens: total)
+        messages[BinaryWriter.fnv1a(id.utf8)] = Counted(day: RFC3339.utcDay(at), tokens: total)
         newest.raise(to: at)
     }
 

@@ -29,7 +29,7 @@ enum LogScanMemo {
         let settled = Int64((now.timeIntervalSince1970 - ParseCache.settleTime) * 1_000_000_000)
         for file in files {
             guard let info = fileIdentity(file), info.modified < settled else { return nil }
-            for byte in file.utf8 { hash = (hash ^ UInt64(byte)) &* BinaryWriter.fnv1aPrime }
+            hash = BinaryWriter.fnv1a(file.utf8, from: hash)
             mix(info.inode)
             mix(UInt64(bitPattern: info.size))
             mix(UInt64(bitPattern: info.modified))

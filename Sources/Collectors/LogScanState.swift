@@ -81,9 +81,7 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
 
     /// Where the state of the logs under `root` lives: one file per agent and log folder.
     static func path(in folder: String, name: String, root: String) -> String {
-        var hash = BinaryWriter.fnv1aOffset
-        for byte in root.utf8 { hash = (hash ^ UInt64(byte)) &* BinaryWriter.fnv1aPrime }
-        return folder + "/" + name + "-" + String(hash, radix: 16) + ".scan"
+        folder + "/" + name + "-" + String(BinaryWriter.fnv1a(root.utf8), radix: 16) + ".scan"
     }
 
     /// A document read whole, in one piece (at most the size limit of a record: 32 MiB).

@@ -325,22 +325,13 @@ private final class Exchange {
         if line.starts(with: "HTTP/".utf8) {
             exchange.headers = [:]
         } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-            let name = String(decoding: trimmed(line[..<colon]).lazy.map(lowercased), as: UTF8.self)
-            let value = String(decoding: trimmed(line[(colon + 1)...]), as: UTF8.self)
+            let name = String(
+                decoding: line[..<colon].trimmingASCIIWhitespace().lazy.map(lowercased), as: UTF8.self)
+            let value = String(decoding: line[(colon + 1)...].trimmingASCIIWhitespace(), as: UTF8.self)
             // A repeated header is one list (RFC 9110 section 5.3).
             exchange.headers[name] = exchange.headers[name].map { "\($0), \(value)" } ?? value
         }
         return length
-    }
-
-    /// `bytes` without leading and trailing spaces, tabs, CR and LF.
-    private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
-        let blank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
-        var start = bytes.startIndex
-        var end = bytes.endIndex
-        while start < end, blank(bytes[start]) { start += 1 }
-        while end > start, blank(bytes[end - 1]) { end -= 1 }
-        return bytes[start..<end]
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {

@@ -88,8 +88,7 @@ public struct Notification: Sendable, Equatable, Codable {
 
     /// A number as JSON writes it: whole numbers without a fraction.
     static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "null" }
-        return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        value.isFinite ? value.plainText : "null"
     }
 
     /// `AGGCTL_EVENT_*` variables for hooks, text as it is (never interpreted by a shell).

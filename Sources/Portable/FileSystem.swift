@@ -74,13 +74,9 @@ extension FileSystem {
     /// The whole file at `path`, or nil when it cannot be opened or read (as `FileManager.contents(atPath:)`,
     /// without its progress reporting and extra calls: one `open`, `fstat` and `read` for a cache file).
     public static func contents(of path: String) -> Data? {
-        // O_NONBLOCK: a FIFO where a cache file should be must not hang the run (it is refused below).
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        guard let (descriptor, size) = openRegularFile(path) else { return nil }
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        var data = Data(count: Int(info.st_size) + 1)
+        var data = Data(count: size + 1)
         var filled = 0
         while true {
             if filled == data.count { data.count += max(4096, data.count) }
@@ -96,6 +92,19 @@ extension FileSystem {
         data.count = filled
         return data
     }
+
+    /// `path` opened for reading, and its size, when it is a regular file; the caller closes it. Opened
+    /// without blocking: a FIFO in a cache file's place must not hang the run (it is refused here).
+    static func openRegularFile(_ path: String) -> (descriptor: Int32, size: Int)? {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            return nil
+        }
+        return (descriptor, Int(info.st_size))
+    }
 }
 
 /// A file's bytes mapped read-only into memory: a large cache file is read without a copy, its pages
@@ -106,13 +115,9 @@ public final class MappedFile: @unchecked Sendable {
 
     /// Maps the regular, non-empty file at `path`; nil when it cannot be opened or mapped.
     public init?(path: String) {
-        // O_NONBLOCK: a FIFO in the file's place must not hang the run (it is refused below).
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        guard let (descriptor, size) = FileSystem.openRegularFile(path) else { return nil }
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return nil }
-        let size = Int(info.st_size)
+        guard size > 0 else { return nil }
         #if os(Linux)
             // Every page is about to be read: mapped in one call instead of a fault per few pages.
             let flags = MAP_PRIVATE | MAP_POPULATE

@@ -47,6 +47,28 @@ public struct PercentEncoding: Sendable {
         return decoded.utf8.elementsEqual(out) ? decoded : nil
     }
 
+    /// `bytes` with every `%XX` decoded and every other byte kept as it is, a `%` without two hex digits
+    /// after it too: how servers' hrefs are read (a listing is not refused over one sloppy escape).
+    public static func decodeLeniently<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%"), bytes.distance(from: index, to: bytes.endIndex) > 2,
+                let high = hexValue(bytes[bytes.index(after: index)]),
+                let low = hexValue(bytes[bytes.index(index, offsetBy: 2)])
+            {
+                decoded.append(high << 4 | low)
+                index = bytes.index(index, offsetBy: 3)
+            } else {
+                decoded.append(byte)
+                index = bytes.index(after: index)
+            }
+        }
+        return decoded
+    }
+
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")

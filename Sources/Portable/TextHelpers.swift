@@ -65,18 +65,40 @@ extension StringProtocol {
     }
 }
 
+extension BidirectionalCollection<UInt8> {
+    /// Without leading and trailing ASCII white space (space, tab, CR, LF): for protocol text read as
+    /// bytes (header lines, XML text, hrefs, ETags), where Unicode-aware trimming costs more than the rest.
+    public func trimmingASCIIWhitespace() -> SubSequence {
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        guard let first = firstIndex(where: { !isSpace($0) }) else { return self[endIndex...] }
+        return self[first...lastIndex(where: { !isSpace($0) })!]
+    }
+}
+
+extension Double {
+    /// A finite figure as exports and event lines write it: whole numbers without a fraction (`62`, not
+    /// `62.0`), others in Swift's shortest round-tripping form (`37.5`).
+    public var plainText: String {
+        self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self)
+    }
+}
+
 extension String {
     /// `format` filled by C's `vsnprintf` (Foundation's `String(format:)` for the numeric formats aggctl
     /// uses: `%.1f`, `%.2f`), so rounding is printf's.
     public init(cFormat format: String, _ arguments: CVarArg...) {
+        // The text up to the terminating NUL vsnprintf writes.
+        func text(_ buffer: [CChar]) -> String {
+            String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
         self = withVaList(arguments) { list in
             var buffer = [CChar](repeating: 0, count: 64)
             let needed = Int(vsnprintf(&buffer, buffer.count, format, list))
-            guard needed >= buffer.count else { return String(cString: buffer) }
+            guard needed >= buffer.count else { return text(buffer) }
             buffer = [CChar](repeating: 0, count: needed + 1)
             return withVaList(arguments) { again in
                 _ = vsnprintf(&buffer, buffer.count, format, again)
-                return String(cString: buffer)
+                return text(buffer)
             }
         }
     }

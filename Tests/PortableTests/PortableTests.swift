@@ -128,4 +128,34 @@ struct PortableTests {
         #expect(MappedFile(path: folder + "/fifo") == nil)
         #expect(FileSystem.contents(of: folder + "/fifo") == nil)
     }
+
+    @Test("figures without a needless fraction, others in the shortest form that reads back the same")
+    func plainText() {
+        #expect(62.0.plainText == "62")
+        #expect((-0.0).plainText == "0")
+        #expect(37.5.plainText == "37.5")
+        #expect(0.1.plainText == "0.1")
+        #expect(999_999_999_999_999.0.plainText == "999999999999999")
+        // From 10^15 on a double is no longer exact in every unit: Swift's own form.
+        #expect(1e15.plainText == "1000000000000000.0")
+    }
+
+    @Test("percent-escapes decoded leniently, as servers' hrefs are read: a stray % stays")
+    func lenientPercentDecoding() {
+        func decoded(_ text: String) -> String {
+            String(decoding: PercentEncoding.decodeLeniently(Array(text.utf8)), as: UTF8.self)
+        }
+        #expect(decoded("caf%C3%A9%20x") == "café x")
+        #expect(decoded("100%") == "100%")
+        #expect(decoded("%4") == "%4")
+        #expect(decoded("%zz%41") == "%zzA")
+        #expect(decoded("a%2fb") == "a/b")
+    }
+
+    @Test("ASCII white space trimmed from bytes, nothing else")
+    func asciiTrimming() {
+        #expect(String(decoding: Array(" \t\r\n a b \n".utf8).trimmingASCIIWhitespace(), as: UTF8.self) == "a b")
+        #expect(Array(" \n\t".utf8).trimmingASCIIWhitespace().isEmpty)
+        #expect(String(Substring("\u{A0}x\u{A0}".utf8.trimmingASCIIWhitespace())) == "\u{A0}x\u{A0}")
+    }
 }

@@ -68,9 +68,9 @@ struct WebDAVListingTests {
 
     @Test("ETags are opaque: weak prefix and quotes removed")
     func tags() {
-        #expect(WebDAVListing.opaqueTag(#"W/"3f2-1""#) == "3f2-1")
-        #expect(WebDAVListing.opaqueTag(#""3f2-1""#) == "3f2-1")
-        #expect(WebDAVListing.opaqueTag("3f2-1") == "3f2-1")
+        #expect(RecordVersion.entityTag(#"W/"3f2-1""#) == .tag("3f2-1"))
+        #expect(RecordVersion.entityTag(#""3f2-1""#) == .tag("3f2-1"))
+        #expect(RecordVersion.entityTag("3f2-1") == .tag("3f2-1"))
     }
 
     @Test("HTTP dates are read; anything else is no date")

@@ -30,6 +30,11 @@ struct StatusTemplateTests {
         return harness.home.file("state/aggctl/cache/" + kept[0])
     }
 
+    /// Keeps `document` (no moment-dependent values in it) at `path` as the document for `key`.
+    func keep(_ document: String, for key: StatusTemplate.Key, at path: String) throws {
+        try Array(document.utf8).withUnsafeBytes { try StatusTemplate.save($0, marks: [], key: key, to: path) }
+    }
+
     /// A harness whose runs never find or keep caches (its state folder cannot be created).
     func uncached() -> Harness {
         var harness = Harness()
@@ -114,20 +119,21 @@ struct StatusTemplateTests {
         // A stand-in document proves which runs are answered from it.
         let readerVersion = "aggctl \(Aggctl.version)"
         let kept = try #require(StatusTemplate.load(from: path, readerVersion: readerVersion))
-        var standIn = kept
-        standIn.document = .rendered(Array("{\"kept\":true}".utf8))
-        standIn.marks = []
-        try standIn.save(to: path)
+        try keep("{\"kept\":true}", for: kept.key, at: path)
         #expect(harness.run(arguments).output == "{\"kept\":true}\n")
 
+        // Each of these runs renders, and keeps its own document: the stand-in goes back before each one,
+        // so that each difference alone must refuse it.
         let fresh = uncached()
         for other in [
             arguments + ["--provider", "claude"], arguments + ["--account", "you@example.com"],
             arguments + ["--stale-after", "60"], arguments + ["--max-skew", "30"],
         ] {
+            try keep("{\"kept\":true}", for: kept.key, at: path)
             #expect(harness.run(other).output == fresh.run(other).output, "\(other)")
         }
         // A rewritten record is another listing.
+        try keep("{\"kept\":true}", for: kept.key, at: path)
         let name = try #require(harness.home.entries("store").first)
         let record = try Data(contentsOf: URL(fileURLWithPath: store + "/" + name))
         try harness.home.write("store/" + name, record + Data(" ".utf8))
@@ -154,10 +160,8 @@ struct StatusTemplateTests {
         #expect(StatusTemplate.load(from: path, readerVersion: "aggctl another") == nil)
         // Intact, but changed to hold what a terminal would act on: refused, and the merge renders.
         _ = harness.run(arguments)
-        var kept = try #require(StatusTemplate.load(from: path, readerVersion: "aggctl \(Aggctl.version)"))
-        kept.document = .rendered(Array("{\"kept\":\"\u{1B}]0;owned\u{7}\"}".utf8))
-        kept.marks = []
-        try kept.save(to: path)
+        let kept = try #require(StatusTemplate.load(from: path, readerVersion: "aggctl \(Aggctl.version)"))
+        try keep("{\"kept\":\"\u{1B}]0;owned\u{7}\"}", for: kept.key, at: path)
         #expect(harness.run(arguments).output == expected)
     }
 

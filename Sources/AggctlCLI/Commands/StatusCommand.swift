@@ -137,16 +137,13 @@ enum StatusCommand {
     ) {
         var json = JSONWriter(capacity: 64 * 1024 + result.accounts.count * 2048, marking: true)
         StatusReport.status(result, to: &json)
-        var document: [UInt8] = []
-        json.withBytes { bytes in
-            output.write(bytes: bytes)
-            document = Array(bytes)
+        let key = StatusTemplate.Key(
+            identity: identity, provider: options.provider, account: options.account, newestEntry: result.newestEntry)
+        json.withBytes { document in
+            output.write(bytes: document)
+            output.write("\n")
+            try? StatusTemplate.save(document, marks: json.moments ?? [], key: key, to: path)
         }
-        output.write("\n")
-        let template = StatusTemplate(
-            identity: identity, provider: options.provider, account: options.account,
-            newestEntry: result.newestEntry, document: .rendered(document), marks: json.moments ?? [])
-        try? template.save(to: path)
     }
 
     /// Reads the store and merges it: what `status`, `devices`, `check`, `report` and `statusline` share.

@@ -19,7 +19,7 @@ enum CSVTable {
 
     static func number(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "" }
-        return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        return value.plainText
     }
 
     static func rows(_ rows: [[String]]) -> String {

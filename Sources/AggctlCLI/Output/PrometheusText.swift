@@ -84,7 +84,6 @@ enum PrometheusText {
     /// Whole numbers without a fraction, others in Swift's shortest round-tripping form.
     static func number(_ value: Double) -> String {
         guard value.isFinite else { return value.isNaN ? "NaN" : (value > 0 ? "+Inf" : "-Inf") }
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-        return String(value)
+        return value.plainText
     }
 }

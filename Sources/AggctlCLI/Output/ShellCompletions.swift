@@ -1,8 +1,6 @@
 /// Shell completions for bash, zsh and fish, made from the commands' own declarations (`Command`,
 /// `FlagSpec`): a flag added to a command completes without another line anywhere.
 enum ShellCompletions {
-    static let shells = ["bash", "zsh", "fish"]
-
     /// What a flag's value completes to: a path, one of some words, or nothing to suggest.
     enum ValueKind: Equatable {
         case none

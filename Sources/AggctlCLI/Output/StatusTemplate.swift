@@ -43,49 +43,41 @@ enum MomentDependent: Equatable {
 /// hold the filled-in document to a fresh rendering, byte for byte, at moments on both sides of every
 /// change of staleness and pace.
 struct StatusTemplate {
-    var identity: MergeIdentity
-    /// The `--provider` and `--account` filters the document was made with.
-    var provider: String?
-    var account: String?
-    /// The merge's newest entry: past `maxSkew` ahead of `now` it is skewed, and the merge is another.
-    var newestEntry: Date?
-    /// The document, without its final newline.
-    var document: Document
-    /// Where its moment-dependent values lie in the document, in order.
-    var marks: [JSONWriter.MomentMark]
-
-    /// The bytes of the document: as rendered, or inside the mapped file it was loaded from.
-    enum Document {
-        case rendered([UInt8])
-        case mapped(MappedFile, Range<Int>)
-
-        func withBytes<Value>(_ body: (UnsafeRawBufferPointer) -> Value) -> Value {
-            switch self {
-            case .rendered(let bytes): bytes.withUnsafeBytes(body)
-            case .mapped(let file, let range): body(UnsafeRawBufferPointer(rebasing: file.bytes[range]))
-            }
-        }
+    /// What a document stands for: one merge, one pair of filters.
+    struct Key: Equatable {
+        var identity: MergeIdentity
+        /// The `--provider` and `--account` filters the document was made with.
+        var provider: String?
+        var account: String?
+        /// The merge's newest entry: past `maxSkew` ahead of `now` it is skewed, and the merge is another.
+        var newestEntry: Date?
     }
+
+    let key: Key
+    /// Where the document's moment-dependent values lie in it, in order.
+    private let marks: [JSONWriter.MomentMark]
+    /// The file the template was loaded from, and where the document (without its final newline) lies.
+    private let file: MappedFile
+    private let document: Range<Int>
 
     /// Whether this document stands for a merge of `identity` with these filters, judged at `now`.
     func stands(for identity: MergeIdentity, provider: String?, account: String?, at now: Date) -> Bool {
-        guard identity == self.identity, provider == self.provider, account == self.account else { return false }
-        return newestEntry.map { $0.timeIntervalSince(now) <= identity.maxSkew } ?? true
+        guard identity == key.identity, provider == key.provider, account == key.account else { return false }
+        return key.newestEntry.map { $0.timeIntervalSince(now) <= identity.maxSkew } ?? true
     }
 
     /// Writes the document with its moment-dependent values judged by `options`, and a final newline.
     func write(judgedBy options: MergeOptions, to sink: any TextSink) {
-        document.withBytes { bytes in
-            var json = JSONWriter(streamingTo: sink)
-            var next = 0
-            for mark in marks {
-                json.verbatim(UnsafeRawBufferPointer(rebasing: bytes[next..<mark.range.lowerBound]))
-                mark.value.write(judgedBy: options, to: &json)
-                next = mark.range.upperBound
-            }
-            json.verbatim(UnsafeRawBufferPointer(rebasing: bytes[next...]))
-            json.finish()
+        let bytes = UnsafeRawBufferPointer(rebasing: file.bytes[document])
+        var json = JSONWriter(streamingTo: sink)
+        var next = 0
+        for mark in marks {
+            json.verbatim(UnsafeRawBufferPointer(rebasing: bytes[next..<mark.range.lowerBound]))
+            mark.value.write(judgedBy: options, to: &json)
+            next = mark.range.upperBound
         }
+        json.verbatim(UnsafeRawBufferPointer(rebasing: bytes[next...]))
+        json.finish()
     }
 
     /// The template's file for `store` (a cache name) inside `directory`.
@@ -109,25 +101,23 @@ extension StatusTemplate {
         return try? decode(file, readerVersion: readerVersion)
     }
 
-    /// Writes the template atomically (temporary file, rename), creating its folder. Not flushed: a torn
-    /// file fails its checksum and the next run renders afresh.
-    func save(to path: String) throws {
-        try AtomicFile.writePrivate(encode(), to: path)
-    }
-
-    func encode() -> Data {
-        let documentSize = document.withBytes { $0.count }
-        var out = BinaryWriter(capacity: 1024 + documentSize + marks.count * 40)
-        out.header(magic: Self.magic, format: Self.format, readerVersion: identity.readerVersion)
-        out.string(identity.store)
-        out.u64(identity.fingerprint)
-        out.double(identity.staleAfter)
-        out.double(identity.maxSkew)
-        out.optionalString(provider)
-        out.optionalString(account)
-        out.optionalDate(newestEntry)
-        out.u64(UInt64(documentSize))
-        document.withBytes { out.raw($0) }
+    /// Keeps `document` (rendered without its final newline, `marks` where its moment-dependent values
+    /// lie) for `key` at `path`: atomically, creating its folder, not flushed (a torn file fails its
+    /// checksum and the next run renders afresh).
+    static func save(
+        _ document: UnsafeRawBufferPointer, marks: [JSONWriter.MomentMark], key: Key, to path: String
+    ) throws {
+        var out = BinaryWriter(capacity: 1024 + document.count + marks.count * 40)
+        out.header(magic: magic, format: format, readerVersion: key.identity.readerVersion)
+        out.string(key.identity.store)
+        out.u64(key.identity.fingerprint)
+        out.double(key.identity.staleAfter)
+        out.double(key.identity.maxSkew)
+        out.optionalString(key.provider)
+        out.optionalString(key.account)
+        out.optionalDate(key.newestEntry)
+        out.u64(UInt64(document.count))
+        out.raw(document)
         out.u32(UInt32(marks.count))
         for mark in marks {
             out.u64(UInt64(mark.range.lowerBound))
@@ -145,17 +135,17 @@ extension StatusTemplate {
                 out.optionalDate(resetsAt)
             }
         }
-        return out.sealed()
+        try AtomicFile.writePrivate(out.sealed(), to: path)
     }
 
     static func decode(_ file: MappedFile, readerVersion: String) throws -> StatusTemplate {
         try BinaryReader.unseal(file.bytes, magic: magic, format: format, readerVersion: readerVersion) { input in
-            let identity = MergeIdentity(
-                store: try input.string(), readerVersion: readerVersion, fingerprint: try input.u64(),
-                staleAfter: try input.double(), maxSkew: try input.double())
-            let provider = try input.optionalString()
-            let account = try input.optionalString()
-            let newestEntry = try input.optionalDate()
+            let key = Key(
+                identity: MergeIdentity(
+                    store: try input.string(), readerVersion: readerVersion, fingerprint: try input.u64(),
+                    staleAfter: try input.double(), maxSkew: try input.double()),
+                provider: try input.optionalString(), account: try input.optionalString(),
+                newestEntry: try input.optionalDate())
             let documentSize = Int(clamping: try input.u64())
             let documentStart = input.position
             // Written out as it is, so checked as it is: its checksum guards against damage, this against
@@ -184,8 +174,7 @@ extension StatusTemplate {
                 marks.append(JSONWriter.MomentMark(range: lower..<upper, value: value))
             }
             return StatusTemplate(
-                identity: identity, provider: provider, account: account, newestEntry: newestEntry,
-                document: .mapped(file, documentStart..<(documentStart + documentSize)), marks: marks)
+                key: key, marks: marks, file: file, document: documentStart..<(documentStart + documentSize))
         }
     }
 }

@@ -5,6 +5,14 @@ package struct BinaryWriter {
     package static let fnv1aOffset: UInt64 = 0xcbf2_9ce4_8422_2325
     package static let fnv1aPrime: UInt64 = 0x0000_0100_0000_01b3
 
+    /// FNV-1a of `bytes`, going on from `hash`: the same on every run and machine (Swift's `Hasher` is
+    /// seeded per process), for the names of cache files and the keys kept in them.
+    package static func fnv1a(_ bytes: some Sequence<UInt8>, from hash: UInt64 = fnv1aOffset) -> UInt64 {
+        var hash = hash
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* fnv1aPrime }
+        return hash
+    }
+
     private var storage: Storage
 
     package init(capacity: Int = 4096) {

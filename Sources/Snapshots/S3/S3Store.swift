@@ -78,7 +78,7 @@ public struct S3Store: SnapshotStore {
                 records.append(
                     RecordInfo(
                         name: name, size: object.size, modified: object.lastModified.flatMap(RFC3339.parse),
-                        version: object.etag.map { .tag(Self.opaqueTag($0)) }))
+                        version: object.etag.map(RecordVersion.entityTag)))
             }
             guard page.isTruncated else { return records }
             guard let next = page.nextContinuationToken, !next.isEmpty, tokens.insert(next).inserted else {
@@ -198,19 +198,6 @@ public struct S3Store: SnapshotStore {
     /// canonical form wants (`+` and `%2f` would sign differently than the server computes).
     static func encode(_ text: String) -> String {
         PercentEncoding.unreserved.encode(text)
-    }
-
-    /// An ETag without its quotes (S3 quotes them; some servers escape the quotes in listings) or a weak
-    /// prefix. Bytes, not Foundation's trimming: this runs for every key of every listing.
-    static func opaqueTag(_ etag: String) -> String {
-        var bytes = etag.utf8[...]
-        let space = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        while let first = bytes.first, space(first) { bytes = bytes.dropFirst() }
-        while let last = bytes.last, space(last) { bytes = bytes.dropLast() }
-        if bytes.starts(with: "W/".utf8) { bytes = bytes.dropFirst(2) }
-        while bytes.first == UInt8(ascii: "\"") { bytes = bytes.dropFirst() }
-        while bytes.last == UInt8(ascii: "\"") { bytes = bytes.dropLast() }
-        return String(bytes) ?? etag
     }
 
     /// Sends a request, turning a failure to get any answer into the store's error.

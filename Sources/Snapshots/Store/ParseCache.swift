@@ -86,8 +86,7 @@ public struct ParseCache: Sendable {
     /// publish's sweep stamp use their own extensions): named by a stable hash of the store's name.
     public static func path(in directory: String, store: String, extension fileExtension: String = "cache") -> String {
         // FNV-1a: stable across runs and machines, unlike Swift's seeded Hasher.
-        var hash = BinaryWriter.fnv1aOffset
-        for byte in store.utf8 { hash = (hash ^ UInt64(byte)) &* BinaryWriter.fnv1aPrime }
+        let hash = BinaryWriter.fnv1a(store.utf8)
         let hex = String(hash, radix: 16)
         return directory + "/store-" + String(repeating: "0", count: 16 - hex.count) + hex + "." + fileExtension
     }

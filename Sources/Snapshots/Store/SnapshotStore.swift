@@ -136,8 +136,20 @@ public enum RecordVersion: Hashable, Sendable {
     /// A file: size, modification and change times in nanoseconds, and inode. A rename-based rewrite
     /// changes the inode, an in-place one the times; restoring a modification time changes the change time.
     case file(size: Int64, modified: Int64, changed: Int64, inode: UInt64)
-    /// A server's entity tag (WebDAV), weak prefix and quotes removed.
+    /// A server's entity tag (WebDAV, S3), made opaque by `entityTag(_:)`.
     case tag(String)
+
+    /// An entity tag as an opaque version: the white space around it, a weak prefix and its quotes removed
+    /// (Apache marks a file changed within the last second `W/` and drops the mark later, for the same
+    /// content; S3 quotes its tags, and some servers escape those quotes in listings). Bytes, not
+    /// Unicode-aware trimming: this runs for every record of every listing.
+    public static func entityTag(_ etag: String) -> RecordVersion {
+        var bytes = etag.utf8[...].trimmingASCIIWhitespace()
+        if bytes.starts(with: "W/".utf8) || bytes.starts(with: "w/".utf8) { bytes = bytes.dropFirst(2) }
+        while bytes.first == UInt8(ascii: "\"") { bytes = bytes.dropFirst() }
+        while bytes.last == UInt8(ascii: "\"") { bytes = bytes.dropLast() }
+        return .tag(String(bytes) ?? etag)
+    }
 }
 
 /// Bytes written under a temporary name, waiting for `commitRecord`.

@@ -69,20 +69,7 @@ struct WebDAVListing {
         }
         if bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes = bytes.dropLast() }
         guard bytes.contains(UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.endIndex,
-                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
-            {
-                decoded.append(high << 4 | low)
-                index += 3
-            } else {
-                decoded.append(bytes[index])
-                index += 1
-            }
-        }
+        var decoded = PercentEncoding.decodeLeniently(bytes)
         if decoded.count > 1, decoded.last == UInt8(ascii: "/") { decoded.removeLast() }
         return String(decoding: decoded, as: UTF8.self)
     }
@@ -109,22 +96,9 @@ struct WebDAVListing {
         return scheme + "://" + lower + port
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
-
     /// `text` without leading and trailing ASCII white space (all XML has).
     static func trimmed(_ text: String) -> Substring {
-        let utf8 = text.utf8
-        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
-        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return text[first...last]
+        Substring(text.utf8.trimmingASCIIWhitespace())
     }
 
     /// Collects the members from the reader's elements: only `DAV:` elements count, only the texts that
@@ -199,16 +173,5 @@ struct WebDAVListing {
             }
             textBuffer = ""
         }
-    }
-}
-
-extension WebDAVListing {
-    /// An entity tag as an opaque version: the weak prefix and quotes removed (Apache marks a file changed
-    /// within the last second `W/` and drops the mark later; the content is the same).
-    static func opaqueTag(_ etag: String) -> String {
-        var tag = Substring(etag.trimmingBlanks())
-        if tag.hasPrefix("W/") || tag.hasPrefix("w/") { tag = tag.dropFirst(2) }
-        if tag.count >= 2, tag.hasPrefix("\""), tag.hasSuffix("\"") { tag = tag.dropFirst().dropLast() }
-        return String(tag)
     }
 }

@@ -58,7 +58,7 @@ public struct WebDAVStore: StagingStore {
             let modified = member.lastModified.flatMap(HTTPDate.parse)
             var version: RecordVersion?
             if let etag = member.etag {
-                version = .tag(WebDAVListing.opaqueTag(etag))
+                version = .entityTag(etag)
             } else if let modified = member.lastModified, let length = member.contentLength {
                 version = .tag("modified \(modified), \(length) bytes")
             }
