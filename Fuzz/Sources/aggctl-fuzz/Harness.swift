@@ -7,7 +7,8 @@ import Foundation
 ///
 /// - `record`: the fast record reader, with Foundation's decoder as the oracle: whatever the fast reader
 ///   accepts, Foundation must accept as the same record (the fast reader may be stricter, never laxer);
-///   and the reader that keeps only the weekly trend (`status`'s table) on the same bytes.
+///   the reader that keeps only the weekly trend (`status`'s table) on the same bytes; and arrays skipped
+///   by their repeated shape against the plain loop.
 /// - `input`: `publish --from` input (aggctl's shapes and CodexBar's).
 /// - `listing`: a WebDAV PROPFIND answer.
 /// - `s3-listing`: an S3 `ListObjectsV2` page or error answer.
@@ -21,6 +22,17 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: start, count: start == nil ? 0 : count)
     switch target {
     case "record":
+        // Arrays skipped by their repeated shape against the plain loop: the same verdict, end and error byte.
+        func skipped(_ shapes: Bool) -> Int {
+            var scanner = JSONScanner(bytes)
+            do throws(JSONSyntaxError) {
+                try scanner.skipValue(repeatedShapes: shapes)
+                return scanner.index
+            } catch {
+                return -1 - error.offset
+            }
+        }
+        guard skipped(true) == skipped(false) else { fatalError("the shape skip and the plain loop disagree") }
         if var fast = try? FastRecordDecoder.decode(bytes, fileName: "fuzz.json") {
             guard let reference = try? SnapshotCodec.decodeWithFoundation(Data(bytes), fileName: "fuzz.json") else {
                 fatalError("the fast reader accepted a record Foundation rejects")
@@ -56,7 +68,8 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         var file = ClaudeCollector.FileScan()
         file.read(bytes)
     default:
-        fatalError("unknown AGGCTL_FUZZ_TARGET '\(target)': record, input, listing, s3-listing, codex-line, claude-line")
+        fatalError(
+            "unknown AGGCTL_FUZZ_TARGET '\(target)': record, input, listing, s3-listing, codex-line, claude-line")
     }
     return 0
 }

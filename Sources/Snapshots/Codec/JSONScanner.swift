@@ -422,7 +422,39 @@ package struct JSONScanner {
     }
 
     /// Validates a number token without computing its value: for numbers a reader skips.
+    ///
+    /// The usual forms (`-`, up to seven integer digits, a fraction of up to seven) are measured eight
+    /// bytes at a time; anything else, errors included, is read by `skipNumberByteWise`, from the start.
+    @inline(__always)
     package mutating func skipNumber() throws(JSONSyntaxError) {
+        var at = index
+        guard at + 17 <= count else { return try skipNumberByteWise() }
+        if base[at] == UInt8(ascii: "-") { at += 1 }
+        let whole = JSONScanner.leadingDigits(base + at)
+        // No digit, more than seven, or a leading zero: the byte-wise reader has the exact answer.
+        guard whole > 0, whole < 8, whole == 1 || base[at] != UInt8(ascii: "0") else { return try skipNumberByteWise() }
+        at += whole
+        if base[at] == UInt8(ascii: ".") {
+            let fraction = JSONScanner.leadingDigits(base + at + 1)
+            guard fraction > 0, fraction < 8 else { return try skipNumberByteWise() }
+            at += 1 + fraction
+        }
+        guard base[at] | 0x20 != UInt8(ascii: "e") else { return try skipNumberByteWise() }
+        index = at
+    }
+
+    /// How many of the eight bytes at `start` are ASCII digits before the first that is not (8: all).
+    @inline(__always)
+    static func leadingDigits(_ start: UnsafePointer<UInt8>) -> Int {
+        // Per byte, exactly and without carries between bytes: b ^ 0x30 is below 10 only for a digit;
+        // adding 0x76 to its low seven bits sets the high bit from 10 up.
+        let shifted =
+            UInt64(littleEndian: UnsafeRawPointer(start).loadUnaligned(as: UInt64.self)) ^ 0x3030_3030_3030_3030
+        let notDigit = (((shifted & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7676_7676_7676_7676) | shifted) & 0x8080_8080_8080_8080
+        return notDigit.trailingZeroBitCount >> 3
+    }
+
+    private mutating func skipNumberByteWise() throws(JSONSyntaxError) {
         @inline(__always) func isDigit(_ at: Int) -> Bool {
             at < count && base[at] &- UInt8(ascii: "0") < 10
         }
@@ -526,7 +558,10 @@ package struct JSONScanner {
     ///
     /// One loop with a bit stack of open containers rather than a recursive call per value: skipping
     /// history is most of reading a record, and the calls cost more than the bytes.
-    package mutating func skipValue() throws(JSONSyntaxError) {
+    ///
+    /// - Parameter repeatedShapes: whether arrays are passed over by the shape their elements repeat
+    ///   (`skipArrayOfShapes`); false only to test that path against this one.
+    package mutating func skipValue(repeatedShapes: Bool = true) throws(JSONSyntaxError) {
         // Bit d of the stack is set when the container open at relative depth d is an object.
         try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: JSONScanner.maximumDepth / 64 + 1) {
             (kinds) throws(JSONSyntaxError) in
@@ -553,6 +588,8 @@ package struct JSONScanner {
                             try readMemberKey()
                             expectingValue = true
                         }
+                    case UInt8(ascii: "[") where repeatedShapes && depth < JSONScanner.maximumShapeDepth:
+                        try skipArrayOfShapes()
                     case UInt8(ascii: "["):
                         try enterArray()
                         push(object: false)

@@ -6,7 +6,10 @@
 //              eight at a time,
 //   structure  finding string ends and bracket nesting, eight bytes at a time, validating nothing (the
 //              least a skip of history could do),
-//   decode     aggctl's record reader with history validated and skipped (what `status` does per record).
+//   decode     aggctl's record reader with history validated and skipped (what `status` does per record),
+//   map        mapping every file (MAP_POPULATE) instead of reading it, one byte a page touched,
+//   read+dec   reading each file into one buffer and decoding it there (what a cold `status` does),
+//   map+dec    the same with each file mapped instead (why records are read, not mapped).
 // usage: decode-floor STORE_FOLDER
 import Foundation
 import Snapshots
@@ -24,7 +27,11 @@ func seconds() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
+// DECODE_FLOOR_PASS=NAME runs only that pass (for a profiler).
+let only = ProcessInfo.processInfo.environment["DECODE_FLOOR_PASS"]
+
 func measure(_ name: String, _ pass: () throws -> Int) rethrows {
+    if let only, only != name { return }
     var best = Double.infinity
     var sink = 0
     for _ in 0..<7 {
@@ -129,6 +136,58 @@ try measure("decode") {
     var providers = 0
     for (index, file) in files.enumerated() {
         providers += try SnapshotCodec.decode(file, fileName: names[index], history: .skip).snapshot.providers.count
+    }
+    return providers
+}
+measure("map") {
+    var count = 0
+    for path in paths {
+        let descriptor = open(path, O_RDONLY)
+        var info = stat()
+        fstat(descriptor, &info)
+        let size = Int(info.st_size)
+        let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0)!
+        close(descriptor)
+        let bytes = address.assumingMemoryBound(to: UInt8.self)
+        var offset = 0
+        while offset < size {
+            count &+= Int(bytes[offset])
+            offset += 4096
+        }
+        munmap(address, size)
+    }
+    return count
+}
+try measure("read+dec") {
+    var providers = 0
+    for (index, path) in paths.enumerated() {
+        let descriptor = open(path, O_RDONLY)
+        var size = 0
+        while true {
+            let got = read(descriptor, buffer + size, (64 << 20) - size)
+            if got <= 0 { break }
+            size += got
+        }
+        close(descriptor)
+        providers += try SnapshotCodec.decode(
+            Data(bytesNoCopy: buffer, count: size, deallocator: .none), fileName: names[index], history: .skip
+        ).snapshot.providers.count
+    }
+    return providers
+}
+try measure("map+dec") {
+    var providers = 0
+    for (index, path) in paths.enumerated() {
+        let descriptor = open(path, O_RDONLY)
+        var info = stat()
+        fstat(descriptor, &info)
+        let size = Int(info.st_size)
+        let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0)!
+        close(descriptor)
+        providers += try SnapshotCodec.decode(
+            Data(bytesNoCopy: address, count: size, deallocator: .none), fileName: names[index], history: .skip
+        ).snapshot.providers.count
+        munmap(address, size)
     }
     return providers
 }

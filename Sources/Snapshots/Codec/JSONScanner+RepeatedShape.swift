@@ -1,0 +1,255 @@
+/// Skipping arrays whose elements repeat one shape, which is what history is: hundreds of samples that
+/// differ only in their values (`,\n    {\n     "at": "…",\n     "usedPercent": …,\n ...}`).
+///
+/// Once one element has been validated the usual way, its bytes other than its values (separator, white
+/// space, brackets, keys, `true`/`false`/`null`) are known to be valid JSON. A later element with the same
+/// bytes there, and a valid value wherever the first had one, is then valid too. Such an element is passed
+/// over eight bytes at a time: the fixed bytes are compared whole, string values of the length the first
+/// element had (time stamps, dates) are checked for plain characters under a mask, and only numbers (and
+/// strings of other lengths or with escapes) are read value by value. In indented JSON a byte that
+/// matters comes every six or so, and a byte-wise reader pays for each.
+///
+/// Matching is all or nothing: an element that does not match is read again from its start the usual way,
+/// so what is accepted, where reading stops and what an error names are exactly what the plain reader
+/// gives (a differential test and the fuzzer hold it to that).
+extension JSONScanner {
+    /// A stretch of an element's shape checked word by word (`ShapeWord`s), then a value of varying length.
+    struct ShapeRun {
+        var length: Int
+        var firstWord: Int
+        var wordCount: Int
+        var value: ShapeValue
+    }
+
+    /// Sixteen bytes of a run, `offset` bytes into it: `exact` has 0xFF at each byte that must equal the
+    /// shape's (`bytes`), `plain` has 0xFF at each byte that must be a plain string character. The last
+    /// word of a run overlaps the one before it, so that every load stays inside the run.
+    struct ShapeWord {
+        var bytes: SIMD16<UInt8>
+        var exact: SIMD16<UInt8>
+        var plain: SIMD16<UInt8>
+        var offset: Int
+    }
+
+    /// What ends a run: a value read the usual way, or the end of the element.
+    enum ShapeValue {
+        case number, string, none
+    }
+
+    /// The largest element (with its separator) whose shape is kept, in bytes; and how many runs and words
+    /// a shape may have. A larger element is read the usual way.
+    static let maximumShapeBytes = 1024
+    static let maximumShapeRuns = 32
+    static let maximumShapeWords = 160
+
+    /// Arrays this deep or deeper are skipped by the plain loop: each level here is a call with buffers of
+    /// its own, and hostile nesting must not grow the stack.
+    static let maximumShapeDepth = 8
+
+    /// A string value longer than this is a value of its own in a shape, not part of a run.
+    private static let maximumFixedString = 64
+
+    /// Skips an array (the cursor on `[`), validating it fully.
+    mutating func skipArrayOfShapes() throws(JSONSyntaxError) {
+        try enterArray()
+        if peek() == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return
+        }
+        try skipValue()
+        try withUnsafeTemporaryAllocation(of: ShapeRun.self, capacity: JSONScanner.maximumShapeRuns) {
+            (runs) throws(JSONSyntaxError) in
+            try withUnsafeTemporaryAllocation(of: ShapeWord.self, capacity: JSONScanner.maximumShapeWords) {
+                (words) throws(JSONSyntaxError) in
+                // 0: no shape yet; -1: this array does not repeat, no more tries.
+                var runCount = 0
+                var hits = 0
+                var misses = 0
+                while true {
+                    if runCount > 0 {
+                        if matchShape(runs, runCount, words) {
+                            hits += 1
+                            misses = 0
+                            continue
+                        }
+                        misses += 1
+                        if misses == 8 { runCount = -1 }
+                    }
+                    let unitStart = index
+                    let byte = peek()
+                    if byte == UInt8(ascii: "]") {
+                        index += 1
+                        depth -= 1
+                        return
+                    }
+                    guard byte == UInt8(ascii: ",") else { throw error }
+                    index += 1
+                    try skipValue()
+                    // A shape that has matched survives one odd element; one that never matched, or that
+                    // has stopped matching, is replaced by the newest.
+                    if runCount == 0 || (runCount > 0 && (hits == 0 || misses >= 2)) {
+                        runCount = takeShape(from: unitStart, to: index, runs: runs, words: words)
+                        hits = 0
+                    }
+                }
+            }
+        }
+    }
+
+    /// The shape of one validated stretch (a separator and the element after it). Returns the number of
+    /// runs, or -1 when the stretch is too large or has too many values to keep a shape of.
+    private func takeShape(
+        from start: Int, to end: Int, runs: UnsafeMutableBufferPointer<ShapeRun>,
+        words: UnsafeMutableBufferPointer<ShapeWord>
+    ) -> Int {
+        guard end - start <= JSONScanner.maximumShapeBytes else { return -1 }
+        let length = end - start
+        // The stretch's bytes, then a flag per byte (0xFF: a plain string character), each padded with
+        // sixteen zeros so that a word can be loaded anywhere in it.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * (length + 16)) { scratch in
+            scratch.initialize(repeating: 0)
+            let copy = scratch.baseAddress!
+            let plain = copy + length + 16
+            copy.update(from: base + start, count: length)
+            var runCount = 0
+            var wordCount = 0
+            var runStart = start
+            // Ends the run from `runStart` at `runEnd`, followed by `value`: its words and masks.
+            func close(at runEnd: Int, _ value: ShapeValue) -> Bool {
+                let runLength = runEnd - runStart
+                guard runCount < runs.count else { return false }
+                let first = wordCount
+                var offset = 0
+                while offset < runLength {
+                    // The last word ends with the run (overlapping the one before); a run shorter than a
+                    // word is one word with its masks covering only the run.
+                    let at = runLength >= 16 && offset + 16 > runLength ? runLength - 16 : offset
+                    guard wordCount < words.count else { return false }
+                    let from = runStart - start + at
+                    let inRun = UnsafeRawPointer(JSONScanner.laneLimits).loadUnaligned(
+                        fromByteOffset: 16 - min(16, runLength - at), as: SIMD16<UInt8>.self)
+                    let plainLanes = UnsafeRawPointer(plain + from).loadUnaligned(as: SIMD16<UInt8>.self) & inRun
+                    words[wordCount] = ShapeWord(
+                        bytes: UnsafeRawPointer(copy + from).loadUnaligned(as: SIMD16<UInt8>.self),
+                        exact: inRun & ~plainLanes, plain: plainLanes, offset: at)
+                    wordCount += 1
+                    offset = at + 16
+                }
+                runs[runCount] = ShapeRun(
+                    length: runLength, firstWord: first, wordCount: wordCount - first, value: value)
+                runCount += 1
+                return true
+            }
+            var at = start
+            while at < end {
+                let byte = base[at]
+                if byte == UInt8(ascii: "\"") {
+                    var closing = at + 1
+                    var isPlain = true
+                    while closing < end && base[closing] != UInt8(ascii: "\"") {
+                        let content = base[closing]
+                        if content == UInt8(ascii: "\\") {
+                            isPlain = false
+                            closing += 2
+                        } else {
+                            if content < 0x20 || content >= 0x80 { isPlain = false }
+                            closing += 1
+                        }
+                    }
+                    let after = closing + 1
+                    var next = after
+                    while next < end && base[next] <= 0x20 { next += 1 }
+                    if next < end && base[next] == UInt8(ascii: ":") {
+                        // A key: fixed bytes of the shape.
+                    } else if isPlain && closing - at - 1 <= JSONScanner.maximumFixedString {
+                        for position in (at + 1)..<closing { plain[position - start] = 0xFF }
+                    } else {
+                        guard close(at: at, .string) else { return -1 }
+                        runStart = after
+                    }
+                    at = after
+                } else if byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 {
+                    guard close(at: at, .number) else { return -1 }
+                    at += 1
+                    while at < end, JSONScanner.continuesNumber(base[at]) { at += 1 }
+                    runStart = at
+                } else {
+                    at += 1
+                }
+            }
+            guard close(at: end, .none) else { return -1 }
+            return runCount
+        }
+    }
+
+    /// Sixteen 0xFF then sixteen zeros: sixteen bytes loaded from `16 - n` have 0xFF in their first n lanes.
+    nonisolated(unsafe) private static let laneLimits: UnsafePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 32)
+        table.initialize(repeating: 0, count: 32)
+        table.update(repeating: 0xFF, count: 16)
+        return UnsafePointer(table)
+    }()
+
+    /// 0xFF at each byte that cannot stand unescaped in a string (a control character, `"`, `\\`) or
+    /// begins a multi-byte character. Written with vector operands only: that is what compiles to a few
+    /// SSE2 or NEON instructions (a scalar operand makes the comparison a loop over lanes).
+    @inline(__always)
+    private static func notPlain(_ bytes: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        // As signed bytes, everything from 0x80 up is negative: one comparison finds it and the controls.
+        let low = unsafeBitCast(bytes, to: SIMD16<Int8>.self) .< SIMD16<Int8>(repeating: 0x20)
+        let quote = bytes .== SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
+        let backslash = bytes .== SIMD16<UInt8>(repeating: UInt8(ascii: "\\"))
+        return unsafeBitCast(low .| quote .| backslash, to: SIMD16<UInt8>.self)
+    }
+
+    @inline(__always)
+    private static func continuesNumber(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "e")
+            || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+    }
+
+    /// Passes over one stretch of the given shape and says so, or leaves the cursor where it was.
+    private mutating func matchShape(
+        _ runs: UnsafeMutableBufferPointer<ShapeRun>, _ runCount: Int, _ words: UnsafeMutableBufferPointer<ShapeWord>
+    ) -> Bool {
+        let start = index
+        for position in 0..<runCount {
+            let run = runs[position]
+            // Every word is loaded whole, also the one of a run shorter than sixteen bytes.
+            guard run.wordCount == 0 || index + max(run.length, 16) <= count else {
+                index = start
+                return false
+            }
+            var wrong = SIMD16<UInt8>.zero
+            for word in words[run.firstWord..<(run.firstWord + run.wordCount)] {
+                let bytes = UnsafeRawPointer(base + index + word.offset).loadUnaligned(as: SIMD16<UInt8>.self)
+                wrong |= ((bytes ^ word.bytes) & word.exact) | (JSONScanner.notPlain(bytes) & word.plain)
+            }
+            // As two words: comparing the vector with zero lane by lane compiles to a long shuffle.
+            let halves = unsafeBitCast(wrong, to: SIMD2<UInt64>.self)
+            guard halves[0] | halves[1] == 0 else {
+                index = start
+                return false
+            }
+            index += run.length
+            switch run.value {
+            case .number:
+                guard index < count, base[index] == UInt8(ascii: "-") || base[index] &- UInt8(ascii: "0") < 10,
+                    (try? skipNumber()) != nil
+                else {
+                    index = start
+                    return false
+                }
+            case .string:
+                guard index < count, base[index] == UInt8(ascii: "\""), (try? readRawString()) != nil else {
+                    index = start
+                    return false
+                }
+            case .none:
+                break
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Snapshots
+
+/// Arrays skipped by the shape their elements repeat (`skipArrayOfShapes`) against the plain loop: the
+/// same verdict, the same end, the same byte named in an error, on arrays built to repeat and then broken.
+struct RepeatedShapeTests {
+    enum Verdict: Equatable {
+        case skipped(to: Int)
+        case failed(at: Int)
+    }
+
+    static func skip(_ bytes: [UInt8], shapes: Bool) -> Verdict {
+        bytes.withUnsafeBytes { buffer in
+            var scanner = JSONScanner(buffer)
+            do throws(JSONSyntaxError) {
+                try scanner.skipValue(repeatedShapes: shapes)
+                return .skipped(to: scanner.index)
+            } catch {
+                return .failed(at: error.offset)
+            }
+        }
+    }
+
+    /// One value of an element, drawn from what records hold and what breaks a shape: time stamps and
+    /// dates (one length), names (many lengths, escapes, non-ASCII), numbers of every form, literals,
+    /// and small nested containers.
+    static func value(_ kind: Int, using generator: inout SeededGenerator) -> String {
+        switch kind {
+        case 0:
+            return
+                "\"2026-11-\(10 + Int.random(in: 0..<20, using: &generator))T0\(Int.random(in: 0..<10, using: &generator)):39:06Z\""
+        case 1: return "\"2026-11-\(10 + Int.random(in: 0..<20, using: &generator))\""
+        case 2:
+            let names = [
+                "a", "claude", "gpt-5", "caf\u{E9}", "tab\\tbed", "q\\\"uote", "\\u00e9t\\u00e9", "", "#hash",
+                "long name of a model",
+            ]
+            return "\"\(names.randomElement(using: &generator)!)\""
+        case 3: return String(Int.random(in: 0..<10_000_000, using: &generator))
+        case 4: return String(format: "%.2f", Double.random(in: 0..<100, using: &generator))
+        case 5:
+            return ["-1", "0", "0.5", "-0.25", "1e3", "2.5E-3", "100", "-12345678901234", "7"].randomElement(
+                using: &generator)!
+        case 6: return ["true", "false", "null"].randomElement(using: &generator)!
+        case 7: return "[\(Int.random(in: 0..<9, using: &generator)), \(Int.random(in: 0..<99, using: &generator))]"
+        default: return "{\"k\": \(Int.random(in: 0..<1000, using: &generator))}"
+        }
+    }
+
+    /// An array of `count` elements of one shape (keys and value kinds), some of them of another, written
+    /// indented or compact.
+    static func array(using generator: inout SeededGenerator) -> [UInt8] {
+        let keys = ["at", "usedPercent", "resetsAt", "date", "tokens", "costUSD", "name"]
+        let shape = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+            (keys.randomElement(using: &generator)!, Int.random(in: 0..<9, using: &generator))
+        }
+        let bare = Int.random(in: 0..<4, using: &generator) == 0 ? Int.random(in: 0..<9, using: &generator) : nil
+        let pretty = Bool.random(using: &generator)
+        let odd = Int.random(in: 0..<6, using: &generator)
+        var elements: [String] = []
+        for index in 0..<Int.random(in: 0...30, using: &generator) {
+            if let bare {
+                elements.append(value(index % 7 == odd ? (bare + 3) % 9 : bare, using: &generator))
+                continue
+            }
+            var members = shape
+            if index % 11 == odd { members.append(("extra", Int.random(in: 0..<9, using: &generator))) }
+            let body = members.map { "\"\($0.0)\":" + (pretty ? " " : "") + value($0.1, using: &generator) }
+            elements.append(
+                pretty
+                    ? "{\n     " + body.joined(separator: ",\n     ") + "\n    }"
+                    : "{" + body.joined(separator: ",") + "}")
+        }
+        let text =
+            pretty
+            ? "[\n    " + elements.joined(separator: ",\n    ") + "\n   ]" : "[" + elements.joined(separator: ",") + "]"
+        return Array(text.utf8)
+    }
+
+    @Test("repeated shapes, broken anywhere: the same verdict, end and error byte as the plain loop")
+    func agreesWithThePlainLoop() {
+        var generator = SeededGenerator(seed: 14)
+        let alphabet = Array("{}[]\",:\\0123456789.eE-+ntfaluxr \n\u{7F}#".utf8) + [0x00, 0x1F, 0x80, 0xC3, 0xA9, 0xFF]
+        var failures = 0
+        var skipped = 0
+        for _ in 0..<6000 {
+            var bytes = Self.array(using: &generator)
+            for _ in 0..<Int.random(in: 0...3, using: &generator) where !bytes.isEmpty {
+                let at = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0: bytes.remove(at: at)
+                case 1: bytes.insert(alphabet.randomElement(using: &generator)!, at: at)
+                case 2: bytes[at] = alphabet.randomElement(using: &generator)!
+                default: bytes.removeLast(Int.random(in: 0...(bytes.count - at), using: &generator))
+                }
+            }
+            let plain = Self.skip(bytes, shapes: false)
+            let shaped = Self.skip(bytes, shapes: true)
+            #expect(shaped == plain, "\(String(decoding: bytes, as: UTF8.self))")
+            if case .failed = plain { failures += 1 } else { skipped += 1 }
+        }
+        // Both verdicts are well represented, or the comparison says little.
+        #expect(failures > 1500 && skipped > 1500)
+    }
+
+    /// Eight hundred history samples, the way records hold them.
+    static let samples: String = {
+        let sample = (0..<800).map { index in
+            "{\n     \"at\": \"2026-11-2\(index % 10)T14:39:06Z\",\n     \"usedPercent\": \(index % 97).5,\n     \"resetsAt\": \"2026-12-05T09:46:51Z\"\n    }"
+        }
+        return "[\n    " + sample.joined(separator: ",\n    ") + "\n   ]"
+    }()
+
+    struct Fault: CustomTestStringConvertible, Sendable {
+        var original: String
+        var replacement: [UInt8]
+        var what: String
+        var testDescription: String { what }
+    }
+
+    static let faults: [Fault] = [
+        Fault(
+            original: "T14:39:06Z", replacement: Array("T14:3\u{1}:06Z".utf8),
+            what: "a control character in a time stamp"),
+        Fault(original: "T14:39:06Z", replacement: Array("T14:39:06".utf8) + [0x80], what: "a lone continuation byte"),
+        Fault(
+            original: "T14:39:06Z", replacement: Array("T14:39:06".utf8) + [0xC3],
+            what: "a sequence cut short by the quote"),
+        Fault(
+            original: "T14:39:06Z", replacement: Array("T14:39:06\\".utf8),
+            what: "an escape that takes the closing quote"),
+        Fault(original: "\": 5.5", replacement: Array("\": 05.5".utf8), what: "a leading zero"),
+        Fault(original: "\": 5.5", replacement: Array("\": 5.".utf8), what: "a fraction without digits"),
+        Fault(original: "\": 5.5", replacement: Array("\": -".utf8), what: "a sign alone"),
+        Fault(original: "Z\"\n    }", replacement: Array("Z\"\n    ,}".utf8), what: "a stray comma"),
+    ]
+
+    @Test(
+        "a fault deep in a long history is found where the plain loop finds it",
+        arguments: RepeatedShapeTests.faults)
+    func faultDeepInHistory(fault: Fault) throws {
+        let (original, replacement) = (fault.original, fault.replacement)
+        // The sixth sample is the first with this time stamp and 5.5: past the two read to take the shape.
+        let text = Self.samples
+        let marker = try #require(text.range(of: "\"at\": \"2026-11-25T14:39:06Z\",\n     \"usedPercent\": 5.5"))
+        let found = try #require(text.range(of: original, range: marker.lowerBound..<text.endIndex))
+        let broken = Array(text[..<found.lowerBound].utf8) + replacement + Array(text[found.upperBound...].utf8)
+        let plain = Self.skip(broken, shapes: false)
+        guard case .failed(let offset) = plain else {
+            Issue.record("the plain loop accepted the broken history")
+            return
+        }
+        #expect(offset >= text.utf8.distance(from: text.startIndex, to: marker.lowerBound))
+        #expect(Self.skip(broken, shapes: true) == plain)
+        #expect(Self.skip(Array(text.utf8), shapes: true) == .skipped(to: text.utf8.count))
+    }
+
+    @Test("history with an odd sample in it (escapes, another key, another length) is still read whole")
+    func oddSamplesAreRead() {
+        for (original, replacement) in [
+            ("T14:39:06Z", "T14:39:06\\u005A"), ("\"usedPercent\"", "\"usedPercenT\""), ("T14:39:06Z", "T14:39:06.5Z"),
+            ("\": 5.5", "\": 5.5e0"), ("T14:39:06Z", "T14:39:06\u{E9}"),
+        ] {
+            let text = Self.samples
+            let at = text.range(
+                of: original, range: text.index(text.startIndex, offsetBy: text.count / 2)..<text.endIndex)!
+            let changed = Array((text[..<at.lowerBound] + replacement + text[at.upperBound...]).utf8)
+            #expect(Self.skip(changed, shapes: true) == .skipped(to: changed.count), "\(replacement)")
+        }
+    }
+
+    @Test("arrays nested past the depth shapes are kept for are skipped alike, and the depth limit holds")
+    func deepNesting() {
+        for depth in [7, 8, 9, 40, JSONScanner.maximumDepth, JSONScanner.maximumDepth + 1] {
+            let open = String(repeating: "[", count: depth)
+            let close = String(repeating: "]", count: depth)
+            for text in [open + "1,2,3" + close, open + "[1],[2],[3]" + close, open + "1,2," + close, open + "1,2,3"] {
+                let bytes = Array(text.utf8)
+                #expect(
+                    Self.skip(bytes, shapes: true) == Self.skip(bytes, shapes: false),
+                    "depth \(depth): \(text.suffix(12))")
+            }
+        }
+    }
+}
