@@ -17,7 +17,7 @@ import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from bench_store import generated_store, shared_tool  # noqa: E402
+from bench_store import generated_store, shared_tool, warm_up  # noqa: E402
 
 NOW = "2026-11-30T12:00:00Z"
 
@@ -61,11 +61,10 @@ def main():
             shutil.rmtree(path, ignore_errors=True)
         env = lambda state: dict(os.environ, XDG_STATE_HOME=state, AGGCTL_STORE=stores[10])
         status = [binary, "status", "--store", stores[1000], "--json", "--now", NOW]
-        # Warm the caches: twice, the second after the parse cache's settle time.
-        for _ in range(2):
-            subprocess.run(status, env=env(warm), stdout=subprocess.DEVNULL, check=True)
-            subprocess.run([binary, "statusline"], env=env(line), stdin=open(document, "rb"), stdout=subprocess.DEVNULL)
-            time.sleep(2.5)
+        # Warm the caches, after the parse cache's settle time.
+        time.sleep(2.5)
+        warm_up(status, env(warm))
+        warm_up([binary, "statusline"], env(line), stdin=document)
         cases[label] = [
             ("--version", lambda b=binary: timed([b, "--version"])),
             ("statusline", lambda b=binary, l=line: timed([b, "statusline"], env(l), document)),

@@ -4,6 +4,7 @@ import Snapshots
 
 /// Reads and merges a store through the two caches kept in a cache folder: the merge memo (nothing
 /// changed: nothing is read or merged) and the parse cache (unchanged records are not read again).
+/// A first run over a store keeps the parse cache; a second that finds the store the same keeps the memo.
 ///
 /// What it reports never depends on the caches: a cache that is missing, damaged or unwritable only
 /// costs time. Saving is left to the caller's chosen moment (`Outcome.finish`), so that a command can
@@ -123,12 +124,17 @@ public struct CachedMerge: Sendable {
             DispatchQueue.global().async(group: savingCache) { try? cache.save(to: cachePath) }
         }
         let result = Merger.merge(contents, options: options)
-        // A record changed moments ago may change again within its time stamp's tick: no memo then.
+        // A memo is worth writing only for a store that stays the same from run to run: this run must have
+        // found every record as the last one left it (the parse cache unchanged). A store that changes
+        // every run (a team's, each machine publishing every minute) never pays for one, and a first run
+        // leaves it to the second. A record changed moments ago may change again within its time stamp's
+        // tick: no memo then either.
+        let unchanged = cache.map { !$0.hasChanged } ?? false
         let settled = listing.records.allSatisfy { info in
             info.modified.map { realNow.timeIntervalSince($0) >= ParseCache.settleTime } ?? false
         }
         let memo: MergeMemo? =
-            if let fingerprint = listing.fingerprint, settled {
+            if let fingerprint = listing.fingerprint, unchanged, settled {
                 MergeMemo(
                     store: name, readerVersion: readerVersion, fingerprint: fingerprint, options: options,
                     result: result)

@@ -20,13 +20,15 @@ struct StatusTemplateTests {
         return snapshots
     }
 
-    /// Runs `status --json` twice: the first merges and keeps the memo, the second takes the memo and
-    /// keeps the document.
+    /// Runs `status --json` three times: the first keeps the parse cache, the second finds the store the
+    /// same and keeps the memo, the third takes the memo and keeps the document.
     func keepDocument(_ harness: Harness, _ arguments: [String]) throws -> String {
         _ = harness.run(arguments)
         _ = harness.run(arguments)
+        #expect(harness.home.entries("state/aggctl/cache").filter { $0.hasSuffix(".status") }.isEmpty)
+        _ = harness.run(arguments)
         let kept = harness.home.entries("state/aggctl/cache").filter { $0.hasSuffix(".status") }
-        try #require(kept.count == 1, "the second run keeps the document")
+        try #require(kept.count == 1, "the third run keeps the document")
         return harness.home.file("state/aggctl/cache/" + kept[0])
     }
 
