@@ -20,7 +20,10 @@ public enum Merger {
         var candidates: [Candidate] = []
         candidates.reserveCapacity(records.reduce(0) { $0 + $1.snapshot.providers.count })
         var groups: [AccountKey: Int] = [:]
-        var members: [[Int]] = []
+        groups.reserveCapacity(candidates.capacity)
+        // The group of each candidate, in candidate order; gathered per group below.
+        var groupOfCandidate: [Int] = []
+        groupOfCandidate.reserveCapacity(candidates.capacity)
         for recordIndex in records.indices {
             let deviceID = records[recordIndex].snapshot.deviceID
             let generatedAt = records[recordIndex].snapshot.generatedAt
@@ -38,11 +41,10 @@ public enum Merger {
                 if let known = groups[key] {
                     group = known
                 } else {
-                    group = members.count
+                    group = groups.count
                     groups[key] = group
-                    members.append([])
                 }
-                members[group].append(candidates.count)
+                groupOfCandidate.append(group)
                 candidates.append(
                     Candidate(
                         deviceID: deviceID, record: recordIndex, entry: entryIndex, lastUpdated: lastUpdated,
@@ -51,17 +53,29 @@ public enum Merger {
                         hasWindows: hasWindows))
             }
         }
+        // Each group's candidates side by side, in candidate order (a counting sort: one array, not one per
+        // group): group g's are members[firsts[g]..<firsts[g + 1]].
+        var firsts = [Int](repeating: 0, count: groups.count + 1)
+        for group in groupOfCandidate { firsts[group + 1] += 1 }
+        for group in 0..<groups.count { firsts[group + 1] += firsts[group] }
+        var members = [Int](repeating: 0, count: candidates.count)
+        var next = firsts
+        for (candidate, group) in groupOfCandidate.enumerated() {
+            members[next[group]] = candidate
+            next[group] += 1
+        }
         let grouped = Array(groups)
         let keys = AccountKey.sortedIndices(grouped.map(\.key)).map { grouped[$0] }
 
         // Accounts are independent of each other: built in pieces on every core, placed in key order.
         let pieces = Parallel.evenPieces(keys.count, minimumPerWorker: 256)
-        let accounts = try! Parallel.makeArray(count: keys.count, pieces: pieces) { [candidates, members] piece, emit in
+        let accounts = try! Parallel.makeArray(count: keys.count, pieces: pieces) {
+            [candidates, members, firsts] piece, emit in
             var deviceBests: [Candidate] = []
             for (key, group) in keys[pieces[piece]] {
                 // A device that lists the account twice contributes its best entry once: one device, one ledger.
                 deviceBests.removeAll(keepingCapacity: true)
-                for index in members[group] {
+                for index in members[firsts[group]..<firsts[group + 1]] {
                     let candidate = candidates[index]
                     if let same = deviceBests.firstIndex(where: { $0.deviceID == candidate.deviceID }) {
                         if candidate.ranksAbove(deviceBests[same]) { deviceBests[same] = candidate }
