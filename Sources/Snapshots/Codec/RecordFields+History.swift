@@ -12,7 +12,7 @@ extension RecordFields {
     /// before it counts as wrong: providers round and jitter reset times by seconds.
     static let historyTolerance: TimeInterval = 300
 
-    static func cleanHistory(_ entry: inout ProviderUsage, at prefix: String) -> [String] {
+    static func cleanHistory(_ entry: inout ProviderUsage, at prefix: @autoclosure () -> String) -> [String] {
         var notes: [String] = []
         // The trend a reader keeps instead of samples follows the same rule as samples: nothing after the
         // entry's own figures.
@@ -22,11 +22,12 @@ extension RecordFields {
             if entry.weeklyTrend!.points.isEmpty { entry.weeklyTrend = nil }
         }
         if let samples = entry.weeklySamples {
-            entry.weeklySamples = cleaned(samples, notAfter: entry.lastUpdated, path: "\(prefix).weeklySamples", &notes)
+            entry.weeklySamples = cleaned(
+                samples, notAfter: entry.lastUpdated, path: "\(prefix()).weeklySamples", &notes)
         }
         if let samples = entry.sessionSamples {
             entry.sessionSamples = cleaned(
-                samples, notAfter: entry.lastUpdated, path: "\(prefix).sessionSamples", &notes)
+                samples, notAfter: entry.lastUpdated, path: "\(prefix()).sessionSamples", &notes)
         }
         return notes
     }

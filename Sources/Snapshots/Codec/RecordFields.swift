@@ -81,45 +81,50 @@ struct RecordFields {
     /// percent outside 0...100 is reported (the merge clamps the remaining percent, as SPEC says); a
     /// window length that is not positive, a reset time out of range, negative tokens or cost are
     /// dropped. One note each, naming the field.
-    static func checkRanges(_ entry: inout ProviderUsage, at prefix: String) -> [String] {
+    ///
+    /// Paths are written only into notes: every entry of every record passes here, and building them
+    /// all was a fifth of reading a record.
+    static func checkRanges(_ entry: inout ProviderUsage, at prefix: @autoclosure () -> String) -> [String] {
         var notes: [String] = []
-        func window(_ window: inout UsageWindow, _ path: String) {
+        func window(_ window: inout UsageWindow, _ path: @autoclosure () -> String) {
             if !(0...100).contains(window.usedPercent) {
-                notes.append("\(path).usedPercent \(window.usedPercent) is outside 0...100; remaining clamped")
+                notes.append("\(path()).usedPercent \(window.usedPercent) is outside 0...100; remaining clamped")
             }
             if let minutes = window.windowMinutes, minutes <= 0 {
-                notes.append("\(path).windowMinutes \(minutes) is not a positive length; ignored")
+                notes.append("\(path()).windowMinutes \(minutes) is not a positive length; ignored")
                 window.windowMinutes = nil
             }
-            if let resetsAt = window.resetsAt, let problem = dateProblem(resetsAt, "\(path).resetsAt") {
+            if let resetsAt = window.resetsAt, !plausibleDates.contains(resetsAt),
+                let problem = dateProblem(resetsAt, "\(path()).resetsAt")
+            {
                 notes.append(problem + "; ignored")
                 window.resetsAt = nil
             }
         }
-        if entry.session != nil { window(&entry.session!, "\(prefix).session") }
-        if entry.weekly != nil { window(&entry.weekly!, "\(prefix).weekly") }
+        if entry.session != nil { window(&entry.session!, "\(prefix()).session") }
+        if entry.weekly != nil { window(&entry.weekly!, "\(prefix()).weekly") }
         if let models = entry.modelWeekly {
             for index in models.indices {
-                window(&entry.modelWeekly![index].window, "\(prefix).modelWeekly[\(index)].window")
+                window(&entry.modelWeekly![index].window, "\(prefix()).modelWeekly[\(index)].window")
             }
         }
-        func negative(_ value: Int?, _ path: String) -> Int? {
+        func negative(_ value: Int?, _ path: @autoclosure () -> String) -> Int? {
             guard let value, value < 0 else { return value }
-            notes.append("\(path) \(value) is negative; ignored")
+            notes.append("\(path()) \(value) is negative; ignored")
             return nil
         }
-        func negative(_ value: Double?, _ path: String) -> Double? {
+        func negative(_ value: Double?, _ path: @autoclosure () -> String) -> Double? {
             guard let value, value < 0 else { return value }
-            notes.append("\(path) \(value) is negative; ignored")
+            notes.append("\(path()) \(value) is negative; ignored")
             return nil
         }
         if entry.tokens != nil {
-            entry.tokens!.today = negative(entry.tokens!.today, "\(prefix).tokens.today")
-            entry.tokens!.last30Days = negative(entry.tokens!.last30Days, "\(prefix).tokens.last30Days")
+            entry.tokens!.today = negative(entry.tokens!.today, "\(prefix()).tokens.today")
+            entry.tokens!.last30Days = negative(entry.tokens!.last30Days, "\(prefix()).tokens.last30Days")
         }
         if entry.costUSD != nil {
-            entry.costUSD!.today = negative(entry.costUSD!.today, "\(prefix).costUSD.today")
-            entry.costUSD!.last30Days = negative(entry.costUSD!.last30Days, "\(prefix).costUSD.last30Days")
+            entry.costUSD!.today = negative(entry.costUSD!.today, "\(prefix()).costUSD.today")
+            entry.costUSD!.last30Days = negative(entry.costUSD!.last30Days, "\(prefix()).costUSD.last30Days")
         }
         return notes
     }
