@@ -63,6 +63,22 @@ public struct AccountKey: Hashable, Sendable, Comparable, CustomStringConvertibl
         lhs.compare(rhs) < 0
     }
 
+    /// The same bytes: two e-mails are one account when they are written alike once trimmed and lowercased,
+    /// as the reference merge compares them. (`String`'s `==` would also take canonically equal texts,
+    /// such as a composed and a decomposed "é", as one, which the byte order of `<` does not.)
+    public static func == (lhs: AccountKey, rhs: AccountKey) -> Bool {
+        lhs.compare(rhs) == 0
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for text in [providerID, normalizedEmail ?? "", deviceID?.rawValue ?? ""] {
+            var text = text
+            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            hasher.combine(0xFF as UInt8)  // never in UTF-8: ends each part
+        }
+        hasher.combine(normalizedEmail == nil)
+    }
+
     /// Negative, zero or positive as `self` sorts before, with or after `other` in the order of `<`.
     public func compare(_ other: AccountKey) -> Int {
         let provider = ByteOrder.compare(providerID, other.providerID)

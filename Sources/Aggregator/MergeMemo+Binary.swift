@@ -6,7 +6,8 @@ import Snapshots
 /// text and repeat across accounts: by position, loading shares one string per device.
 extension MergeMemo {
     static let magic: [UInt8] = Array("AGGMERGE".utf8)
-    static let format: UInt32 = 5
+    /// 6: accounts grouped by the bytes of their e-mails (a memo of 5 may hold two of them as one).
+    static let format: UInt32 = 6
     /// Accounts are stored in this many independent chunks, so loading decodes them on every core.
     static let accountChunks = 8
 

@@ -27,4 +27,16 @@ struct AccountKeyTests {
         #expect(firstDifference == nil, "\(firstDifference.map { "\(sorted[$0]) against \(expected[$0])" } ?? "")")
         #expect(Set(AccountKey.sortedIndices(keys)) == Set(keys.indices))
     }
+
+    @Test("one account is one set of bytes: e-mails written differently are different accounts, as in the reference")
+    func sameAccountIsSameBytes() {
+        let composed = AccountKey(providerID: "claude", accountEmail: "\u{e9}@example.com", deviceID: Records.id("a"))
+        let decomposed = AccountKey(
+            providerID: "claude", accountEmail: "e\u{301}@example.com", deviceID: Records.id("b"))
+        #expect(composed != decomposed)
+        #expect((composed < decomposed) != (decomposed < composed))
+        #expect(Set([composed, decomposed]).count == 2)
+        let again = AccountKey(providerID: "claude", accountEmail: " \u{c9}@Example.com", deviceID: Records.id("c"))
+        #expect(again == composed && again.hashValue == composed.hashValue)
+    }
 }

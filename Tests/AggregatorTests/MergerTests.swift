@@ -80,6 +80,22 @@ struct MergerTests {
         #expect(result.accounts[0].accountEmail == "You@Example.COM")
     }
 
+    @Test("e-mails written with other bytes are other accounts (a composed and a decomposed é), as in the reference")
+    func keyIsBytes() {
+        let result = merge([
+            Records.snapshot(
+                "a", generatedAt: "2026-11-30T11:59:00Z",
+                [Records.entry(email: "\u{e9}@x.test", at: "2026-11-30T11:59:00Z")]),
+            Records.snapshot(
+                "b", generatedAt: "2026-11-30T11:58:00Z",
+                [Records.entry(email: "e\u{301}@x.test", at: "2026-11-30T11:58:00Z")]),
+            Records.snapshot(
+                "c", generatedAt: "2026-11-30T11:58:00Z",
+                [Records.entry(email: "\u{c9}@X.test", at: "2026-11-30T11:58:00Z")]),
+        ])
+        #expect(result.accounts.map { $0.seenOn.map(\.rawValue) } == [["b"], ["a", "c"]])
+    }
+
     @Test("an entry with no e-mail is never merged with another device's entry")
     func noEmailStaysPerDevice() {
         let result = merge([
