@@ -66,12 +66,24 @@ public enum SafeText {
 
     /// Whether UTF-8 `bytes` may reach a terminal as they are: valid UTF-8 holding nothing `line` would
     /// escape. For large documents aggctl wrote itself and reads back (a kept `status --json`), so ASCII
-    /// goes eight bytes at a time.
+    /// goes sixteen bytes at a time (eight near the end).
     public static func isTerminalSafe(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
+        // Vector operands only: a scalar one makes each comparison a loop over the lanes.
+        let space = SIMD16<Int8>(repeating: 0x20)
+        let delete = SIMD16<Int8>(repeating: 0x7F)
         var index = 0
         while index < bytes.count {
+            if index + 16 <= bytes.count {
+                // As signed bytes, 0x80 and up are negative: one comparison finds them and the controls.
+                let block = bytes.loadUnaligned(fromByteOffset: index, as: SIMD16<Int8>.self)
+                let stops = unsafeBitCast((block .< space) .| (block .== delete), to: SIMD2<UInt64>.self)
+                if stops[0] | stops[1] == 0 {
+                    index += 16
+                    continue
+                }
+            }
             if index + 8 <= bytes.count {
                 let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                 let delete = word ^ (ones &* 0x7F)

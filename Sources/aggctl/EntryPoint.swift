@@ -25,7 +25,7 @@ struct EntryPoint {
         var none = sigset_t()
         sigemptyset(&none)
         sigprocmask(SIG_SETMASK, &none, nil)
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current()
         var status = Aggctl.runProcess(
             Array(CommandLine.arguments.dropFirst()), environment: environment, closedOutput: closed[1],
             closedErrors: closed[2])

@@ -158,4 +158,18 @@ struct PortableTests {
         #expect(Array(" \n\t".utf8).trimmingASCIIWhitespace().isEmpty)
         #expect(String(Substring("\u{A0}x\u{A0}".utf8.trimmingASCIIWhitespace())) == "\u{A0}x\u{A0}")
     }
+
+    @Test("the environment as ProcessInfo reads it, values with = and non-ASCII included")
+    func environmentAsProcessInfo() {
+        setenv("AGGCTL_TEST_ENVIRONMENT", "a=b=c caf\u{E9}", 1)
+        setenv("AGGCTL_TEST_EMPTY", "", 1)
+        defer {
+            unsetenv("AGGCTL_TEST_ENVIRONMENT")
+            unsetenv("AGGCTL_TEST_EMPTY")
+        }
+        let environment = ProcessEnvironment.current()
+        #expect(environment["AGGCTL_TEST_ENVIRONMENT"] == "a=b=c caf\u{E9}")
+        #expect(environment["AGGCTL_TEST_EMPTY"] == "")
+        #expect(environment == ProcessInfo.processInfo.environment)
+    }
 }

@@ -67,8 +67,14 @@ struct SafeTextTests {
             #expect(safe == !SafeText.hasControlCharacters(text), "\(bytes)")
         }
         // Not UTF-8: a stray continuation byte, a cut sequence, an overlong form, a surrogate, past U+10FFFF.
-        for bytes: [UInt8] in [[0x80], [0x61, 0xC3], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80]] {
-            #expect(!bytes.withUnsafeBytes { SafeText.isTerminalSafe($0) }, "\(bytes)")
+        // Alone, and after a run of ASCII long enough to be read sixteen bytes at a time, at every offset.
+        for bad: [UInt8] in [
+            [0x80], [0x61, 0xC3], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x1B], [0x7F],
+        ] {
+            for lead in [0, 1, 15, 16, 17, 31, 40] {
+                let bytes = [UInt8](repeating: 0x61, count: lead) + bad + [UInt8](repeating: 0x62, count: 20)
+                #expect(!bytes.withUnsafeBytes { SafeText.isTerminalSafe($0) }, "\(bytes)")
+            }
         }
     }
 }
