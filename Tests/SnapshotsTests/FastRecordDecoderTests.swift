@@ -76,16 +76,8 @@ struct FastRecordDecoderTests {
         var stricter = 0
         for index in 0..<1500 {
             var bytes = [UInt8](try SnapshotCodec.encode(RandomRecords.snapshot(index, using: &generator)))
-            for _ in 0..<Int.random(in: 1...3, using: &generator) {
-                let at = Int.random(in: 0..<bytes.count, using: &generator)
-                switch Int.random(in: 0..<4, using: &generator) {
-                case 0: bytes.remove(at: at)
-                case 1: bytes.insert(alphabet.randomElement(using: &generator)!, at: at)
-                case 2: bytes[at] = alphabet.randomElement(using: &generator)!
-                default: bytes.removeLast(Int.random(in: 0...(bytes.count - at), using: &generator))
-                }
-                if bytes.isEmpty { bytes = [0x7B] }
-            }
+            ByteMutation.mutate(&bytes, alphabet: alphabet, using: &generator)
+            if bytes.isEmpty { bytes = [0x7B] }
             let data = Data(bytes)
             let fast = Self.fast(data)
             let reference = Self.foundation(data)

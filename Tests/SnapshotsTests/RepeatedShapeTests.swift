@@ -88,15 +88,7 @@ struct RepeatedShapeTests {
         var skipped = 0
         for _ in 0..<6000 {
             var bytes = Self.array(using: &generator)
-            for _ in 0..<Int.random(in: 0...3, using: &generator) where !bytes.isEmpty {
-                let at = Int.random(in: 0..<bytes.count, using: &generator)
-                switch Int.random(in: 0..<4, using: &generator) {
-                case 0: bytes.remove(at: at)
-                case 1: bytes.insert(alphabet.randomElement(using: &generator)!, at: at)
-                case 2: bytes[at] = alphabet.randomElement(using: &generator)!
-                default: bytes.removeLast(Int.random(in: 0...(bytes.count - at), using: &generator))
-                }
-            }
+            ByteMutation.mutate(&bytes, times: 0...3, alphabet: alphabet, using: &generator)
             let plain = Self.skip(bytes, shapes: false)
             let shaped = Self.skip(bytes, shapes: true)
             #expect(shaped == plain, "\(String(decoding: bytes, as: UTF8.self))")

@@ -139,15 +139,19 @@ try measure("decode") {
     }
     return providers
 }
+/// `path` mapped whole (MAP_POPULATE: every page in place before the first byte is read), its size.
+func mapped(_ path: String) -> (UnsafeMutableRawPointer, Int) {
+    let descriptor = open(path, O_RDONLY)
+    defer { close(descriptor) }
+    var info = stat()
+    fstat(descriptor, &info)
+    let size = Int(info.st_size)
+    return (mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0)!, size)
+}
 measure("map") {
     var count = 0
     for path in paths {
-        let descriptor = open(path, O_RDONLY)
-        var info = stat()
-        fstat(descriptor, &info)
-        let size = Int(info.st_size)
-        let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0)!
-        close(descriptor)
+        let (address, size) = mapped(path)
         let bytes = address.assumingMemoryBound(to: UInt8.self)
         var offset = 0
         while offset < size {
@@ -178,12 +182,7 @@ try measure("read+dec") {
 try measure("map+dec") {
     var providers = 0
     for (index, path) in paths.enumerated() {
-        let descriptor = open(path, O_RDONLY)
-        var info = stat()
-        fstat(descriptor, &info)
-        let size = Int(info.st_size)
-        let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0)!
-        close(descriptor)
+        let (address, size) = mapped(path)
         providers += try SnapshotCodec.decode(
             Data(bytesNoCopy: address, count: size, deallocator: .none), fileName: names[index], history: .skip
         ).snapshot.providers.count
