@@ -67,6 +67,9 @@ struct JSONWriter {
     /// The bytes written so far, for a writer collecting in memory.
     func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) { output.withBytes(body) }
 
+    /// How many bytes an in-memory writer holds.
+    var byteCount: Int { output.byteCount }
+
     /// Writes bytes that are already JSON (a piece of an earlier document) as they are.
     func verbatim(_ bytes: UnsafeRawBufferPointer) { output.pass(bytes) }
 
@@ -331,6 +334,8 @@ private final class ByteOutput {
     func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
         body(UnsafeRawBufferPointer(start: start, count: count))
     }
+
+    var byteCount: Int { count }
 
     /// Appends `bytes`; a streaming output sends a large block straight on instead of copying it.
     func pass(_ bytes: UnsafeRawBufferPointer) {

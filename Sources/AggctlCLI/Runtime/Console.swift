@@ -13,6 +13,8 @@ protocol TextSink: AnyObject, Sendable {
     func write(_ text: String)
     /// Writes UTF-8 bytes as they are: large outputs skip building and re-validating a String.
     func write(bytes: UnsafeRawBufferPointer)
+    /// Writes the pieces one after another, as one write where the stream can (`writev`).
+    func write(pieces: [UnsafeRawBufferPointer])
     /// Why the stream stopped taking writes (the `errno` of the first failed write), or nil while every
     /// write went through. Once set, later writes are dropped.
     var failure: Int32? { get }
@@ -21,6 +23,10 @@ protocol TextSink: AnyObject, Sendable {
 extension TextSink {
     func write(bytes: UnsafeRawBufferPointer) {
         write(String(decoding: bytes, as: UTF8.self))
+    }
+
+    func write(pieces: [UnsafeRawBufferPointer]) {
+        for piece in pieces { write(bytes: piece) }
     }
 
     /// Writes `text`, and throws when it did not all arrive (a full disk, a closed pipe, an I/O error):
@@ -97,6 +103,14 @@ final class FileDescriptorSink: TextSink, @unchecked Sendable {
         defer { lock.unlock() }
         guard firstFailure == nil else { return }
         let result = Descriptor.writeAll(descriptor, buffer)
+        if result != 0 { firstFailure = result }
+    }
+
+    func write(pieces: [UnsafeRawBufferPointer]) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard firstFailure == nil else { return }
+        let result = Descriptor.writeAll(descriptor, pieces: pieces)
         if result != 0 { firstFailure = result }
     }
 

@@ -179,11 +179,27 @@ extension BinaryReader {
         _ buffer: UnsafeRawBufferPointer, magic: [UInt8], format: UInt32, readerVersion: String,
         _ body: (inout BinaryReader) throws -> Value
     ) throws -> Value {
-        guard buffer.count >= 16 else { throw Corrupt() }
-        let content = UnsafeRawBufferPointer(rebasing: buffer[0..<(buffer.count - 8)])
+        guard hasIntactChecksum(buffer) else { throw Corrupt() }
+        return try readBeforeChecking(buffer, magic: magic, format: format, readerVersion: readerVersion, body)
+    }
+
+    /// Whether the last eight bytes of `buffer` are the checksum of the rest (what `sealed` wrote).
+    package static func hasIntactChecksum(_ buffer: UnsafeRawBufferPointer) -> Bool {
+        guard buffer.count >= 16 else { return false }
         var tail = BinaryReader(UnsafeRawBufferPointer(rebasing: buffer[(buffer.count - 8)...]))
-        guard try tail.u64() == BinaryWriter.checksum(content) else { throw Corrupt() }
-        var input = BinaryReader(content)
+        return (try? tail.u64())
+            == BinaryWriter.checksum(UnsafeRawBufferPointer(rebasing: buffer[0..<(buffer.count - 8)]))
+    }
+
+    /// Reads a sealed file's header and content without its checksum checked: for a reader that checks
+    /// the checksum alongside another pass over the file, and uses nothing it read before both agree.
+    /// Every read is bounds-checked, so damaged bytes only make it throw.
+    package static func readBeforeChecking<Value>(
+        _ buffer: UnsafeRawBufferPointer, magic: [UInt8], format: UInt32, readerVersion: String,
+        _ body: (inout BinaryReader) throws -> Value
+    ) throws -> Value {
+        guard buffer.count >= 16 else { throw Corrupt() }
+        var input = BinaryReader(UnsafeRawBufferPointer(rebasing: buffer[0..<(buffer.count - 8)]))
         guard try input.raw(magic.count) == magic, try input.u32() == format,
             try input.string() == readerVersion
         else { throw Corrupt() }

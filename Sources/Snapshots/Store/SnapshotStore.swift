@@ -179,7 +179,10 @@ extension Array where Element == RecordInfo {
     /// Sorted by name in byte order; the array itself when it already is (checking is cheaper than
     /// sorting again, which copies every entry).
     public func sortedByName() -> [RecordInfo] {
-        let inOrder = indices.dropFirst().allSatisfy { ByteOrder.precedes(self[$0 - 1].name, self[$0].name) }
+        // Through the buffer: only each name is read, not each whole record info copied twice.
+        let inOrder = withUnsafeBufferPointer { infos in
+            infos.indices.dropFirst().allSatisfy { ByteOrder.precedes(infos[$0 - 1].name, infos[$0].name) }
+        }
         return inOrder ? self : sorted { ByteOrder.precedes($0.name, $1.name) }
     }
 }
