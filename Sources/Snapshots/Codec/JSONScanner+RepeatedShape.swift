@@ -65,16 +65,30 @@ extension JSONScanner {
                 // 0: no shape yet; -1: this array does not repeat, no more tries.
                 var runCount = 0
                 var hits = 0
+                var everMatched = false
                 var misses = 0
+                // A stretch to take the shape of, once another element is seen to follow it: an array of
+                // two elements (a log line's content, mostly) never pays for a shape.
+                var pending: Range<Int>?
                 while true {
+                    if let stretch = pending {
+                        pending = nil
+                        if nextByteAfterWhitespace() == UInt8(ascii: ",") {
+                            runCount = takeShape(
+                                from: stretch.lowerBound, to: stretch.upperBound, runs: runs, words: words)
+                            hits = 0
+                        }
+                    }
                     if runCount > 0 {
                         if matchShape(runs, runCount, words) {
                             hits += 1
+                            everMatched = true
                             misses = 0
                             continue
                         }
                         misses += 1
-                        if misses == 8 { runCount = -1 }
+                        // Two shapes in a row that never matched: the elements differ; stop trying.
+                        if misses == 8 || (!everMatched && misses == 2) { runCount = -1 }
                     }
                     let unitStart = index
                     let byte = peek()
@@ -88,13 +102,17 @@ extension JSONScanner {
                     try skipValue()
                     // A shape that has matched survives one odd element; one that never matched, or that
                     // has stopped matching, is replaced by the newest.
-                    if runCount == 0 || (runCount > 0 && (hits == 0 || misses >= 2)) {
-                        runCount = takeShape(from: unitStart, to: index, runs: runs, words: words)
-                        hits = 0
-                    }
+                    if runCount == 0 || (runCount > 0 && (hits == 0 || misses >= 2)) { pending = unitStart..<index }
                 }
             }
         }
+    }
+
+    /// The byte after any white space at the cursor, without moving it; 0 at the end.
+    private func nextByteAfterWhitespace() -> UInt8 {
+        var at = index
+        while at < count, base[at] == 0x20 || base[at] == 0x0A || base[at] == 0x0D || base[at] == 0x09 { at += 1 }
+        return at < count ? base[at] : 0
     }
 
     /// The shape of one validated stretch (a separator and the element after it). Returns the number of
