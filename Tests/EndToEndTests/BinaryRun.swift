@@ -37,7 +37,9 @@ struct BinaryRun {
         process.standardError = stderr
         process.standardInput = stdin
         try process.run()
-        if let input { stdin.fileHandleForWriting.write(input) }
+        // A child may end before reading its input (a usage error is found first): the broken pipe is
+        // its answer, not the test's failure (the non-throwing write trapped on it).
+        if let input { try? stdin.fileHandleForWriting.write(contentsOf: input) }
         try stdin.fileHandleForWriting.close()
         // Both pipes drained on other threads, so a chatty child never blocks on a full pipe.
         let output = Collected()
