@@ -24,6 +24,31 @@ struct RepeatedShapeTests {
         }
     }
 
+    /// Where each element of the array `bytes` begins, as the weekly trend's reader notes them: by shape,
+    /// or with the plain loop; nil when the array is refused.
+    static func starts(_ bytes: [UInt8], shapes: Bool) -> [Int]? {
+        bytes.withUnsafeBytes { buffer in
+            var scanner = JSONScanner(buffer)
+            var starts: [Int] = []
+            do throws(JSONSyntaxError) {
+                if shapes {
+                    try scanner.skipArray(notingStarts: &starts)
+                } else {
+                    try scanner.enterArray()
+                    var first = true
+                    while try scanner.nextElement(&first) {
+                        scanner.skipWhitespace()
+                        starts.append(scanner.index)
+                        try scanner.skipValue(repeatedShapes: false)
+                    }
+                }
+                return starts
+            } catch {
+                return nil
+            }
+        }
+    }
+
     /// One value of an element, drawn from what records hold and what breaks a shape: time stamps and
     /// dates (one length), names (many lengths, escapes, non-ASCII), numbers of every form, literals,
     /// and small nested containers.
@@ -92,6 +117,11 @@ struct RepeatedShapeTests {
             let plain = Self.skip(bytes, shapes: false)
             let shaped = Self.skip(bytes, shapes: true)
             #expect(shaped == plain, "\(String(decoding: bytes, as: UTF8.self))")
+            if bytes.first == UInt8(ascii: "[") {
+                #expect(
+                    Self.starts(bytes, shapes: true) == Self.starts(bytes, shapes: false),
+                    "starts of \(bytes.count) bytes")
+            }
             if case .failed = plain { failures += 1 } else { skipped += 1 }
         }
         // Both verdicts are well represented, or the comparison says little.

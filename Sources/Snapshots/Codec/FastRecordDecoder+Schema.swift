@@ -142,16 +142,9 @@ extension FastRecordDecoder {
         }
         var starts: [Int] = []
         starts.reserveCapacity(256)
-        do { try s.enterArray() } catch { throw .syntax(error) }
-        let elementDepth = s.depth
-        var first = true
-        while true {
-            let more: Bool
-            do { more = try s.nextElement(&first) } catch { throw .syntax(error) }
-            guard more else { break }
-            starts.append(s.index)
-            try skip(&s)
-        }
+        let elementDepth = s.depth + 1
+        // Skipped by the shape its samples repeat, as other history is, noting where each begins.
+        do { try s.skipArray(notingStarts: &starts) } catch { throw .syntax(error) }
         let end = (index: s.index, depth: s.depth)
         defer {
             s.index = end.index

@@ -52,12 +52,24 @@ extension JSONScanner {
 
     /// Skips an array (the cursor on `[`), validating it fully.
     mutating func skipArrayOfShapes() throws(JSONSyntaxError) {
+        var none: [Int] = []
+        try skipArrayOfShapes(noting: &none, keepStarts: false)
+    }
+
+    /// Skips an array (the cursor on `[`), validating it fully, and appends to `starts` where each of its
+    /// elements begins: for a reader that comes back to some of them (the weekly trend, newest first).
+    package mutating func skipArray(notingStarts starts: inout [Int]) throws(JSONSyntaxError) {
+        try skipArrayOfShapes(noting: &starts, keepStarts: true)
+    }
+
+    private mutating func skipArrayOfShapes(noting starts: inout [Int], keepStarts: Bool) throws(JSONSyntaxError) {
         try enterArray()
         if peek() == UInt8(ascii: "]") {
             index += 1
             depth -= 1
             return
         }
+        if keepStarts { starts.append(index) }
         try skipValue()
         try withUnsafeTemporaryAllocation(of: ShapeRun.self, capacity: JSONScanner.maximumShapeRuns) {
             (runs) throws(JSONSyntaxError) in
@@ -71,17 +83,22 @@ extension JSONScanner {
                 // A stretch to take the shape of, once another element is seen to follow it: an array of
                 // two elements (a log line's content, mostly) never pays for a shape.
                 var pending: Range<Int>?
+                // Where an element begins in a stretch of the shape: past the separator and white space.
+                var elementOffset = 0
                 while true {
                     if let stretch = pending {
                         pending = nil
                         if nextByteAfterWhitespace() == UInt8(ascii: ",") {
                             runCount = takeShape(
                                 from: stretch.lowerBound, to: stretch.upperBound, runs: runs, words: words)
+                            elementOffset = offsetOfElement(in: stretch)
                             hits = 0
                         }
                     }
                     if runCount > 0 {
+                        let unitStart = index
                         if matchShape(runs, runCount, words) {
+                            if keepStarts { starts.append(unitStart + elementOffset) }
                             hits += 1
                             everMatched = true
                             misses = 0
@@ -100,6 +117,8 @@ extension JSONScanner {
                     }
                     guard byte == UInt8(ascii: ",") else { throw error }
                     index += 1
+                    skipWhitespace()
+                    if keepStarts { starts.append(index) }
                     try skipValue()
                     // A shape that has matched survives one odd element; one that never matched, or that
                     // has stopped matching, is replaced by the newest.
@@ -107,6 +126,15 @@ extension JSONScanner {
                 }
             }
         }
+    }
+
+    /// How far into a validated stretch (white space, `,`, white space, an element) its element begins.
+    private func offsetOfElement(in stretch: Range<Int>) -> Int {
+        var at = stretch.lowerBound
+        while at < stretch.upperBound, base[at] != UInt8(ascii: ",") { at += 1 }
+        at += 1
+        while at < stretch.upperBound, base[at] <= 0x20 { at += 1 }
+        return at - stretch.lowerBound
     }
 
     /// The byte after any white space at the cursor, without moving it; 0 at the end.
