@@ -27,19 +27,26 @@ public enum FileSystem {
         return "/"
     }
 
-    /// Everything readable from `descriptor` until its end (standard input, for `--from -`).
-    public static func readAll(_ descriptor: Int32) throws -> Data {
-        var data = Data()
-        var chunk = [UInt8](repeating: 0, count: 65536)
+    /// Everything readable from `descriptor` until its end (standard input for `--from -`, a cache file).
+    ///
+    /// - Parameter size: how much is expected (a file's size): the buffer starts a byte larger, so that
+    ///   a file read whole takes one `read` and the one that sees its end.
+    public static func readAll(_ descriptor: Int32, expecting size: Int = 65535) throws -> Data {
+        var data = Data(count: size + 1)
+        var filled = 0
         while true {
-            let count = read(descriptor, &chunk, chunk.count)
-            if count == 0 { return data }
+            if filled == data.count { data.count += max(4096, data.count) }
+            let wanted = data.count - filled
+            let count = data.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, wanted) }
+            if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw ReadFailure(code: errno)
             }
-            data.append(contentsOf: chunk[0..<count])
+            filled += count
         }
+        data.count = filled
+        return data
     }
 
     /// A failed `read`, with its errno.
@@ -76,21 +83,7 @@ extension FileSystem {
     public static func contents(of path: String) -> Data? {
         guard let (descriptor, size) = openRegularFile(path) else { return nil }
         defer { close(descriptor) }
-        var data = Data(count: size + 1)
-        var filled = 0
-        while true {
-            if filled == data.count { data.count += max(4096, data.count) }
-            let wanted = data.count - filled
-            let count = data.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, wanted) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            if count == 0 { break }
-            filled += count
-        }
-        data.count = filled
-        return data
+        return try? readAll(descriptor, expecting: size)
     }
 
     /// `path` opened for reading, and its size, when it is a regular file; the caller closes it. Opened

@@ -70,9 +70,6 @@ struct JSONWriter {
     /// How many bytes an in-memory writer holds.
     var byteCount: Int { output.byteCount }
 
-    /// Writes bytes that are already JSON (a piece of an earlier document) as they are.
-    func verbatim(_ bytes: UnsafeRawBufferPointer) { output.pass(bytes) }
-
     /// Ends the document with a newline and writes out what is still buffered.
     func finish() {
         output.byte(0x0A)

@@ -99,11 +99,7 @@ final class FileDescriptorSink: TextSink, @unchecked Sendable {
     }
 
     func write(bytes buffer: UnsafeRawBufferPointer) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard firstFailure == nil else { return }
-        let result = Descriptor.writeAll(descriptor, buffer)
-        if result != 0 { firstFailure = result }
+        write(pieces: [buffer])
     }
 
     func write(pieces: [UnsafeRawBufferPointer]) {

@@ -122,7 +122,9 @@ extension JSONScanner {
                     try skipValue()
                     // A shape that has matched survives one odd element; one that never matched, or that
                     // has stopped matching, is replaced by the newest.
-                    if runCount == 0 || (runCount > 0 && (hits == 0 || misses >= 2)) { pending = unitStart..<index }
+                    if runCount == 0 || (runCount > 0 && (hits == 0 || misses >= 2)) {
+                        pending = unitStart..<index
+                    }
                 }
             }
         }

@@ -10,22 +10,11 @@ public enum Descriptor {
     ///
     /// - Returns: 0 on success, else the `errno` of the failing write.
     public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
-        guard let base = bytes.baseAddress else { return 0 }
-        var offset = 0
-        while offset < bytes.count {
-            #if canImport(Glibc)
-                let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
-            #else
-                let written = Darwin.write(descriptor, base + offset, bytes.count - offset)
-            #endif
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += written
-        }
-        return 0
+        writeAll(descriptor, pieces: [bytes])
     }
+
+    /// The most pieces one `writev` takes (IOV_MAX, 1024 on Linux and macOS; POSIX promises 16).
+    private static let maximumPieces = max(16, sysconf(Int32(_SC_IOV_MAX)))
 
     /// Writes every piece, in order, with as few calls as `writev` allows (IOV_MAX pieces a call), going
     /// on after a short write from where it stopped; 0, or the `errno` of the first failed call.
@@ -34,8 +23,7 @@ public enum Descriptor {
             piece.count > 0
                 ? iovec(iov_base: UnsafeMutableRawPointer(mutating: piece.baseAddress), iov_len: piece.count) : nil
         }
-        // The most pieces one call takes (IOV_MAX, 1024 on Linux and macOS; POSIX promises 16).
-        let limit = max(16, sysconf(Int32(_SC_IOV_MAX)))
+        let limit = maximumPieces
         var first = 0
         while first < vectors.count {
             let batch = min(vectors.count - first, limit)
