@@ -10,8 +10,9 @@ struct DescriptorTests {
     func gatheringWrite() throws {
         var pipeEnds: [Int32] = [0, 0]
         #expect(pipe(&pipeEnds) == 0)
-        // Pieces of every length, the empty one included; over 4 MB in 5000 pieces, so the pipe (64 KB)
-        // takes each call only in part and IOV_MAX splits the list.
+        // Pieces of every length, the empty one included; over 4 MB in 5000 pieces, so IOV_MAX splits the
+        // list and each call waits on the slow reader. (A blocking pipe finishes each call it takes; writes
+        // that stop part way are `advancePastShortWrites`'s.)
         var generator = SystemRandomNumberGenerator()
         let pieces: [[UInt8]] = (0..<5000).map { index in
             (0..<Int.random(in: 0...1700, using: &generator)).map { UInt8(truncatingIfNeeded: index &+ $0) }
