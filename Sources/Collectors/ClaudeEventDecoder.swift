@@ -75,7 +75,8 @@ enum ClaudeEventDecoder: LogLineDecoder {
         usage.at = at
         usage.model = model
         usage.costUSD = cost
-        usage.key = BinaryWriter.fnv1a(messageID + [0x3A] + requestID)
+        // The hash of `messageID:requestID`, taken piece by piece (FNV-1a goes on from where it was).
+        usage.key = BinaryWriter.fnv1a(requestID, from: BinaryWriter.fnv1a([0x3A], from: BinaryWriter.fnv1a(messageID)))
         return usage
     }
 }

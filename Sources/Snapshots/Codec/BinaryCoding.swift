@@ -7,10 +7,23 @@ package struct BinaryWriter {
 
     /// FNV-1a of `bytes`, going on from `hash`: the same on every run and machine (Swift's `Hasher` is
     /// seeded per process), for the names of cache files and the keys kept in them.
-    package static func fnv1a(_ bytes: some Sequence<UInt8>, from hash: UInt64 = fnv1aOffset) -> UInt64 {
+    ///
+    /// Concrete overloads, not one over `some Sequence<UInt8>`: called from another module, a generic one
+    /// is not specialized and walks the bytes through witness tables, about 50 ns a byte. That was a third
+    /// of a Codex publish with nothing new, which hashes every log file's path.
+    package static func fnv1a(_ bytes: UnsafeRawBufferPointer, from hash: UInt64 = fnv1aOffset) -> UInt64 {
         var hash = hash
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* fnv1aPrime }
         return hash
+    }
+
+    package static func fnv1a(_ bytes: [UInt8], from hash: UInt64 = fnv1aOffset) -> UInt64 {
+        bytes.withUnsafeBytes { fnv1a($0, from: hash) }
+    }
+
+    package static func fnv1a(_ text: String.UTF8View, from hash: UInt64 = fnv1aOffset) -> UInt64 {
+        var text = String(text)
+        return text.withUTF8 { fnv1a(UnsafeRawBufferPointer($0), from: hash) }
     }
 
     private var storage: Storage
