@@ -12,9 +12,10 @@ struct RepeatedShapeTests {
         case failed(at: Int)
     }
 
-    static func skip(_ bytes: [UInt8], shapes: Bool) -> Verdict {
+    static func skip(_ bytes: [UInt8], shapes: Bool, memory: JSONScanner.ShapeMemory? = nil) -> Verdict {
         bytes.withUnsafeBytes { buffer in
             var scanner = JSONScanner(buffer)
+            scanner.shapeMemory = memory
             do throws(JSONSyntaxError) {
                 try scanner.skipValue(repeatedShapes: shapes)
                 return .skipped(to: scanner.index)
@@ -26,9 +27,10 @@ struct RepeatedShapeTests {
 
     /// Where each element of the array `bytes` begins, as the weekly trend's reader notes them: by shape,
     /// or with the plain loop; nil when the array is refused.
-    static func starts(_ bytes: [UInt8], shapes: Bool) -> [Int]? {
+    static func starts(_ bytes: [UInt8], shapes: Bool, memory: JSONScanner.ShapeMemory? = nil) -> [Int]? {
         bytes.withUnsafeBytes { buffer in
             var scanner = JSONScanner(buffer)
+            scanner.shapeMemory = memory
             var starts: [Int] = []
             do throws(JSONSyntaxError) {
                 if shapes {
@@ -126,6 +128,58 @@ struct RepeatedShapeTests {
         }
         // Both verdicts are well represented, or the comparison says little.
         #expect(failures > 1500 && skipped > 1500)
+    }
+
+    @Test("shapes kept from earlier arrays and earlier documents change no verdict, end or error byte")
+    func keptShapesAgreeWithThePlainLoop() {
+        var generator = SeededGenerator(seed: 15)
+        let alphabet = Array("{}[]\",:\\0123456789.eE-+ntfaluxr \n#".utf8) + [0x00, 0x80, 0xC3]
+        // One memory for every document, as a store's read worker keeps one for all its records.
+        let memory = JSONScanner.ShapeMemory()
+        var failures = 0
+        var skipped = 0
+        for _ in 0..<3000 {
+            // Arrays of one shape side by side (an entry's histories, the next entry's), some broken.
+            let first = Self.array(using: &generator)
+            let other = Self.array(using: &generator)
+            var members: [[UInt8]] = []
+            for index in 0..<Int.random(in: 1...4, using: &generator) {
+                var member = Bool.random(using: &generator) ? first : other
+                if Int.random(in: 0..<3, using: &generator) == 0 {
+                    ByteMutation.mutate(&member, times: 1...2, alphabet: alphabet, using: &generator)
+                }
+                members.append(Array("\"h\(index)\": ".utf8) + member)
+                if member.first == UInt8(ascii: "[") {
+                    #expect(
+                        Self.starts(member, shapes: true, memory: memory) == Self.starts(member, shapes: false),
+                        "starts of \(String(decoding: member, as: UTF8.self))")
+                }
+            }
+            let bytes = Array("{".utf8) + Array(members.joined(separator: Array(",\n  ".utf8))) + Array("}".utf8)
+            let plain = Self.skip(bytes, shapes: false)
+            #expect(
+                Self.skip(bytes, shapes: true, memory: memory) == plain, "\(String(decoding: bytes, as: UTF8.self))")
+            if case .failed = plain { failures += 1 } else { skipped += 1 }
+        }
+        #expect(failures > 500 && skipped > 500)
+    }
+
+    @Test("a shape kept at one depth is not used at another, where the depth limit may refuse its elements")
+    func keptShapesStayAtTheirDepth() {
+        // Elements nested 505 deep after a shallow first one: within the limit in an array at the top, past
+        // it in one inside seven more (the first element, read the usual way, passes at both depths).
+        let element = String(repeating: "[", count: 505) + String(repeating: "]", count: 505)
+        let array = "[[]," + Array(repeating: element, count: 4).joined(separator: ",") + "]"
+        let memory = JSONScanner.ShapeMemory()
+        #expect(Self.skip(Array(array.utf8), shapes: true, memory: memory) == .skipped(to: array.utf8.count))
+        #expect(memory.slots.contains { $0.runCount > 0 }, "the deep elements' shape was kept")
+        let deeper = Array((String(repeating: "[", count: 7) + array + String(repeating: "]", count: 7)).utf8)
+        let plain = Self.skip(deeper, shapes: false)
+        guard case .failed = plain else {
+            Issue.record("the plain loop accepted nesting past the limit")
+            return
+        }
+        #expect(Self.skip(deeper, shapes: true, memory: memory) == plain)
     }
 
     /// Eight hundred history samples, the way records hold them.

@@ -15,10 +15,13 @@ enum FastRecordDecoder {
     ///   `tokens.daily`) is validated as JSON but not kept: it is the bulk of a record, and most reports
     ///   need only the current windows and the `today`/`last30Days` totals (`.trend` keeps the weekly
     ///   samples' last week in a few numbers).
+    /// - Parameter shapes: history shapes kept from records read before (one reader's, not shared).
     static func decode(
-        _ buffer: UnsafeRawBufferPointer, fileName: String, history: HistoryDetail = .full
+        _ buffer: UnsafeRawBufferPointer, fileName: String, history: HistoryDetail = .full,
+        shapes: JSONScanner.ShapeMemory? = nil
     ) throws(RecordDecodingError) -> DecodedRecord {
         var scanner = JSONScanner(buffer)
+        scanner.shapeMemory = shapes
         let fields: RecordFields
         do throws(Failure) {
             fields = try readRecord(&scanner, history: history)

@@ -64,70 +64,130 @@ extension JSONScanner {
 
     private mutating func skipArrayOfShapes(noting starts: inout [Int], keepStarts: Bool) throws(JSONSyntaxError) {
         try enterArray()
+        let opening = index - 1
         if peek() == UInt8(ascii: "]") {
             index += 1
             depth -= 1
             return
         }
-        if keepStarts { starts.append(index) }
-        try skipValue()
-        try withUnsafeTemporaryAllocation(of: ShapeRun.self, capacity: JSONScanner.maximumShapeRuns) {
-            (runs) throws(JSONSyntaxError) in
-            try withUnsafeTemporaryAllocation(of: ShapeWord.self, capacity: JSONScanner.maximumShapeWords) {
-                (words) throws(JSONSyntaxError) in
-                // 0: no shape yet; -1: this array does not repeat, no more tries.
-                var runCount = 0
-                var hits = 0
-                var everMatched = false
-                var misses = 0
-                // A stretch to take the shape of, once another element is seen to follow it: an array of
-                // two elements (a log line's content, mostly) never pays for a shape.
-                var pending: Range<Int>?
-                // Where an element begins in a stretch of the shape: past the separator and white space.
-                var elementOffset = 0
-                while true {
-                    if let stretch = pending {
-                        pending = nil
-                        if nextByteAfterWhitespace() == UInt8(ascii: ",") {
-                            runCount = takeShape(
-                                from: stretch.lowerBound, to: stretch.upperBound, runs: runs, words: words)
-                            elementOffset = offsetOfElement(in: stretch)
-                            hits = 0
-                        }
-                    }
+        let memory: ShapeMemory
+        if let kept = shapeMemory {
+            memory = kept
+        } else {
+            memory = ShapeMemory()
+            shapeMemory = memory
+        }
+        // The slot of the shape in use: none yet, or none any more (this array does not repeat).
+        var current: Int?
+        var gaveUp = false
+        var triedKept = false
+        var hits = 0
+        var everMatched = false
+        var misses = 0
+        // The first element: by a kept shape, its `[` standing for the separator; else the usual way.
+        if let slot = matchKept(memory, from: opening, first: true) {
+            if keepStarts { starts.append(opening + memory.slots[slot].elementOffset) }
+            current = slot
+            hits = 1
+            everMatched = true
+            triedKept = true
+        } else {
+            if keepStarts { starts.append(index) }
+            try skipValue()
+        }
+        // A stretch to take the shape of, once another element is seen to follow it: an array of two
+        // elements (a log line's content, mostly) never pays for a shape.
+        var pending: Range<Int>?
+        while true {
+            if let stretch = pending {
+                pending = nil
+                if nextByteAfterWhitespace() == UInt8(ascii: ",") {
+                    let slot = memory.slotToReplace()
+                    let runCount = takeShape(
+                        from: stretch.lowerBound, to: stretch.upperBound, runs: memory.runs(slot),
+                        words: memory.words(slot))
+                    memory.keep(slot, runCount: runCount, elementOffset: offsetOfElement(in: stretch), depth: depth)
                     if runCount > 0 {
-                        let unitStart = index
-                        if matchShape(runs, runCount, words) {
-                            if keepStarts { starts.append(unitStart + elementOffset) }
-                            hits += 1
-                            everMatched = true
-                            misses = 0
-                            continue
-                        }
-                        misses += 1
-                        // Two shapes in a row that never matched: the elements differ; stop trying.
-                        if misses == 8 || (!everMatched && misses == 2) { runCount = -1 }
+                        current = slot
+                    } else {
+                        current = nil
+                        gaveUp = true
                     }
-                    let unitStart = index
-                    let byte = peek()
-                    if byte == UInt8(ascii: "]") {
-                        index += 1
-                        depth -= 1
-                        return
-                    }
-                    guard byte == UInt8(ascii: ",") else { throw error }
-                    index += 1
-                    skipWhitespace()
-                    if keepStarts { starts.append(index) }
-                    try skipValue()
-                    // A shape that has matched survives one odd element; one that never matched, or that
-                    // has stopped matching, is replaced by the newest.
-                    if runCount == 0 || (runCount > 0 && (hits == 0 || misses >= 2)) {
-                        pending = unitStart..<index
-                    }
+                    hits = 0
                 }
             }
+            if current == nil, !gaveUp, !triedKept {
+                // The second element: the shapes of earlier arrays, before taking one of its own.
+                triedKept = true
+                let unitStart = index
+                if nextByteAfterWhitespace() == UInt8(ascii: ","), let slot = matchKept(memory, from: unitStart) {
+                    if keepStarts { starts.append(unitStart + memory.slots[slot].elementOffset) }
+                    current = slot
+                    hits = 1
+                    everMatched = true
+                    continue
+                }
+            }
+            if let slot = current {
+                let unitStart = index
+                if matchShape(memory.runs(slot), memory.slots[slot].runCount, memory.words(slot)) {
+                    if keepStarts { starts.append(unitStart + memory.slots[slot].elementOffset) }
+                    hits += 1
+                    everMatched = true
+                    misses = 0
+                    continue
+                }
+                misses += 1
+                // Two shapes in a row that never matched: the elements differ; stop trying.
+                if misses == 8 || (!everMatched && misses == 2) {
+                    current = nil
+                    gaveUp = true
+                }
+            }
+            let unitStart = index
+            let byte = peek()
+            if byte == UInt8(ascii: "]") {
+                index += 1
+                depth -= 1
+                return
+            }
+            guard byte == UInt8(ascii: ",") else { throw error }
+            index += 1
+            skipWhitespace()
+            if keepStarts { starts.append(index) }
+            try skipValue()
+            // A shape that has matched survives one odd element; one that never matched, or that has
+            // stopped matching, is replaced by the newest.
+            if !gaveUp && (current == nil || hits == 0 || misses >= 2) {
+                pending = unitStart..<index
+            }
         }
+    }
+
+    /// Passes over one stretch by the first kept shape (taken at this depth) that matches it, from
+    /// `start`, and says which; or leaves the cursor where it was. For an array's first element, `start`
+    /// is its `[`, which stands where the shape has its separator (the white space after either is the
+    /// same in a record written by one writer, and is compared).
+    private mutating func matchKept(_ memory: ShapeMemory, from start: Int, first: Bool = false) -> Int? {
+        let resume = index
+        for slot in memory.slots.indices where memory.slots[slot].runCount > 0 && memory.slots[slot].depth == depth {
+            index = start
+            let runs = memory.runs(slot)
+            let words = memory.words(slot)
+            // The shape's first byte (its separator) is the first lane of its first word: not compared while
+            // the `[` stands there.
+            let separator = runs[0].firstWord
+            let exact = words[separator].exact
+            if first { words[separator].exact[0] = 0 }
+            let matched = matchShape(runs, memory.slots[slot].runCount, words)
+            words[separator].exact = exact
+            if matched {
+                memory.touch(slot)
+                return slot
+            }
+        }
+        index = resume
+        return nil
     }
 
     /// How far into a validated stretch (white space, `,`, white space, an element) its element begins.

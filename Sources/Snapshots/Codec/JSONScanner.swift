@@ -24,6 +24,8 @@ package struct JSONScanner {
     package let count: Int
     package var index = 0
     package var depth = 0
+    /// Where array shapes are kept for later arrays (`skipArrayOfShapes`); made on first use when nil.
+    package var shapeMemory: ShapeMemory?
 
     /// A raw string token: where its content starts and ends, and whether it needs unescaping.
     package struct RawString {

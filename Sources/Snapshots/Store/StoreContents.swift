@@ -132,15 +132,17 @@ extension SnapshotStore {
             slots.deallocate()
         }
         // Each worker claims the next record under a lock and writes only that record's slot, so workers
-        // share nothing else; each keeps one read buffer for all the records it reads.
+        // share nothing else; each keeps one read buffer, and the shapes of the histories it met, for all
+        // the records it reads.
         nonisolated(unsafe) let shared = slots
         let next = NextIndex()
         let workers = max(1, min(count, traits.readParallelism))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             var buffer = RecordBuffer()
             defer { buffer.deallocate() }
+            let shapes = JSONScanner.ShapeMemory()
             while let index = next.claim(below: count) {
-                shared[index] = readRecord(listing[index], history: history, into: &buffer)
+                shared[index] = readRecord(listing[index], history: history, into: &buffer, shapes: shapes)
             }
         }
         return slots.map { $0! }
@@ -149,27 +151,28 @@ extension SnapshotStore {
     /// Reads and decodes one record, again after a short pause when the store says a failure may be a
     /// read that met a replacement half way (`traits.rereadsOfFailedRecords`).
     private func readRecord(
-        _ info: RecordInfo, history: HistoryDetail, into buffer: inout RecordBuffer
+        _ info: RecordInfo, history: HistoryDetail, into buffer: inout RecordBuffer, shapes: JSONScanner.ShapeMemory
     ) -> Result<DecodedRecord, RecordProblem> {
-        var (outcome, worthRereading) = readRecordOnce(info, history: history, into: &buffer)
+        var (outcome, worthRereading) = readRecordOnce(info, history: history, into: &buffer, shapes: shapes)
         var rereads = 0
         while case .failure = outcome, worthRereading, rereads < traits.rereadsOfFailedRecords {
             rereads += 1
             usleep(UInt32(20_000 << (rereads - 1)))  // 20, 40, 80, ... ms
-            (outcome, worthRereading) = readRecordOnce(info, history: history, into: &buffer)
+            (outcome, worthRereading) = readRecordOnce(info, history: history, into: &buffer, shapes: shapes)
         }
         return outcome
     }
 
     /// One read; on failure, also whether a replacement in flight may explain it (a torn body that did not
     /// decode, a record briefly gone or refused mid-replace), which is what rereads are for.
-    private func readRecordOnce(_ info: RecordInfo, history: HistoryDetail, into buffer: inout RecordBuffer) -> (
-        Result<DecodedRecord, RecordProblem>, worthRereading: Bool
-    ) {
+    private func readRecordOnce(
+        _ info: RecordInfo, history: HistoryDetail, into buffer: inout RecordBuffer, shapes: JSONScanner.ShapeMemory
+    ) -> (Result<DecodedRecord, RecordProblem>, worthRereading: Bool) {
         do {
             let size = try readRecord(named: info.name, maximumSize: SnapshotCodec.maximumRecordSize, into: &buffer)
             let bytes = UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<size])
-            return (.success(try FastRecordDecoder.decode(bytes, fileName: info.name, history: history)), false)
+            let record = try FastRecordDecoder.decode(bytes, fileName: info.name, history: history, shapes: shapes)
+            return (.success(record), false)
         } catch let error as SnapshotStoreError {
             return (
                 .failure(RecordProblem(file: info.name, reason: error.reasonForProblem)),
