@@ -22,9 +22,12 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: start, count: start == nil ? 0 : count)
     switch target {
     case "record":
-        // Arrays skipped by their repeated shape against the plain loop: the same verdict, end and error byte.
-        func skipped(_ shapes: Bool) -> Int {
+        // Arrays skipped by their repeated shape against the plain loop: the same verdict, end and error byte;
+        // also a second time with the shapes the first pass kept (as a read worker's next record finds
+        // them), so that kept shapes meet arrays from their first element on. Deterministic per input.
+        func skipped(_ shapes: Bool, memory: JSONScanner.ShapeMemory? = nil) -> Int {
             var scanner = JSONScanner(bytes)
+            scanner.shapeMemory = memory
             do throws(JSONSyntaxError) {
                 try scanner.skipValue(repeatedShapes: shapes)
                 return scanner.index
@@ -32,7 +35,12 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
                 return -1 - error.offset
             }
         }
-        guard skipped(true) == skipped(false) else { fatalError("the shape skip and the plain loop disagree") }
+        let plain = skipped(false)
+        let kept = JSONScanner.ShapeMemory()
+        guard skipped(true, memory: kept) == plain else { fatalError("the shape skip and the plain loop disagree") }
+        guard skipped(true, memory: kept) == plain else {
+            fatalError("the shape skip with the shapes it kept and the plain loop disagree")
+        }
         if var fast = try? FastRecordDecoder.decode(bytes, fileName: "fuzz.json") {
             guard let reference = try? SnapshotCodec.decodeWithFoundation(Data(bytes), fileName: "fuzz.json") else {
                 fatalError("the fast reader accepted a record Foundation rejects")
