@@ -71,12 +71,20 @@ public struct AccountKey: Hashable, Sendable, Comparable, CustomStringConvertibl
     }
 
     public func hash(into hasher: inout Hasher) {
-        for text in [providerID, normalizedEmail ?? "", deviceID?.rawValue ?? ""] {
-            var text = text
-            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-            hasher.combine(0xFF as UInt8)  // never in UTF-8: ends each part
-        }
+        Self.combine(providerID, into: &hasher)
+        Self.combine(normalizedEmail ?? "", into: &hasher)
+        Self.combine(deviceID?.rawValue ?? "", into: &hasher)
         hasher.combine(normalizedEmail == nil)
+    }
+
+    /// One part of the key, as bytes, then a byte never in UTF-8 to end it. In place: every entry of a
+    /// merge is hashed, and an array of the parts (or a copy of each) was a heap allocation per hash.
+    private static func combine(_ text: String, into hasher: inout Hasher) {
+        if text.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil {
+            var copy = text
+            copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
+        hasher.combine(0xFF as UInt8)
     }
 
     /// Negative, zero or positive as `self` sorts before, with or after `other` in the order of `<`.

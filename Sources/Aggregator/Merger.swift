@@ -156,8 +156,8 @@ public enum Merger {
             deviceName: snapshot.deviceName,
             lastUpdated: entry.lastUpdated,
             seenOn: deviceBests.map(\.deviceID),
-            tokens: tokenTotals(entries.compactMap(\.tokens)),
-            costUSD: costTotals(entries.compactMap(\.costUSD)),
+            tokens: tokenTotals(entries),
+            costUSD: costTotals(entries),
             perDevice: zip(deviceBests, entries).map { candidate, entry in
                 DeviceLedger(
                     deviceID: candidate.deviceID,
@@ -197,24 +197,33 @@ public enum Merger {
         )
     }
 
-    private static func tokenTotals(_ ledgers: [TokenUsage]) -> TokenTotals? {
-        guard !ledgers.isEmpty else { return nil }
-        return TokenTotals(today: sum(ledgers.map(\.today)), last30Days: sum(ledgers.map(\.last30Days)))
+    // The totals are summed in loops, not through arrays of the figures: every account of a merge has
+    // them, and the intermediate arrays were half a dozen allocations per account.
+
+    private static func tokenTotals(_ entries: [ProviderUsage]) -> TokenTotals? {
+        var any = false
+        var today: Int?
+        var month: Int?
+        for index in entries.indices {
+            guard let tokens = entries[index].tokens else { continue }
+            any = true
+            if let value = tokens.today { today = saturatingSum(today ?? 0, value) }
+            if let value = tokens.last30Days { month = saturatingSum(month ?? 0, value) }
+        }
+        return any ? TokenTotals(today: today, last30Days: month) : nil
     }
 
-    private static func costTotals(_ ledgers: [CostUsage]) -> CostTotals? {
-        guard !ledgers.isEmpty else { return nil }
-        let today = ledgers.compactMap(\.today)
-        let month = ledgers.compactMap(\.last30Days)
-        return CostTotals(
-            today: today.isEmpty ? nil : today.reduce(0, +),
-            last30Days: month.isEmpty ? nil : month.reduce(0, +))
-    }
-
-    /// Sum of the values present; nil when none is.
-    private static func sum(_ values: [Int?]) -> Int? {
-        let present = values.compactMap { $0 }
-        return present.isEmpty ? nil : present.reduce(0, saturatingSum)
+    private static func costTotals(_ entries: [ProviderUsage]) -> CostTotals? {
+        var any = false
+        var today: Double?
+        var month: Double?
+        for index in entries.indices {
+            guard let cost = entries[index].costUSD else { continue }
+            any = true
+            if let value = cost.today { today = (today ?? 0) + value }
+            if let value = cost.last30Days { month = (month ?? 0) + value }
+        }
+        return any ? CostTotals(today: today, last30Days: month) : nil
     }
 
     /// Addition that stops at the largest Int instead of trapping: a hostile record must not crash a merge.
