@@ -53,6 +53,26 @@ struct JSONWriterTests {
         #expect(object["g"] as? String == "2026-11-30T12:00:00.250Z")
     }
 
+    @Test("commas stay right through nesting deeper than the writer's word of flags, and back out")
+    func deepNesting() throws {
+        // Each level holds a number, then the next level, then another number: a comma before and after.
+        func nest(_ json: inout JSONWriter, _ depth: Int) {
+            json.array(count: 1) { json, _ in
+                json.int(depth)
+                if depth < 150 { nest(&json, depth + 1) }
+                json.int(-depth)
+            }
+        }
+        var json = JSONWriter()
+        nest(&json, 1)
+        var expected = ""
+        for depth in 1...150 { expected += "[\(depth)," }
+        expected.removeLast()
+        for depth in (1...150).reversed() { expected += ",-\(depth)]" }
+        #expect(json.text == expected)
+        _ = try JSONSerialization.jsonObject(with: Data(json.text.utf8))
+    }
+
     @Test("an array written in pieces is byte for byte the array written in one go")
     func pieces() {
         for count in [0, 1, 2, 7, 100] {

@@ -10,8 +10,14 @@ import Snapshots
 /// Given a sink it streams: bytes go out in pieces instead of being held whole in memory.
 struct JSONWriter {
     private let output: ByteOutput
-    /// Per open container: whether it has a member yet.
-    private var hasMembers: [Bool] = []
+    /// Whether the innermost open container has a member yet; the same of the containers around it,
+    /// one bit each (the innermost last), past 64 levels in `deeperMembers`. Bits, not an array of flags:
+    /// every key and value asks, and the array's checks were a tenth of writing a report.
+    private var hasMember = false
+    private var outerMembers: UInt64 = 0
+    private var deeperMembers: [Bool] = []
+    /// Containers open.
+    private var level = 0
     private var afterKey = false
     /// Where the values that depend on the moment were written, for a writer asked to keep them.
     private(set) var moments: [MomentMark]?
@@ -39,16 +45,17 @@ struct JSONWriter {
     /// array by `array(pieces:)`: so that pieces of a long array can be written on several cores.
     static func arrayPiece(capacity: Int, marking: Bool = false) -> JSONWriter {
         var writer = JSONWriter(capacity: capacity, marking: marking)
-        writer.hasMembers = [false]
+        writer.level = 1
         return writer
     }
 
     /// An array made of pieces from `arrayPiece(capacity:)`, in order; empty pieces are skipped.
     mutating func array(pieces: [JSONWriter]) {
         open(UInt8(ascii: "["))
-        for piece in pieces where piece.hasMembers.first == true {
-            if hasMembers[hasMembers.count - 1] { output.byte(UInt8(ascii: ",")) }
-            hasMembers[hasMembers.count - 1] = true
+        // A finished piece is at its one level again, where `hasMember` says whether it wrote an element.
+        for piece in pieces where piece.hasMember {
+            if hasMember { output.byte(UInt8(ascii: ",")) }
+            hasMember = true
             let start = output.position
             if moments != nil, let marks = piece.moments {
                 moments! += marks.map { MomentMark(range: $0.range.shifted(by: start), value: $0.value) }
@@ -101,9 +108,7 @@ struct JSONWriter {
     /// Starts the member `name`; the next value written is its value.
     mutating func key(_ name: StaticString) {
         separate()
-        output.byte(UInt8(ascii: "\""))
-        output.bytes(name.utf8Start, name.utf8CodeUnitCount)
-        output.text("\":")
+        output.key(name)
         afterKey = true
     }
 
@@ -279,11 +284,23 @@ struct JSONWriter {
     private mutating func open(_ bracket: UInt8) {
         separate()
         output.byte(bracket)
-        hasMembers.append(false)
+        if level > 0 {
+            // The enclosing container's flag goes onto the stack (which holds level - 1 flags), its
+            // oldest bit into `deeperMembers` once the word is full.
+            if level - 1 >= 64 { deeperMembers.append(outerMembers >> 63 == 1) }
+            outerMembers = outerMembers << 1 | (hasMember ? 1 : 0)
+        }
+        hasMember = false
+        level += 1
     }
 
     private mutating func close(_ bracket: UInt8) {
-        hasMembers.removeLast()
+        level -= 1
+        if level > 0 {
+            hasMember = outerMembers & 1 == 1
+            outerMembers >>= 1
+            if level - 1 >= 64, let spilled = deeperMembers.popLast() { outerMembers |= (spilled ? 1 : 0) << 63 }
+        }
         output.byte(bracket)
         output.flushIfFull()
     }
@@ -294,9 +311,9 @@ struct JSONWriter {
             afterKey = false
             return
         }
-        guard !hasMembers.isEmpty else { return }
-        if hasMembers[hasMembers.count - 1] { output.byte(UInt8(ascii: ",")) }
-        hasMembers[hasMembers.count - 1] = true
+        guard level > 0 else { return }
+        if hasMember { output.byte(UInt8(ascii: ",")) }
+        hasMember = true
     }
 }
 
@@ -384,6 +401,18 @@ private final class ByteOutput {
     @inline(__always)
     func text(_ value: StaticString) {
         bytes(value.utf8Start, value.utf8CodeUnitCount)
+    }
+
+    /// `"name":`, room made once (a report writes tens of thousands of keys).
+    func key(_ name: StaticString) {
+        let length = name.utf8CodeUnitCount
+        reserve(length + 3)
+        let at = start + count
+        at[0] = UInt8(ascii: "\"")
+        (at + 1).update(from: name.utf8Start, count: length)
+        at[length + 1] = UInt8(ascii: "\"")
+        at[length + 2] = UInt8(ascii: ":")
+        count += length + 3
     }
 
     func integer(_ value: Int) {
