@@ -117,14 +117,12 @@ extension FastRecordDecoder {
             }
             return true
         }
-        var entry = ProviderUsage(
+        return ProviderUsage(
             providerID: try required(providerID, "providerID"), accountEmail: try optional(accountEmail),
             plan: try optional(plan), lastUpdated: try required(lastUpdated, "lastUpdated"),
             session: try optional(session), weekly: try optional(weekly), modelWeekly: try optional(modelWeekly),
             tokens: try optional(tokens), costUSD: try optional(costUSD), weeklySamples: try optional(weeklySamples),
-            sessionSamples: try optional(sessionSamples), error: try optional(error))
-        entry.weeklyTrend = trend
-        return entry
+            sessionSamples: try optional(sessionSamples), error: try optional(error), weeklyTrend: trend)
     }
 
     /// What a reader that skips history keeps of `weeklySamples`: its trend (`WeeklyTrend`).

@@ -20,6 +20,11 @@ extension JSONScanner {
         var firstWord: Int
         var wordCount: Int
         var value: ShapeValue
+        /// The bytes a match needs in the document from the run's start: every word is loaded whole, also
+        /// the one of a run shorter than sixteen bytes.
+        var reach: Int {
+            wordCount == 0 ? 0 : max(length, 16)
+        }
     }
 
     /// Sixteen bytes of a run, `offset` bytes into it: `exact` has 0xFF at each byte that must equal the
@@ -323,17 +328,25 @@ extension JSONScanner {
         _ runs: UnsafeMutableBufferPointer<ShapeRun>, _ runCount: Int, _ words: UnsafeMutableBufferPointer<ShapeWord>
     ) -> Bool {
         let start = index
+        // Unchecked arithmetic and pointers below: `index` stays within the document (each run is checked
+        // to fit before its words are loaded), and a shape's runs and words were built within its buffers.
+        let firstRun = runs.baseAddress.unsafelyUnwrapped
+        let firstWord = UnsafePointer(words.baseAddress.unsafelyUnwrapped)
         for position in 0..<runCount {
-            let run = runs[position]
-            // Every word is loaded whole, also the one of a run shorter than sixteen bytes.
-            guard run.wordCount == 0 || index + max(run.length, 16) <= count else {
+            let run = firstRun[position]
+            guard index &+ run.reach <= count else {
                 index = start
                 return false
             }
             var wrong = SIMD16<UInt8>.zero
-            for word in words[run.firstWord..<(run.firstWord + run.wordCount)] {
-                let bytes = UnsafeRawPointer(base + index + word.offset).loadUnaligned(as: SIMD16<UInt8>.self)
-                wrong |= ((bytes ^ word.bytes) & word.exact) | (JSONScanner.notPlain(bytes) & word.plain)
+            let at = UnsafeRawPointer(base + index)
+            var word = firstWord + run.firstWord
+            for _ in 0..<run.wordCount {
+                let bytes = at.loadUnaligned(fromByteOffset: word.pointee.offset, as: SIMD16<UInt8>.self)
+                wrong |=
+                    ((bytes ^ word.pointee.bytes) & word.pointee.exact)
+                    | (JSONScanner.notPlain(bytes) & word.pointee.plain)
+                word += 1
             }
             // As two words: comparing the vector with zero lane by lane compiles to a long shuffle.
             let halves = unsafeBitCast(wrong, to: SIMD2<UInt64>.self)
@@ -341,7 +354,7 @@ extension JSONScanner {
                 index = start
                 return false
             }
-            index += run.length
+            index &+= run.length
             switch run.value {
             case .number:
                 guard index < count, base[index] == UInt8(ascii: "-") || base[index] &- UInt8(ascii: "0") < 10,

@@ -61,7 +61,7 @@ public struct DirectoryStore: StagingStore {
     }
 
     public func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
-        guard !name.contains("/") else { throw SnapshotStoreError.recordMissing(name: name) }
+        guard !name.utf8.contains(UInt8(ascii: "/")) else { throw SnapshotStoreError.recordMissing(name: name) }
         // O_NOFOLLOW refuses links; O_NONBLOCK keeps a FIFO named like a record from hanging the read.
         let descriptor = openInStore(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {

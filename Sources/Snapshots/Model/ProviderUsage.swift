@@ -35,7 +35,7 @@ public struct ProviderUsage: Codable, Sendable, Equatable {
         providerID: String, accountEmail: String? = nil, plan: String? = nil, lastUpdated: Date,
         session: UsageWindow? = nil, weekly: UsageWindow? = nil, modelWeekly: [NamedWindow]? = nil,
         tokens: TokenUsage? = nil, costUSD: CostUsage? = nil, weeklySamples: [UsageSample]? = nil,
-        sessionSamples: [UsageSample]? = nil, error: String? = nil
+        sessionSamples: [UsageSample]? = nil, error: String? = nil, weeklyTrend: WeeklyTrend? = nil
     ) {
         self.providerID = providerID
         self.accountEmail = accountEmail
@@ -49,6 +49,7 @@ public struct ProviderUsage: Codable, Sendable, Equatable {
         self.weeklySamples = weeklySamples
         self.sessionSamples = sessionSamples
         self.error = error
+        self.weeklyTrend = weeklyTrend
     }
 
     /// Whether the entry carries a figure of a window (session, weekly or per-model): what a merge may
