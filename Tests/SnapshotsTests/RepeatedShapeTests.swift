@@ -101,9 +101,12 @@ struct RepeatedShapeTests {
                     ? "{\n     " + body.joined(separator: ",\n     ") + "\n    }"
                     : "{" + body.joined(separator: ",") + "}")
         }
+        // Compact arrays are sometimes spaced before their commas: a shape then begins with white space.
+        let compactSeparator = Int.random(in: 0..<4, using: &generator) == 0 ? " ," : ","
         let text =
             pretty
-            ? "[\n    " + elements.joined(separator: ",\n    ") + "\n   ]" : "[" + elements.joined(separator: ",") + "]"
+            ? "[\n    " + elements.joined(separator: ",\n    ") + "\n   ]"
+            : "[" + elements.joined(separator: compactSeparator) + "]"
         return Array(text.utf8)
     }
 
@@ -180,6 +183,22 @@ struct RepeatedShapeTests {
             return
         }
         #expect(Self.skip(deeper, shapes: true, memory: memory) == plain)
+    }
+
+    @Test("a kept shape that begins with white space, not its comma, is not used for a first element")
+    func keptShapesNeedTheirSeparatorFirst() {
+        // `1 ,2` gives a shape that begins with a space; with the `[` standing for that space, `[,5` would
+        // pass as a first element.
+        // Long enough for every word of a shape to be loaded (sixteen bytes from each element).
+        let numbers = (1...40).map(String.init).joined(separator: " ,")
+        let memory = JSONScanner.ShapeMemory()
+        let spaced = Array("[\(numbers)]".utf8)
+        #expect(Self.skip(spaced, shapes: true, memory: memory) == .skipped(to: spaced.count))
+        #expect(memory.slots.contains { $0.runCount > 0 }, "the spaced elements' shape was kept")
+        for text in ["[,\(numbers)]", "[ ,\(numbers)]", "[\(numbers)]"] {
+            let bytes = Array(text.utf8)
+            #expect(Self.skip(bytes, shapes: true, memory: memory) == Self.skip(bytes, shapes: false), "\(text)")
+        }
     }
 
     /// Eight hundred history samples, the way records hold them.

@@ -111,7 +111,9 @@ extension JSONScanner {
                     let runCount = takeShape(
                         from: stretch.lowerBound, to: stretch.upperBound, runs: memory.runs(slot),
                         words: memory.words(slot))
-                    memory.keep(slot, runCount: runCount, elementOffset: offsetOfElement(in: stretch), depth: depth)
+                    memory.keep(
+                        slot, runCount: runCount, elementOffset: offsetOfElement(in: stretch), depth: depth,
+                        opensWithSeparator: base[stretch.lowerBound] == UInt8(ascii: ","))
                     if runCount > 0 {
                         current = slot
                     } else {
@@ -172,10 +174,12 @@ extension JSONScanner {
     /// Passes over one stretch by the first kept shape (taken at this depth) that matches it, from
     /// `start`, and says which; or leaves the cursor where it was. For an array's first element, `start`
     /// is its `[`, which stands where the shape has its separator (the white space after either is the
-    /// same in a record written by one writer, and is compared).
+    /// same in a record written by one writer, and is compared); only a shape whose first byte is that
+    /// separator can be used so (one taken from `1 ,2` begins with a space, and would let `[,2` pass).
     private mutating func matchKept(_ memory: ShapeMemory, from start: Int, first: Bool = false) -> Int? {
         let resume = index
         for slot in memory.slots.indices where memory.slots[slot].runCount > 0 && memory.slots[slot].depth == depth {
+            if first && !memory.slots[slot].opensWithSeparator { continue }
             index = start
             let runs = memory.runs(slot)
             let words = memory.words(slot)

@@ -17,6 +17,9 @@ extension JSONScanner {
             var elementOffset = 0
             var depth = 0
             var lastUse = 0
+            /// The shape's stretch begins with its `,` (no white space before it), so that an array's `[`
+            /// can stand in that first byte's place.
+            var opensWithSeparator = false
         }
 
         /// Shapes kept at once: the kinds of history an entry has, with room to spare.
@@ -62,9 +65,11 @@ extension JSONScanner {
         }
 
         /// Records what `slot` now holds (a `runCount` of 0 or less empties it).
-        func keep(_ slot: Int, runCount: Int, elementOffset: Int, depth: Int) {
-            slots[slot] = Slot(runCount: max(runCount, 0), elementOffset: elementOffset, depth: depth, lastUse: 0)
-            if runCount > 0 { touch(slot) } else { slots[slot].lastUse = 0 }
+        func keep(_ slot: Int, runCount: Int, elementOffset: Int, depth: Int, opensWithSeparator: Bool) {
+            slots[slot] = Slot(
+                runCount: max(runCount, 0), elementOffset: elementOffset, depth: depth, lastUse: 0,
+                opensWithSeparator: opensWithSeparator)
+            if runCount > 0 { touch(slot) }
         }
     }
 }
