@@ -179,7 +179,7 @@ extension JSONScanner {
     private mutating func matchKept(_ memory: ShapeMemory, from start: Int, first: Bool = false) -> Int? {
         let resume = index
         for slot in memory.slots.indices where memory.slots[slot].runCount > 0 && memory.slots[slot].depth == depth {
-            if first && !memory.slots[slot].opensWithSeparator { continue }
+            if first && !(memory.slots[slot].opensWithSeparator && memory.runs(slot)[0].wordCount > 0) { continue }
             index = start
             let runs = memory.runs(slot)
             let words = memory.words(slot)
