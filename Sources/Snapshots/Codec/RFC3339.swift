@@ -81,6 +81,17 @@ public enum RFC3339 {
         String(format(date).prefix(10))
     }
 
+    /// The number written by the `count` ASCII digits at `start` of `b`; nil when one is not a digit.
+    private static func digits(_ b: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> Int? {
+        var value = 0
+        for i in start..<(start + count) {
+            let c = b[i]
+            guard c >= 0x30, c <= 0x39 else { return nil }
+            value = value * 10 + Int(c - 0x30)
+        }
+        return value
+    }
+
     /// The fields of `YYYY-MM-DDTHH:MM:SS`, the first 19 bytes of a date-time.
     struct Fields: Equatable {
         var year, month, day, hour, minute, second: Int
@@ -90,15 +101,7 @@ public enum RFC3339 {
     /// and time may be separated by `T`, `t` or a space).
     static func fieldsByteWise(_ b: UnsafeRawBufferPointer) -> Fields? {
         guard b.count >= 19 else { return nil }
-        func digits(_ start: Int, _ count: Int) -> Int? {
-            var value = 0
-            for i in start..<(start + count) {
-                let c = b[i]
-                guard c >= 0x30, c <= 0x39 else { return nil }
-                value = value * 10 + Int(c - 0x30)
-            }
-            return value
-        }
+        func digits(_ start: Int, _ count: Int) -> Int? { RFC3339.digits(b, start, count) }
         guard let year = digits(0, 4), b[4] == 0x2D, let month = digits(5, 2), b[7] == 0x2D,
             let day = digits(8, 2), b[10] == 0x54 || b[10] == 0x74 || b[10] == 0x20,
             let hour = digits(11, 2), b[13] == 0x3A, let minute = digits(14, 2), b[16] == 0x3A,
@@ -148,15 +151,7 @@ public enum RFC3339 {
     private static func parseSeconds(_ b: UnsafeRawBufferPointer) -> Double? {
         // YYYY-MM-DDTHH:MM:SS is 19 bytes; the zone adds at least one.
         guard b.count >= 20, b.count <= 64 else { return nil }
-        func digits(_ start: Int, _ count: Int) -> Int? {
-            var value = 0
-            for i in start..<(start + count) {
-                let c = b[i]
-                guard c >= 0x30, c <= 0x39 else { return nil }
-                value = value * 10 + Int(c - 0x30)
-            }
-            return value
-        }
+        func digits(_ start: Int, _ count: Int) -> Int? { RFC3339.digits(b, start, count) }
         guard let fields = fieldsWordWise(b) ?? fieldsByteWise(b) else { return nil }
         let (year, month, day, hour, minute, second) = (
             fields.year, fields.month, fields.day, fields.hour, fields.minute, fields.second
