@@ -6,21 +6,21 @@ import Snapshots
 /// An entry without an e-mail cannot be proven to be the same account as any other, so its key carries
 /// its device: it is merged only with itself.
 public struct AccountKey: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public var providerID: String
+    public let providerID: String
     /// Trimmed and lowercased; nil when the entry has no e-mail.
-    public var normalizedEmail: String?
+    public let normalizedEmail: String?
     /// Set only when `normalizedEmail` is nil.
-    public var deviceID: DeviceID?
+    public let deviceID: DeviceID?
+    /// FNV-1a of the parts' bytes, taken once: a merge hashes every entry's key into a dictionary, and
+    /// SipHash over the three texts was most of each lookup. Equal keys have equal bytes, so equal digests.
+    private let digest: UInt64
 
     public init(providerID: String, accountEmail: String?, deviceID: DeviceID) {
-        self.providerID = providerID
         let email = accountEmail.map(AccountKey.normalize) ?? ""
         if email.isEmpty {
-            normalizedEmail = nil
-            self.deviceID = deviceID
+            self.init(providerID: providerID, normalizedEmail: nil, deviceID: deviceID)
         } else {
-            normalizedEmail = email
-            self.deviceID = nil
+            self.init(providerID: providerID, normalizedEmail: email, deviceID: nil)
         }
     }
 
@@ -46,6 +46,16 @@ public struct AccountKey: Hashable, Sendable, Comparable, CustomStringConvertibl
         self.providerID = providerID
         self.normalizedEmail = normalizedEmail
         self.deviceID = deviceID
+        // Each part ends with 0xFF, a byte never in UTF-8; a last byte says whether there was an e-mail.
+        var digest = BinaryWriter.fnv1aOffset
+        func mix(_ part: String) {
+            digest = BinaryWriter.fnv1a(part.utf8, from: digest)
+            digest = (digest ^ 0xFF) &* BinaryWriter.fnv1aPrime
+        }
+        mix(providerID)
+        mix(normalizedEmail ?? "")
+        mix(deviceID?.rawValue ?? "")
+        self.digest = (digest ^ (normalizedEmail == nil ? 1 : 0)) &* BinaryWriter.fnv1aPrime
     }
 
     public init(_ entry: ProviderUsage, on deviceID: DeviceID) {
@@ -67,24 +77,12 @@ public struct AccountKey: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// as the reference merge compares them. (`String`'s `==` would also take canonically equal texts,
     /// such as a composed and a decomposed "é", as one, which the byte order of `<` does not.)
     public static func == (lhs: AccountKey, rhs: AccountKey) -> Bool {
-        lhs.compare(rhs) == 0
+        lhs.digest == rhs.digest && lhs.compare(rhs) == 0
     }
 
+    /// The digest, through the seeded `Hasher` (so a table's layout still differs from run to run).
     public func hash(into hasher: inout Hasher) {
-        Self.combine(providerID, into: &hasher)
-        Self.combine(normalizedEmail ?? "", into: &hasher)
-        Self.combine(deviceID?.rawValue ?? "", into: &hasher)
-        hasher.combine(normalizedEmail == nil)
-    }
-
-    /// One part of the key, as bytes, then a byte never in UTF-8 to end it. In place: every entry of a
-    /// merge is hashed, and an array of the parts (or a copy of each) was a heap allocation per hash.
-    private static func combine(_ text: String, into hasher: inout Hasher) {
-        if text.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil {
-            var copy = text
-            copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        }
-        hasher.combine(0xFF as UInt8)
+        hasher.combine(digest)
     }
 
     /// Negative, zero or positive as `self` sorts before, with or after `other` in the order of `<`.
