@@ -164,8 +164,26 @@ struct JSONWriter {
                 place /= 10
             }
         } else {
-            var text = value.description
-            text.withUTF8 { output.bytes($0.baseAddress!, $0.count) }
+            // The shortest round-tripping text (what `description` gives), written through the standard
+            // library's own formatter straight into the output: `description` made a string for each of
+            // the ten thousand pace figures of a warm `status --json` and freed it again.
+            var stream = ASCIIStream(output: output)
+            value.write(to: &stream)
+        }
+    }
+
+    /// Takes the ASCII a number formats itself into (`TextOutputStreamable.write(to:)` hands it over as
+    /// a buffer through `_writeASCII`), without a `String` between.
+    private struct ASCIIStream: TextOutputStream {
+        let output: ByteOutput
+
+        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+            if let base = buffer.baseAddress { output.bytes(base, buffer.count) }
+        }
+
+        mutating func write(_ string: String) {
+            var string = string
+            string.withUTF8 { if let base = $0.baseAddress { output.bytes(base, $0.count) } }
         }
     }
 
