@@ -95,6 +95,27 @@ struct StatusTemplateTests {
         #expect(inode == kept)
     }
 
+    @Test("a kept document of more values than one gathering write takes comes out whole and in order")
+    func keptDocumentWrittenInBatches() throws {
+        var cached = Harness()
+        let snapshots = try randomStore(in: cached, records: 400, seed: 15)
+        let arguments = ["status", "--store", cached.home.file("store"), "--json", "--max-skew", "864000"]
+        _ = try keepDocument(cached, arguments)
+        var fresh = uncached()
+        let moments = edges(of: snapshots)
+        for now in [moments[moments.count / 3], moments[moments.count / 2]] {
+            cached.now = now
+            fresh.now = now
+            let fromDocument = cached.run(arguments)
+            let rendered = fresh.run(arguments)
+            // Two pieces a value (the bytes before it, then it), its paces and staleness more than half a
+            // write's worth of pieces (IOV_MAX, 1024 on Linux and macOS).
+            let values = ["\"pace\":", "\"stale\":"].map { rendered.output.components(separatedBy: $0).count - 1 }
+            #expect(values.reduce(0, +) > Descriptor.maximumPieces / 2)
+            #expect(fromDocument.output == rendered.output, "at \(now.timeIntervalSince1970)")
+        }
+    }
+
     @Test("the kept document does not stand where an entry would be skewed; the merge then decides")
     func keptDocumentAndClockSkew() throws {
         var cached = Harness()

@@ -14,14 +14,15 @@ public enum Descriptor {
     }
 
     /// The most pieces one `writev` takes (IOV_MAX, 1024 on Linux and macOS; POSIX promises 16).
-    private static let maximumPieces = max(16, sysconf(Int32(_SC_IOV_MAX)))
+    public static let maximumPieces = max(16, sysconf(Int32(_SC_IOV_MAX)))
 
     /// Writes every piece, in order, with as few calls as `writev` allows (IOV_MAX pieces a call), going
     /// on after a short write from where it stopped; 0, or the `errno` of the first failed call.
     public static func writeAll(_ descriptor: Int32, pieces: [UnsafeRawBufferPointer]) -> Int32 {
-        var vectors = pieces.compactMap { piece in
-            piece.count > 0
-                ? iovec(iov_base: UnsafeMutableRawPointer(mutating: piece.baseAddress), iov_len: piece.count) : nil
+        var vectors: [iovec] = []
+        vectors.reserveCapacity(pieces.count)
+        for piece in pieces where piece.count > 0 {
+            vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: piece.baseAddress), iov_len: piece.count))
         }
         let limit = maximumPieces
         var first = 0
