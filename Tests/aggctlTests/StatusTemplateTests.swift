@@ -188,6 +188,37 @@ struct StatusTemplateTests {
         #expect(harness.run(arguments).output == expected)
     }
 
+    @Test("a kept document whose marks are out of order, past its end or of no known kind is refused")
+    func marksAreChecked() throws {
+        let harness = Harness()
+        _ = try randomStore(in: harness, records: 3, seed: 7)
+        let arguments = ["status", "--store", harness.home.file("store"), "--json", "--now", "2026-12-02T00:00:00Z"]
+        let path = try keepDocument(harness, arguments)
+        let version = "aggctl \(Aggctl.version)"
+        let key = try #require(StatusTemplate.load(from: path, readerVersion: version)).key
+        let document = Array("{\"now\":\"x\",\"stale\":false}".utf8)
+        let now = JSONWriter.MomentMark(range: 7..<10, value: .now)
+        let stale = JSONWriter.MomentMark(range: 19..<24, value: .stale(since: Date()))
+        for (marks, stands) in [([now, stale], true), ([stale, now], false), ([now, stale, stale], false)] {
+            try document.withUnsafeBytes { try StatusTemplate.save($0, marks: marks, key: key, to: path) }
+            #expect((StatusTemplate.load(from: path, readerVersion: version) != nil) == stands, "\(marks)")
+        }
+        let pastTheEnd = JSONWriter.MomentMark(range: 19..<26, value: .now)
+        try document.withUnsafeBytes { try StatusTemplate.save($0, marks: [pastTheEnd], key: key, to: path) }
+        #expect(StatusTemplate.load(from: path, readerVersion: version) == nil)
+        // Kinds and parts as the file holds them (bytes 16 and 17 of a record): only those written pass.
+        for (kind, parts, known) in [
+            (0, 0, true), (1, 0, true), (2, 3, true), (3, 0, false), (2, 4, false), (0, 1, false),
+        ] {
+            var record = [UInt8](repeating: 0, count: StatusTemplate.MarkRecords.size)
+            record[8] = 1
+            record[16] = UInt8(kind)
+            record[17] = UInt8(parts)
+            let valid = record.withUnsafeBytes { StatusTemplate.MarkRecords.areValid($0, count: 1, documentSize: 1) }
+            #expect(valid == known, "kind \(kind), parts \(parts)")
+        }
+    }
+
     @Test("what status --json writes changes only together with the kept document's format")
     func formatFollowsTheDocument() throws {
         var entry = Records.entry(
@@ -210,7 +241,7 @@ struct StatusTemplateTests {
         // A change to the document's form must bump StatusTemplate.format (documents kept by the same
         // aggctl version would be printed in the old form), then record the new digest here.
         #expect(
-            "\(StatusTemplate.format) \(String(digest, radix: 16))" == "1 168c81508130ae55",
+            "\(StatusTemplate.format) \(String(digest, radix: 16))" == "2 168c81508130ae55",
             "\(json.text)")
     }
 }

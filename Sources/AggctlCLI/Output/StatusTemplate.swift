@@ -54,8 +54,10 @@ struct StatusTemplate {
     }
 
     let key: Key
-    /// Where the document's moment-dependent values lie in it, in order.
-    private let marks: [JSONWriter.MomentMark]
+    /// Where the document's moment-dependent values lie in it, in order, and what each is judged from:
+    /// `markCount` records (`MarkRecords`) at `marks` in the mapped file, checked when it was loaded.
+    private let marks: Range<Int>
+    private let markCount: Int
     /// The file the template was loaded from, and where the document (without its final newline) lies.
     private let file: MappedFile
     private let document: Range<Int>
@@ -74,13 +76,13 @@ struct StatusTemplate {
     /// a tenth of a warm run at 10000 records.
     func write(judgedBy options: MergeOptions, to sink: any TextSink) {
         let bytes = UnsafeRawBufferPointer(rebasing: file.bytes[document])
-        let marks = self.marks
-        let rendered = Parallel.mapRanges(marks.count, minimumPerWorker: 1024) { range in
+        nonisolated(unsafe) let marks = UnsafeRawBufferPointer(rebasing: file.bytes[self.marks])
+        let rendered = Parallel.mapRanges(markCount, minimumPerWorker: 1024) { range in
             var json = JSONWriter(capacity: 256 + range.count * 160)
             var ends: [Int] = []
             ends.reserveCapacity(range.count)
-            for mark in marks[range] {
-                mark.value.write(judgedBy: options, to: &json)
+            for index in range {
+                MarkRecords.mark(marks, index).value.write(judgedBy: options, to: &json)
                 ends.append(json.byteCount)
             }
             return (json, ends)
@@ -106,9 +108,10 @@ struct StatusTemplate {
                 json.withBytes { values in
                     var start = 0
                     for end in ends {
-                        add(UnsafeRawBufferPointer(rebasing: bytes[next..<marks[position].range.lowerBound]))
+                        let range = MarkRecords.range(marks, position)
+                        add(UnsafeRawBufferPointer(rebasing: bytes[next..<range.lowerBound]))
                         add(UnsafeRawBufferPointer(rebasing: values[start..<end]))
-                        next = marks[position].range.upperBound
+                        next = range.upperBound
                         start = end
                         position += 1
                     }
@@ -132,7 +135,7 @@ extension StatusTemplate {
     static let magic: [UInt8] = Array("AGGSTATS".utf8)
     /// Bump with any change to what `StatusReport.status` writes: a kept document of the same aggctl
     /// version would otherwise be printed in the old form until the store changes.
-    static let format: UInt32 = 1
+    static let format: UInt32 = 2
 
     /// Reads the template at `path`; nil when it is missing, damaged or from another aggctl.
     static func load(from path: String, readerVersion: String) -> StatusTemplate? {
@@ -159,22 +162,7 @@ extension StatusTemplate {
         out.u64(UInt64(document.count))
         out.raw(document)
         out.u32(UInt32(marks.count))
-        for mark in marks {
-            out.u64(UInt64(mark.range.lowerBound))
-            out.u64(UInt64(mark.range.upperBound))
-            switch mark.value {
-            case .now:
-                out.u8(0)
-            case .stale(let since):
-                out.u8(1)
-                out.date(since)
-            case .pace(let usedPercent, let windowMinutes, let resetsAt):
-                out.u8(2)
-                out.double(usedPercent)
-                out.optionalInt(windowMinutes)
-                out.optionalDate(resetsAt)
-            }
-        }
+        for mark in marks { MarkRecords.write(mark, to: &out) }
         try AtomicFile.writePrivate(out.sealed(), to: path)
     }
 
@@ -192,29 +180,16 @@ extension StatusTemplate {
             let documentStart = input.position
             _ = try input.take(documentSize)
             let count = Int(try input.u32())
-            var marks: [JSONWriter.MomentMark] = []
-            marks.reserveCapacity(min(count, documentSize))
-            var end = 0
-            for _ in 0..<count {
-                let lower = Int(clamping: try input.u64())
-                let upper = Int(clamping: try input.u64())
-                // In order and inside the document, or the file is not one this code wrote.
-                guard end <= lower, lower <= upper, upper <= documentSize else { throw BinaryReader.Corrupt() }
-                end = upper
-                let value: MomentDependent
-                switch try input.u8() {
-                case 0: value = .now
-                case 1: value = .stale(since: try input.date())
-                case 2:
-                    value = .pace(
-                        usedPercent: try input.double(), windowMinutes: try input.optionalInt(),
-                        resetsAt: try input.optionalDate())
-                default: throw BinaryReader.Corrupt()
-                }
-                marks.append(JSONWriter.MomentMark(range: lower..<upper, value: value))
+            guard count <= documentSize else { throw BinaryReader.Corrupt() }
+            let marksStart = input.position
+            let records = try input.take(count * MarkRecords.size)
+            // In order, inside the document and of known kinds, or the file is not one this code wrote.
+            guard MarkRecords.areValid(records, count: count, documentSize: documentSize) else {
+                throw BinaryReader.Corrupt()
             }
             return StatusTemplate(
-                key: key, marks: marks, file: file, document: documentStart..<(documentStart + documentSize))
+                key: key, marks: marksStart..<(marksStart + records.count), markCount: count, file: file,
+                document: documentStart..<(documentStart + documentSize))
         }
         // The two passes over the whole file, side by side on two cores: the checksum guards against
         // damage; the terminal check against a file changed on purpose (the document is written out as
