@@ -4,7 +4,9 @@ earlier aggctl binary.
 
     bench_startup.py AGGCTL HELLO [--before BIN] [--runs 41] [--work DIR] [--shared DIR]
 
-Measured interleaved (one of each in turn, medians of --runs):
+Measured interleaved (one of each in every round, in an order shuffled anew each round: a run that
+follows a cold merge is slower, and a fixed order gave that cost to the same measurements every time;
+medians of --runs):
   hello               a Swift hello world built the same way (release, --static-swift-stdlib)
   --version           aggctl --version: start-up alone
   statusline          aggctl statusline on Claude Code's status-line document, 10 records, caches warm
@@ -12,7 +14,7 @@ Measured interleaved (one of each in turn, medians of --runs):
   status cold         the same with a fresh state (no caches)
 With --before, each aggctl figure is also measured for BIN, and the ratios after/before printed.
 """
-import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, os, random, shutil, statistics, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -47,37 +49,57 @@ def main():
     os.makedirs(a.work, exist_ok=True)
     stores = {count: generated_store(generator, os.path.join(a.work, f"store-{count}"), count) for count in (10, 1000)}
     document = os.path.join(ROOT, "Tests", "CollectorsTests", "Fixtures", "claude-statusline", "input.json")
-    binaries = {"after": os.path.abspath(a.aggctl)}
+    # Each program is measured from copies made now, all alike, taken in turn: how a binary's pages lie
+    # in the page cache (written by the linker, by cp, long ago) changed the start-up of one and the same
+    # binary by a fifth, which a side-by-side comparison reported as a difference between versions.
+    def fresh_copies(path, name, count=4):
+        copies = []
+        for number in range(count):
+            copy = os.path.join(a.work, f"{name}-{number}")
+            shutil.copyfile(path, copy + ".new")
+            os.chmod(copy + ".new", 0o755)
+            os.replace(copy + ".new", copy)
+            copies.append(copy)
+        return copies
+
+    hello = fresh_copies(a.hello, "hello")
+    binaries = {"after": fresh_copies(a.aggctl, "aggctl-after")}
     if a.before:
-        binaries["before"] = os.path.abspath(a.before)
+        binaries["before"] = fresh_copies(a.before, "aggctl-before")
 
     rows = {"hello": []}
     cases = {}
-    for label, binary in binaries.items():
+    for label, copies in binaries.items():
         warm = os.path.join(a.work, f"state-{label}-warm")
         line = os.path.join(a.work, f"state-{label}-line")
         cold = os.path.join(a.work, f"state-{label}-cold")
         for path in (warm, line):
             shutil.rmtree(path, ignore_errors=True)
         env = lambda state: dict(os.environ, XDG_STATE_HOME=state, AGGCTL_STORE=stores[10])
-        status = [binary, "status", "--store", stores[1000], "--json", "--now", NOW]
+        status = lambda binary: [binary, "status", "--store", stores[1000], "--json", "--now", NOW]
         # Warm the caches, after the parse cache's settle time.
         time.sleep(2.5)
-        warm_up(status, env(warm))
-        warm_up([binary, "statusline"], env(line), stdin=document)
+        warm_up(status(copies[0]), env(warm))
+        warm_up([copies[0], "statusline"], env(line), stdin=document)
+        # Each case is called with the round's number and runs that round's copy.
+        pick = lambda r, c=copies: c[r % len(c)]
         cases[label] = [
-            ("--version", lambda b=binary: timed([b, "--version"])),
-            ("statusline", lambda b=binary, l=line: timed([b, "statusline"], env(l), document)),
-            ("status warm", lambda s=status, w=warm: timed(s, env(w))),
-            ("status cold", lambda s=status, c=cold: timed(s, env(c), before=lambda: shutil.rmtree(c, ignore_errors=True))),
+            ("--version", lambda r, p=pick: timed([p(r), "--version"])),
+            ("statusline", lambda r, p=pick, l=line: timed([p(r), "statusline"], env(l), document)),
+            ("status warm", lambda r, p=pick, w=warm: timed(status(p(r)), env(w))),
+            ("status cold", lambda r, p=pick, c=cold: timed(
+                status(p(r)), env(c), before=lambda: shutil.rmtree(c, ignore_errors=True))),
         ]
         for name, _ in cases[label]:
             rows[f"{name} {label}"] = []
-    for _ in range(a.runs):
-        rows["hello"].append(timed([a.hello]))
-        for label in binaries:
-            for name, run in cases[label]:
-                rows[f"{name} {label}"].append(run())
+    measurements = [("hello", lambda r: timed([hello[r % len(hello)]]))]
+    for label in binaries:
+        measurements += [(f"{name} {label}", run) for name, run in cases[label]]
+    order = random.Random(14)
+    for round_number in range(a.runs):
+        order.shuffle(measurements)
+        for key, run in measurements:
+            rows[key].append(run(round_number))
     median = {key: statistics.median(values) for key, values in rows.items()}
     print(f"\nmedians of {a.runs} interleaved runs, milliseconds")
     print(f"hello world: {median['hello']:.2f}")
