@@ -32,6 +32,14 @@ struct StatusTemplateTests {
         return harness.home.file("state/aggctl/cache/" + kept[0])
     }
 
+    /// A store of `records` random records with its document kept, judged at one fixed moment.
+    func keptStore(records: Int, seed: UInt64) throws -> (harness: Harness, arguments: [String], path: String) {
+        let harness = Harness()
+        _ = try randomStore(in: harness, records: records, seed: seed)
+        let arguments = ["status", "--store", harness.home.file("store"), "--json", "--now", "2026-12-02T00:00:00Z"]
+        return (harness, arguments, try keepDocument(harness, arguments))
+    }
+
     /// Keeps `document` (no moment-dependent values in it) at `path` as the document for `key`.
     func keep(_ document: String, for key: StatusTemplate.Key, at path: String) throws {
         try Array(document.utf8).withUnsafeBytes { try StatusTemplate.save($0, marks: [], key: key, to: path) }
@@ -165,10 +173,7 @@ struct StatusTemplateTests {
 
     @Test("a damaged, foreign or tampered kept document is ignored")
     func damagedDocumentIsIgnored() throws {
-        let harness = Harness()
-        _ = try randomStore(in: harness, records: 6, seed: 5)
-        let arguments = ["status", "--store", harness.home.file("store"), "--json", "--now", "2026-12-02T00:00:00Z"]
-        let path = try keepDocument(harness, arguments)
+        let (harness, arguments, path) = try keptStore(records: 6, seed: 5)
         let expected = uncached().run(arguments).output
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         for damage in [
@@ -190,10 +195,10 @@ struct StatusTemplateTests {
 
     @Test("a kept document whose marks are out of order, past its end or of no known kind is refused")
     func marksAreChecked() throws {
-        let harness = Harness()
-        _ = try randomStore(in: harness, records: 3, seed: 7)
-        let arguments = ["status", "--store", harness.home.file("store"), "--json", "--now", "2026-12-02T00:00:00Z"]
-        let path = try keepDocument(harness, arguments)
+        // The harness owns the folder the document is in: kept to the end.
+        let store = try keptStore(records: 3, seed: 7)
+        let path = store.path
+        defer { withExtendedLifetime(store.harness) {} }
         let version = "aggctl \(Aggctl.version)"
         let key = try #require(StatusTemplate.load(from: path, readerVersion: version)).key
         let document = Array("{\"now\":\"x\",\"stale\":false}".utf8)
