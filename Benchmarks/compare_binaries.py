@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Two aggctl binaries on one command, side by side: wall clock and CPU time (user and system, from
+the kernel's accounting of each child), medians over every run.
+
+    compare_binaries.py BEFORE AFTER [--runs 25] [--copies 4] [--cold] -- status --json --store DIR ...
+
+Each binary is measured from --copies fresh copies taken in turn, and every round runs all copies in
+a shuffled order: how a binary's file lies in the page cache changed the start-up of one and the same
+binary by a fifth, and a run that follows a heavy one is slower. Each binary keeps a state folder of its
+own (XDG_STATE_HOME), warmed by three runs first; with --cold it is emptied before every run.
+"""
+import argparse, os, random, resource, shutil, statistics, subprocess, sys, tempfile, time
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("before")
+    parser.add_argument("after")
+    parser.add_argument("--runs", type=int, default=25)
+    parser.add_argument("--copies", type=int, default=4)
+    parser.add_argument("--cold", action="store_true", help="an empty state folder for every run")
+    # Everything after -- is aggctl's.
+    split = sys.argv.index("--") if "--" in sys.argv else len(sys.argv)
+    a = parser.parse_args(sys.argv[1:split])
+    command = sys.argv[split + 1:]
+    if not command:
+        parser.error("give aggctl's arguments after --")
+    work = tempfile.mkdtemp(prefix="aggctl-compare-")
+    try:
+        binaries = {}
+        for label, path in (("before", a.before), ("after", a.after)):
+            binaries[label] = []
+            for number in range(a.copies):
+                copy = os.path.join(work, f"{label}-{number}")
+                shutil.copyfile(path, copy)
+                os.chmod(copy, 0o755)
+                binaries[label].append(copy)
+
+        def run(label, binary):
+            state = os.path.join(work, f"state-{label}")
+            if a.cold:
+                shutil.rmtree(state, ignore_errors=True)
+            env = dict(os.environ, XDG_STATE_HOME=state)
+            used = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            subprocess.run([binary] + command, env=env, stdout=subprocess.DEVNULL, check=True)
+            wall = time.perf_counter() - start
+            now = resource.getrusage(resource.RUSAGE_CHILDREN)
+            return wall * 1000, (now.ru_utime - used.ru_utime) * 1000, (now.ru_stime - used.ru_stime) * 1000
+
+        for label, copies in binaries.items():
+            for _ in range(3):
+                run(label, copies[0])
+        figures = {label: [] for label in binaries}
+        jobs = [(label, copy) for label, copies in binaries.items() for copy in copies]
+        order = random.Random(14)
+        for _ in range(a.runs):
+            order.shuffle(jobs)
+            for label, copy in jobs:
+                figures[label].append(run(label, copy))
+        medians = {}
+        print(f"medians of {a.runs * a.copies} runs each, milliseconds")
+        for label in binaries:
+            wall, user, system = (statistics.median(run[i] for run in figures[label]) for i in range(3))
+            cpu = statistics.median(run[1] + run[2] for run in figures[label])
+            medians[label] = (wall, cpu)
+            print(f"{label:<7} wall {wall:8.2f}   cpu {cpu:8.2f}   user {user:8.2f}   system {system:8.2f}")
+        print(f"after/before: wall {medians['after'][0] / medians['before'][0]:.3f}, "
+              f"cpu {medians['after'][1] / medians['before'][1]:.3f}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
