@@ -174,9 +174,7 @@ extension ClaudeCollector {
     /// Every `projects/**/*.jsonl` under the folders, sorted.
     /// - Throws: `CollectorError` naming the folders when there are none (Claude Code not used here).
     func logFiles() throws -> [String] {
-        let files = folders.flatMap { folder in
-            DirectoryWalk.files(under: folder + "/projects") { $0.hasSuffix(".jsonl") }
-        }.sorted()
+        let files = DirectoryWalk.files(under: folders.map { $0 + "/projects" }) { $0.hasSuffix(".jsonl") }
         guard !files.isEmpty else {
             throw CollectorError(
                 "no Claude Code logs in \(folders.isEmpty ? "~/.config/claude or ~/.claude" : folders.map { "'\($0)'" }.joined(separator: ", "))"

@@ -223,9 +223,9 @@ public struct CodexCollector: Sendable {
         guard FileManager.default.fileExists(atPath: sessions) else {
             throw CollectorError("no Codex logs in '\(home)': '\(sessions)' does not exist")
         }
-        return [sessions, home + "/archived_sessions"].flatMap { folder in
-            DirectoryWalk.files(under: folder) { $0.hasPrefix("rollout-") && $0.hasSuffix(".jsonl") }
-        }.sorted()
+        return DirectoryWalk.files(under: [sessions, home + "/archived_sessions"]) {
+            $0.hasPrefix("rollout-") && $0.hasSuffix(".jsonl")
+        }
     }
 
     /// Reads the lines that can matter, found with `memmem`: those holding `"token_` (`token_count`,

@@ -38,9 +38,9 @@ public struct GeminiCollector: Sendable {
         guard FileManager.default.fileExists(atPath: chats) else {
             throw CollectorError("no Gemini CLI sessions in '\(home)': '\(chats)' does not exist")
         }
-        let files = DirectoryWalk.files(under: chats) { name in
+        let files = DirectoryWalk.files(under: [chats]) { name in
             name.hasPrefix("session-") && (name.hasSuffix(".json") || name.hasSuffix(".jsonl"))
-        }.filter { $0.contains("/chats/") }.sorted()
+        }.filter { $0.contains("/chats/") }
         let statePath = stateFolder.map { LogScanState<Scan>.path(in: $0, name: "gemini", root: home) }
         let memoPath = statePath.map { $0 + ".memo" }
         let fingerprint = memoPath == nil ? nil : LogScanMemo.fingerprint(of: files)

@@ -17,25 +17,31 @@ enum LogScanMemo {
         static func decode(from input: inout BinaryReader) throws -> Self
     }
 
-    static let format: UInt32 = 1
+    static let format: UInt32 = 2
 
-    /// The fingerprint of `files` as they are now; nil when one cannot be examined or changed just now.
+    /// The fingerprint of `files` as they are now, whatever their order; nil when one cannot be examined
+    /// or changed just now.
+    ///
+    /// Each file's name, inode, size and modification time are hashed on their own, and the hashes
+    /// summed: a set's fingerprint, so that the walk's order (which `readdir` decides) needs no sort.
     static func fingerprint(of files: [String], now: Date = Date()) -> UInt64? {
-        var hash = BinaryWriter.fnv1aOffset
-        func mix(_ value: UInt64) {
-            hash = (hash ^ value) &* BinaryWriter.fnv1aPrime
-            hash ^= hash >> 31
-        }
         let settled = Int64((now.timeIntervalSince1970 - ParseCache.settleTime) * 1_000_000_000)
+        var sum: UInt64 = 0
         for file in files {
             guard let info = fileIdentity(file), info.modified < settled else { return nil }
-            hash = BinaryWriter.fnv1a(file.utf8, from: hash)
-            mix(info.inode)
-            mix(UInt64(bitPattern: info.size))
-            mix(UInt64(bitPattern: info.modified))
+            var hash = mixed(BinaryWriter.fnv1a(file.utf8) ^ info.inode)
+            hash = mixed(hash ^ UInt64(bitPattern: info.size))
+            sum &+= mixed(hash ^ UInt64(bitPattern: info.modified))
         }
-        mix(UInt64(files.count))
-        return hash
+        return mixed(sum ^ UInt64(files.count))
+    }
+
+    /// A 64-bit finalizer (SplitMix64's): every bit of the result depends on every bit of `value`, so
+    /// that sums of such hashes do not cancel.
+    private static func mixed(_ value: UInt64) -> UInt64 {
+        var mixed = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
     }
 
     static func load<Value: Summary>(_ type: Value.Type, from path: String, fingerprint: UInt64, readerVersion: String)

@@ -56,13 +56,15 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
 
     var files: [String: FileEntry] = [:]
 
-    /// The partial results of `files`, in their order: reused, extended or read anew on every core, with
+    /// The partial results of `files`, in the byte order of their paths: reused, extended or read anew on every core, with
     /// the state at `statePath` (nil: read everything, keep nothing) brought up to date. What happened
     /// before `cutoff` is left out where a partial would grow with the history.
     static func partials(
         of files: [String], statePath: String?, readerVersion: String,
         keepingSince cutoff: Date = .distantPast
     ) throws -> [Partial] {
+        // In the byte order of their paths, whatever order they were found in: the same on every run.
+        let files = ByteOrder.sorted(files)
         var loaded = LogScanState()
         if let statePath { loaded.load(from: statePath, readerVersion: readerVersion) }
         let previous = loaded

@@ -5,7 +5,7 @@ import Testing
 @testable import Collectors
 
 struct DirectoryWalkTests {
-    @Test("matching files in every folder below, hidden ones too, sorted; links to folders are not entered")
+    @Test("matching files in every folder below, hidden ones too; links to folders are not entered")
     func walk() throws {
         let root = TemporaryDirectory("aggctl-walk")
         try root.write("a/b/c/one.jsonl", "1")
@@ -17,8 +17,17 @@ struct DirectoryWalkTests {
             atPath: root.file("a/linked-folder"), withDestinationPath: root.file("elsewhere"))
         try FileManager.default.createSymbolicLink(
             atPath: root.file("a/linked.jsonl"), withDestinationPath: root.file("three.jsonl"))
-        let found = DirectoryWalk.files(under: root.file("a")) { $0.hasSuffix(".jsonl") }
-        #expect(found == ["a/.hidden/two.jsonl", "a/b/c/one.jsonl", "a/linked.jsonl"].map(root.file))
-        #expect(DirectoryWalk.files(under: root.file("missing")) { _ in true }.isEmpty)
+        let found = DirectoryWalk.files(under: [root.file("a")]) { $0.hasSuffix(".jsonl") }
+        #expect(found.sorted() == ["a/.hidden/two.jsonl", "a/b/c/one.jsonl", "a/linked.jsonl"].map(root.file))
+        #expect(DirectoryWalk.files(under: [root.file("missing")]) { _ in true }.isEmpty)
+    }
+
+    @Test("the files of several folders come as one list, each once")
+    func severalFolders() throws {
+        let root = TemporaryDirectory("aggctl-walk-folders")
+        for name in ["s/b.jsonl", "s/Z.jsonl", "s/deep/e.jsonl", "a/y.jsonl"] { try root.write(name, "x") }
+        let found = DirectoryWalk.files(under: [root.file("s"), root.file("a"), root.file("none")]) { _ in true }
+        #expect(found.count == 4)
+        #expect(Set(found) == Set(["s/b.jsonl", "s/Z.jsonl", "s/deep/e.jsonl", "a/y.jsonl"].map(root.file)))
     }
 }

@@ -42,6 +42,35 @@ public enum ByteOrder {
         }
     }
 
+    /// `texts` in byte order, for texts that share long beginnings (paths below one folder), where the
+    /// first eight bytes tell nothing: their bytes copied once into one buffer, and positions sorted by
+    /// comparing there. Sorting 2000 log paths with `precedes` retained and released both strings at
+    /// every comparison and took longer than the rest of a Codex publish with nothing new.
+    public static func sorted(_ texts: [String]) -> [String] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(texts.reduce(0) { $0 + $1.utf8.count })
+        var starts = [0]
+        starts.reserveCapacity(texts.count + 1)
+        for text in texts {
+            bytes.append(contentsOf: text.utf8)
+            starts.append(bytes.count)
+        }
+        var order = Array(texts.indices)
+        bytes.withUnsafeBufferPointer { bytes in
+            starts.withUnsafeBufferPointer { starts in
+                order.sort { a, b in
+                    let lengthA = starts[a + 1] - starts[a]
+                    let lengthB = starts[b + 1] - starts[b]
+                    let common = min(lengthA, lengthB)
+                    let result =
+                        common == 0 ? 0 : memcmp(bytes.baseAddress! + starts[a], bytes.baseAddress! + starts[b], common)
+                    return result != 0 ? result < 0 : lengthA < lengthB
+                }
+            }
+        }
+        return order.map { texts[$0] }
+    }
+
     /// The first eight bytes of `text` as one big-endian number, zero-padded: two texts whose keys differ
     /// are in the order of their keys; only equal keys need the full comparison.
     public static func prefixKey(_ text: String) -> UInt64 {
