@@ -125,7 +125,8 @@ public struct ClaudeCollector: Sendable {
             scan = Scan()
             scan.since = now.timeIntervalSince1970 - 7 * 86_400
             for file in try LogScanState<FileScan>.partials(
-                of: files, statePath: statePath, readerVersion: readerVersion, keepingSince: Self.windowStart(now: now))
+                of: files.map(\.path), statePath: statePath, readerVersion: readerVersion,
+                keepingSince: Self.windowStart(now: now))
             {
                 scan.add(file)
             }
@@ -171,9 +172,9 @@ public struct ClaudeCollector: Sendable {
 }
 
 extension ClaudeCollector {
-    /// Every `projects/**/*.jsonl` under the folders, sorted.
+    /// Every `projects/**/*.jsonl` under the folders (in no particular order: see `DirectoryWalk`).
     /// - Throws: `CollectorError` naming the folders when there are none (Claude Code not used here).
-    func logFiles() throws -> [String] {
+    func logFiles() throws -> [DirectoryWalk.Found] {
         let files = DirectoryWalk.files(under: folders.map { $0 + "/projects" }) { $0.hasSuffix(".jsonl") }
         guard !files.isEmpty else {
             throw CollectorError(

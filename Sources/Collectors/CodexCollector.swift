@@ -169,7 +169,8 @@ public struct CodexCollector: Sendable {
         } else {
             // Files are independent: read on every core, then combined (newest limits win).
             (scan, days) = Self.combine(
-                try LogScanState<Scan>.partials(of: files, statePath: statePath, readerVersion: readerVersion))
+                try LogScanState<Scan>.partials(
+                    of: files.map(\.path), statePath: statePath, readerVersion: readerVersion))
             if let memoPath, let fingerprint {
                 var memo = scan
                 memo.counts = Responses(sums: days)
@@ -218,7 +219,7 @@ public struct CodexCollector: Sendable {
         return limits
     }
 
-    func logFiles() throws -> [String] {
+    func logFiles() throws -> [DirectoryWalk.Found] {
         let sessions = home + "/sessions"
         guard FileManager.default.fileExists(atPath: sessions) else {
             throw CollectorError("no Codex logs in '\(home)': '\(sessions)' does not exist")

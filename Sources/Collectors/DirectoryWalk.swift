@@ -18,13 +18,22 @@ enum DirectoryWalk {
     /// a run with nothing new only fingerprints them, which needs no order (`LogScanMemo`), and the
     /// files that are read are sorted there (`LogScanState.partials`). Sorting 2000 paths was a quarter
     /// of such a run.
-    static func files(under roots: [String], where matches: (String) -> Bool) -> [String] {
-        var found: [String] = []
+    ///
+    /// Each file's identity is taken on the way, relative to its open folder (`fstatat`): a `stat` of
+    /// the whole path later resolved every folder of it again, for each of thousands of files.
+    static func files(under roots: [String], where matches: (String) -> Bool) -> [Found] {
+        var found: [Found] = []
         for root in roots { walk(root, where: matches, into: &found) }
         return found
     }
 
-    private static func walk(_ root: String, where matches: (String) -> Bool, into found: inout [String]) {
+    /// A file the walk found, and its identity then (nil when it could not be examined: a dangling link).
+    struct Found {
+        var path: String
+        var identity: FileIdentity?
+    }
+
+    private static func walk(_ root: String, where matches: (String) -> Bool, into found: inout [Found]) {
         var pending = [root]
         while let folder = pending.popLast() {
             guard let directory = opendir(folder) else { continue }
@@ -44,7 +53,10 @@ enum DirectoryWalk {
                 if isFolder {
                     pending.append(path)
                 } else if matches(name) {
-                    found.append(path)
+                    // Following a link, as `stat` of the path did.
+                    var info = stat()
+                    let known = fstatat(dirfd(directory), name, &info, 0) == 0
+                    found.append(Found(path: path, identity: known ? fileIdentity(info) : nil))
                 }
             }
         }

@@ -40,7 +40,7 @@ public struct GeminiCollector: Sendable {
         }
         let files = DirectoryWalk.files(under: [chats]) { name in
             name.hasPrefix("session-") && (name.hasSuffix(".json") || name.hasSuffix(".jsonl"))
-        }.filter { $0.contains("/chats/") }
+        }.filter { $0.path.contains("/chats/") }
         let statePath = stateFolder.map { LogScanState<Scan>.path(in: $0, name: "gemini", root: home) }
         let memoPath = statePath.map { $0 + ".memo" }
         let fingerprint = memoPath == nil ? nil : LogScanMemo.fingerprint(of: files)
@@ -52,7 +52,7 @@ public struct GeminiCollector: Sendable {
             scan = memo
         } else {
             for partial in try LogScanState<Scan>.partials(
-                of: files, statePath: statePath, readerVersion: readerVersion)
+                of: files.map(\.path), statePath: statePath, readerVersion: readerVersion)
             {
                 scan.append(partial)
             }

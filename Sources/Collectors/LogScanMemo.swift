@@ -24,12 +24,12 @@ enum LogScanMemo {
     ///
     /// Each file's name, inode, size and modification time are hashed on their own, and the hashes
     /// summed: a set's fingerprint, so that the walk's order (which `readdir` decides) needs no sort.
-    static func fingerprint(of files: [String], now: Date = Date()) -> UInt64? {
+    static func fingerprint(of files: [DirectoryWalk.Found], now: Date = Date()) -> UInt64? {
         let settled = Int64((now.timeIntervalSince1970 - ParseCache.settleTime) * 1_000_000_000)
         var sum: UInt64 = 0
         for file in files {
-            guard let info = fileIdentity(file), info.modified < settled else { return nil }
-            var hash = mixed(BinaryWriter.fnv1a(file.utf8) ^ info.inode)
+            guard let info = file.identity, info.modified < settled else { return nil }
+            var hash = mixed(BinaryWriter.fnv1a(file.path.utf8) ^ info.inode)
             hash = mixed(hash ^ UInt64(bitPattern: info.size))
             sum &+= mixed(hash ^ UInt64(bitPattern: info.modified))
         }

@@ -187,9 +187,16 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
 
 /// A file's identity now: inode, size and modification time (nanoseconds), what tells a log file
 /// unchanged (`LogScanState`, `LogScanMemo`); nil when it cannot be examined.
-func fileIdentity(_ path: String) -> (inode: UInt64, size: Int64, modified: Int64)? {
+func fileIdentity(_ path: String) -> FileIdentity? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
+    return fileIdentity(info)
+}
+
+/// A file's inode, size and modification time (nanoseconds since 1970): what says it is as it was.
+typealias FileIdentity = (inode: UInt64, size: Int64, modified: Int64)
+
+func fileIdentity(_ info: stat) -> FileIdentity {
     #if canImport(Darwin)
         let time = info.st_mtimespec
     #else

@@ -17,7 +17,7 @@ struct ClaudeIncrementalTests {
         try FileManager.default.copyItem(atPath: ClaudeCollectorTests.fixture, toPath: folder)
     }
 
-    var files: [String] { try! ClaudeCollector(folders: [folder]).logFiles() }
+    var files: [String] { try! ClaudeCollector(folders: [folder]).logFiles().map(\.path) }
 
     func incremental() throws -> ProviderUsage {
         try ClaudeCollector(folders: [folder]).collect(now: now, stateFolder: state, readerVersion: "test")

@@ -16,7 +16,7 @@ struct CodexIncrementalTests {
         try FileManager.default.copyItem(atPath: CodexCollectorTests.fixture, toPath: root.file("codex"))
     }
 
-    var files: [String] { try! CodexCollector(home: home).logFiles() }
+    var files: [String] { try! CodexCollector(home: home).logFiles().map(\.path) }
 
     func incremental() throws -> ProviderUsage {
         try CodexCollector(home: home).collect(now: now, stateFolder: state, readerVersion: "test")

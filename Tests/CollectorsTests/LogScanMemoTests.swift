@@ -18,12 +18,17 @@ struct LogScanMemoTests {
 
     /// Dates every file under `path` an hour back, so that it counts as settled.
     func settle(_ path: String) {
-        for file in DirectoryWalk.files(under: [path], where: { _ in true }) {
+        for file in DirectoryWalk.files(under: [path], where: { _ in true }).map(\.path) {
             var times = [
                 timespec(tv_sec: time(nil) - 3600, tv_nsec: 0), timespec(tv_sec: time(nil) - 3600, tv_nsec: 0),
             ]
             _ = utimensat(AT_FDCWD, file, &times, 0)
         }
+    }
+
+    /// `paths` as the walk finds them, each with its identity now.
+    func examined<Paths: Sequence<String>>(_ paths: Paths) -> [DirectoryWalk.Found] {
+        paths.map { DirectoryWalk.Found(path: $0, identity: fileIdentity($0)) }
     }
 
     @Test("the fingerprint is the files' whatever their order, and changes with any name, size, time or count")
@@ -32,23 +37,24 @@ struct LogScanMemoTests {
         for name in names { try folder.write(name, "{}\n") }
         settle(folder.file("logs"))
         let files = names.map(folder.file)
-        let fingerprint = try #require(LogScanMemo.fingerprint(of: files))
+        let fingerprint = try #require(LogScanMemo.fingerprint(of: examined(files)))
         var generator = SeededGenerator(seed: 3)
         for _ in 0..<5 {
-            #expect(LogScanMemo.fingerprint(of: files.shuffled(using: &generator)) == fingerprint)
+            #expect(LogScanMemo.fingerprint(of: examined(files.shuffled(using: &generator))) == fingerprint)
         }
-        #expect(LogScanMemo.fingerprint(of: Array(files.dropLast())) != fingerprint)
-        #expect(LogScanMemo.fingerprint(of: files + [files[0]]) != fingerprint)
+        #expect(LogScanMemo.fingerprint(of: examined(Array(files.dropLast()))) != fingerprint)
+        #expect(LogScanMemo.fingerprint(of: examined(files + [files[0]])) != fingerprint)
         try TemporaryDirectory.append("{}\n", to: files[5])
         settle(folder.file("logs"))
-        let grown = try #require(LogScanMemo.fingerprint(of: files))
+        let grown = try #require(LogScanMemo.fingerprint(of: examined(files)))
         #expect(grown != fingerprint)
         var times = [timespec(tv_sec: time(nil) - 7200, tv_nsec: 0), timespec(tv_sec: time(nil) - 7200, tv_nsec: 0)]
         _ = utimensat(AT_FDCWD, files[9], &times, 0)
-        let touched = try #require(LogScanMemo.fingerprint(of: files))
+        let touched = try #require(LogScanMemo.fingerprint(of: examined(files)))
         #expect(touched != grown)
         try FileManager.default.moveItem(atPath: files[0], toPath: folder.file("logs/renamed.jsonl"))
-        #expect(LogScanMemo.fingerprint(of: [folder.file("logs/renamed.jsonl")] + files.dropFirst()) != touched)
+        #expect(
+            LogScanMemo.fingerprint(of: examined([folder.file("logs/renamed.jsonl")] + files.dropFirst())) != touched)
     }
 
     @Test("nothing changed: the memo stands even without the per-file state; a changed file is read again")
@@ -70,7 +76,7 @@ struct LogScanMemoTests {
         #expect(!(try FileManager.default.contentsOfDirectory(atPath: state)).contains { $0.hasSuffix(".scan") })
 
         let log = try #require(
-            DirectoryWalk.files(under: [home + "/projects"], where: { $0.hasSuffix(".jsonl") }).first)
+            DirectoryWalk.files(under: [home + "/projects"], where: { $0.hasSuffix(".jsonl") }).first?.path)
         try TemporaryDirectory.append(
             #"{"type":"assistant","timestamp":"2026-11-30T11:00:00.000Z","requestId":"req_new","message":{"id":"msg_new","model":"claude-sonnet-4-5-20250929","usage":{"input_tokens":1000,"output_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}"#
                 + "\n", to: log)
