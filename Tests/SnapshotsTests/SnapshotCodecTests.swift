@@ -23,6 +23,70 @@ struct SnapshotCodecTests {
             ProviderUsage(providerID: "codex", lastUpdated: Records.date("2026-11-30T11:00:00Z"), error: "signed out"),
         ])
 
+    /// `snapshot` with every text made of characters a writer must take care with (controls, quotes,
+    /// backslashes, slashes, DEL, characters of two to four bytes), every number any finite double or
+    /// integer, and dates with fractions of a second.
+    static func hostile(_ snapshot: DeviceSnapshot, using g: inout SeededGenerator) -> DeviceSnapshot {
+        let scalars: [Unicode.Scalar] =
+            (0..<0x20).map { Unicode.Scalar(UInt8($0)) } + ["\"", "\\", "/", "\u{7F}", "a", "é", "€", "😀", "\u{2028}"]
+        func text(_ g: inout SeededGenerator) -> String {
+            String(
+                String.UnicodeScalarView(
+                    (0..<Int.random(in: 0...12, using: &g)).map { _ in scalars.randomElement(using: &g)! }))
+        }
+        func number(_ g: inout SeededGenerator) -> Double {
+            for _ in 0..<8 {
+                let any = Double(bitPattern: g.next())
+                if any.isFinite { return any }
+            }
+            return -0.0
+        }
+        func moment(_ date: Date, _ g: inout SeededGenerator) -> Date {
+            date.addingTimeInterval(Double(Int.random(in: 0..<1000, using: &g)) / 1000)
+        }
+        var hostile = snapshot
+        hostile.deviceName = text(&g)
+        hostile.appVersion = hostile.appVersion.map { _ in text(&g) }
+        hostile.generatedAt = moment(snapshot.generatedAt, &g)
+        hostile.providers = snapshot.providers.map { usage in
+            var usage = usage
+            usage.accountEmail = usage.accountEmail.map { _ in text(&g) }
+            usage.plan = usage.plan.map { _ in text(&g) }
+            usage.error = usage.error.map { _ in text(&g) }
+            usage.lastUpdated = moment(usage.lastUpdated, &g)
+            usage.session?.usedPercent = number(&g)
+            usage.weekly?.usedPercent = number(&g)
+            usage.weekly?.windowMinutes = Int.random(in: Int.min...Int.max, using: &g)
+            usage.costUSD = usage.costUSD.map { _ in CostUsage(today: number(&g), last30Days: number(&g)) }
+            usage.tokens?.today = Int.random(in: Int.min...Int.max, using: &g)
+            usage.weeklySamples = usage.weeklySamples?.map {
+                UsageSample(at: moment($0.at, &g), usedPercent: number(&g), resetsAt: moment($0.at, &g))
+            }
+            usage.modelWeekly = usage.modelWeekly?.map { NamedWindow(name: text(&g), window: $0.window) }
+            return usage
+        }
+        return hostile
+    }
+
+    @Test("a compact record is byte for byte what JSONEncoder writes, for random and for hostile records")
+    func compactRecordsMatchTheEncoder() throws {
+        var generator = SeededGenerator(seed: 40)
+        for index in 0..<3000 {
+            var snapshot = RandomRecords.snapshot(index, using: &generator)
+            if index % 2 == 1 { snapshot = Self.hostile(snapshot, using: &generator) }
+            let written = try SnapshotCodec.encode(snapshot, pretty: false)
+            let encoded = try SnapshotCodec.encodeWithFoundation(snapshot)
+            #expect(written == encoded, "\(String(decoding: encoded, as: UTF8.self))")
+            if written != encoded { break }
+        }
+        for (value, name) in [(Double.nan, "nan"), (.infinity, "inf"), (-.infinity, "-inf")] {
+            var snapshot = Self.full
+            snapshot.providers[0].weekly?.usedPercent = value
+            #expect(throws: EncodingError.self, "\(name)") { try SnapshotCodec.encode(snapshot, pretty: false) }
+            #expect(throws: EncodingError.self, "\(name)") { try SnapshotCodec.encodeWithFoundation(snapshot) }
+        }
+    }
+
     private func decode(_ text: String, fileName: String = "studio-mac.json") throws -> DecodedRecord {
         try SnapshotCodec.decode(Data(text.utf8), fileName: fileName)
     }

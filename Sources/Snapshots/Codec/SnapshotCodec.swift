@@ -14,7 +14,21 @@ public enum SnapshotCodec {
 
     /// Canonical JSON of `snapshot`: indented for people looking into a shared folder, or compact.
     public static func encode(_ snapshot: DeviceSnapshot, pretty: Bool = true) throws -> Data {
+        // Compact records (what `publish` stores) are written by hand, byte for byte as the encoder
+        // would; indented ones are for people (`--dry-run`), where the encoder's time does not matter.
+        guard pretty else {
+            var json = RecordJSON()
+            try json.snapshot(snapshot)
+            return Data(json.bytes + [0x0A])
+        }
         var data = try makeEncoder(pretty: pretty).encode(snapshot)
+        data.append(0x0A)
+        return data
+    }
+
+    /// A compact record as `JSONEncoder` writes it: what `RecordJSON` is held to.
+    package static func encodeWithFoundation(_ snapshot: DeviceSnapshot) throws -> Data {
+        var data = try makeEncoder(pretty: false).encode(snapshot)
         data.append(0x0A)
         return data
     }
