@@ -5,6 +5,11 @@ import Testing
 @testable import Collectors
 
 struct DirectoryWalkTests {
+    /// A symbolic link at `path` to `target`, both inside `root`.
+    func link(_ root: TemporaryDirectory, _ path: String, to target: String) throws {
+        try FileManager.default.createSymbolicLink(atPath: root.file(path), withDestinationPath: root.file(target))
+    }
+
     @Test("matching files in every folder below, hidden ones too; links to folders are not entered")
     func walk() throws {
         let root = TemporaryDirectory("aggctl-walk")
@@ -13,10 +18,8 @@ struct DirectoryWalkTests {
         try root.write("three.jsonl", "3")
         try root.write("a/skip.json", "x")
         try root.write("elsewhere/four.jsonl", "4")
-        try FileManager.default.createSymbolicLink(
-            atPath: root.file("a/linked-folder"), withDestinationPath: root.file("elsewhere"))
-        try FileManager.default.createSymbolicLink(
-            atPath: root.file("a/linked.jsonl"), withDestinationPath: root.file("three.jsonl"))
+        try link(root, "a/linked-folder", to: "elsewhere")
+        try link(root, "a/linked.jsonl", to: "three.jsonl")
         let found = DirectoryWalk.files(under: [root.file("a")]) { $0.hasSuffix(".jsonl") }.map(\.path)
         #expect(found.sorted() == ["a/.hidden/two.jsonl", "a/b/c/one.jsonl", "a/linked.jsonl"].map(root.file))
         #expect(DirectoryWalk.files(under: [root.file("missing")]) { _ in true }.isEmpty)
@@ -27,10 +30,8 @@ struct DirectoryWalkTests {
         let root = TemporaryDirectory("aggctl-walk-identity")
         try root.write("logs/one.jsonl", "12345")
         try root.write("elsewhere/target.jsonl", "1")
-        try FileManager.default.createSymbolicLink(
-            atPath: root.file("logs/linked.jsonl"), withDestinationPath: root.file("elsewhere/target.jsonl"))
-        try FileManager.default.createSymbolicLink(
-            atPath: root.file("logs/dangling.jsonl"), withDestinationPath: root.file("nowhere.jsonl"))
+        try link(root, "logs/linked.jsonl", to: "elsewhere/target.jsonl")
+        try link(root, "logs/dangling.jsonl", to: "nowhere.jsonl")
         let found = Dictionary(
             uniqueKeysWithValues: DirectoryWalk.files(under: [root.file("logs")]) { _ in true }.map {
                 (String($0.path.split(separator: "/").last!), $0.identity)
