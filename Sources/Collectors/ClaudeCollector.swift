@@ -1,4 +1,3 @@
-import CShims
 import Portable
 import Snapshots
 
@@ -336,8 +335,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
     }
 
     private func contains(_ line: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
-        guard let base = line.baseAddress else { return false }
-        return aggctl_memmem(base, line.count, text.utf8Start, text.utf8CodeUnitCount) != nil
+        ByteSearch.contains(line, text)
     }
 
     /// Reads a limit message, in each wording Claude Code has used:

@@ -40,7 +40,7 @@ public struct GeminiCollector: Sendable {
         }
         let files = DirectoryWalk.files(under: [chats]) { name in
             name.hasPrefix("session-") && (name.hasSuffix(".json") || name.hasSuffix(".jsonl"))
-        }.filter { $0.path.contains("/chats/") }
+        }.filter { ByteSearch.contains($0.path, "/chats/") }
         let statePath = stateFolder.map { LogScanState<Scan>.path(in: $0, name: "gemini", root: home) }
         let memoPath = statePath.map { $0 + ".memo" }
         let fingerprint = memoPath == nil ? nil : LogScanMemo.fingerprint(of: files)

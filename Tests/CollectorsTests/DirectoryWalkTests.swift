@@ -56,3 +56,15 @@ struct DirectoryWalkTests {
         #expect(Set(found) == Set(["s/b.jsonl", "s/Z.jsonl", "s/deep/e.jsonl", "a/y.jsonl"].map(root.file)))
     }
 }
+
+struct ByteSearchTests {
+    @Test("a fixed text is found in bytes and strings wherever it is, and only where it is")
+    func contains() {
+        #expect(ByteSearch.contains("/home/.gemini/tmp/0f3a/chats/session-1.json", "/chats/"))
+        #expect(!ByteSearch.contains("/home/.gemini/tmp/0f3a/chatsold/session-1.json", "/chats/"))
+        #expect(!ByteSearch.contains("", "/chats/"))
+        #expect(ByteSearch.contains("/chats/", "/chats/"))
+        #expect(ByteSearch.contains("ünïcödé/chats/😀", "/chats/"))
+        #expect(!ByteSearch.contains("/chat", "/chats/"))
+    }
+}

@@ -26,6 +26,27 @@ struct NewAgentsTests {
         #expect(entry.session == nil && entry.weekly == nil)
     }
 
+    @Test("gemini: a session file outside a chats folder (a checkpoint, a copy) is not counted")
+    func geminiOnlyChats() throws {
+        let home = folder.file("gemini-chats")
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/gemini-home", toPath: home)
+        let before = try GeminiCollector(home: home).collect(now: now)
+        // A session of messages of its own (new ids), which would count if it were read.
+        let session = try String(
+            contentsOfFile: home + "/tmp/0f3a9c/chats/session-2026-11-30T09-00-a1b2c3d4.json", encoding: .utf8
+        ).replacingOccurrences(of: "\"id\": \"", with: "\"id\": \"other-")
+        for copy in ["/tmp/0f3a9c/checkpoints/session-copy.json", "/tmp/0f3a9c/chatsold/session-copy.json"] {
+            try FileManager.default.createDirectory(
+                atPath: URL(fileURLWithPath: home + copy).deletingLastPathComponent().path,
+                withIntermediateDirectories: true)
+            try session.write(toFile: home + copy, atomically: true, encoding: .utf8)
+        }
+        #expect(try GeminiCollector(home: home).collect(now: now).tokens == before.tokens)
+        // The same file in a chats folder does count.
+        try session.write(toFile: home + "/tmp/0f3a9c/chats/session-other.json", atomically: true, encoding: .utf8)
+        #expect(try GeminiCollector(home: home).collect(now: now).tokens != before.tokens)
+    }
+
     @Test("gemini: a session document rewritten as it grows is read again whole, incrementally nothing twice")
     func geminiIncremental() throws {
         let home = folder.file("gemini")
