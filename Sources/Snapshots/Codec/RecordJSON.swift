@@ -2,15 +2,16 @@ import Portable
 
 /// A record as compact, canonical JSON: byte for byte what `JSONEncoder` writes with sorted keys and
 /// unescaped slashes (`SnapshotCodecTests` holds the two together on random and hostile records), but
-/// without Codable's generic machinery. Instantiating its containers' types for the first time in a
-/// process, once per model type, was a third of a `publish` with nothing new.
+/// without Codable's generic machinery, whose container types are instantiated on first use in every
+/// process: a Codex `publish` with nothing new went from 18.0 to 16.8 M instructions.
 ///
 /// Keys are written in the byte order `JSONEncoder` sorts them in, optional members that are nil are
 /// left out, dates are RFC 3339 texts (`RFC3339.format`), and a number that is not finite fails the
 /// write as it fails `JSONEncoder`'s.
 struct RecordJSON {
     private(set) var bytes: [UInt8] = []
-    /// Whether the innermost open object or array has a member yet.
+    /// Whether the innermost open object or array has a member yet; `outer`, the same of the ones
+    /// around it, innermost last.
     private var hasMember = false
     private var outer: [Bool] = []
 
