@@ -1,5 +1,3 @@
-import Snapshots
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
