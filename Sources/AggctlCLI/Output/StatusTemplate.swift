@@ -133,8 +133,9 @@ struct StatusTemplate {
 
 extension StatusTemplate {
     static let magic: [UInt8] = Array("AGGSTATS".utf8)
-    /// Bump with any change to what `StatusReport.status` writes: a kept document of the same aggctl
-    /// version would otherwise be printed in the old form until the store changes.
+    /// Bump with any change to the file's layout or to what `StatusReport.status` writes: a kept
+    /// document of the same aggctl version would otherwise be misread, or printed in the old form until
+    /// the store changes. (2: marks as fixed-size records.)
     static let format: UInt32 = 2
 
     /// Reads the template at `path`; nil when it is missing, damaged or from another aggctl.
