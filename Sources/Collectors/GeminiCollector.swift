@@ -44,42 +44,78 @@ public struct GeminiCollector: Sendable {
         let statePath = stateFolder.map { LogScanState<Scan>.path(in: $0, name: "gemini", root: home) }
         let memoPath = statePath.map { $0 + ".memo" }
         let fingerprint = memoPath == nil ? nil : LogScanMemo.fingerprint(of: files)
-        var scan = Scan()
+        let totals: Totals
         if let memoPath, let fingerprint,
             let memo = LogScanMemo.load(
-                Scan.self, from: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
+                Totals.self, from: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
         {
-            scan = memo
+            totals = memo
         } else {
+            var scan = Scan()
             for partial in try LogScanState<Scan>.partials(
                 of: files.map(\.path), statePath: statePath, readerVersion: readerVersion)
             {
                 scan.append(partial)
             }
+            totals = Totals(scan)
             if let memoPath, let fingerprint {
-                LogScanMemo.save(scan, to: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
+                LogScanMemo.save(totals, to: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
             }
         }
-        var byDay: [String: Int] = [:]
-        for counted in scan.messages.values {
-            let (sum, overflow) = byDay[counted.day, default: 0].addingReportingOverflow(counted.tokens)
-            byDay[counted.day] = overflow ? Int.max : sum
-        }
+        let byDay = totals.byDay
         let today = RFC3339.utcDay(now)
         let firstDay = RFC3339.utcDay(now.addingTimeInterval(-29 * 86_400))
         let days = byDay.keys.filter { $0 >= firstDay && $0 <= today }.sorted()
         let account = JSONValue.read(contentsOf: home + "/google_accounts.json")?["active"]?.string
         return ProviderUsage(
             providerID: "gemini", accountEmail: account.flatMap { $0.isEmpty ? nil : $0 },
-            lastUpdated: scan.newest ?? now,
+            lastUpdated: totals.newest ?? now,
             tokens: TokenUsage(
                 today: byDay[today] ?? 0, last30Days: days.reduce(0) { $0 &+ byDay[$1]! },
                 daily: days.map { DailyTokens(date: $0, tokens: byDay[$0]!) }))
     }
 }
 
-extension GeminiCollector.Scan: LogScanMemo.Summary {
-    static var memoMagic: String { "AGGGEMEM" }
+/// What a run with nothing new needs of all the sessions: tokens per day, every message counted once
+/// already, and the newest message's time. The memo keeps these, not every message: reading back ten
+/// thousand messages by identity was a quarter of such a run.
+extension GeminiCollector {
+    struct Totals: Sendable, Equatable, LogScanMemo.Summary {
+        var byDay: [String: Int] = [:]
+        var newest: Date?
+
+        static var memoMagic: String { "AGGGEMTO" }
+
+        init(_ scan: Scan) {
+            for counted in scan.messages.values {
+                let (sum, overflow) = byDay[counted.day, default: 0].addingReportingOverflow(counted.tokens)
+                byDay[counted.day] = overflow ? Int.max : sum
+            }
+            newest = scan.newest
+        }
+
+        private init(byDay: [String: Int], newest: Date?) {
+            self.byDay = byDay
+            self.newest = newest
+        }
+
+        func encode(into out: inout BinaryWriter) {
+            out.u32(UInt32(byDay.count))
+            for day in byDay.keys.sorted() {
+                out.string(day)
+                out.int(byDay[day]!)
+            }
+            out.optionalDate(newest)
+        }
+
+        static func decode(from input: inout BinaryReader) throws -> Self {
+            var byDay: [String: Int] = [:]
+            for _ in 0..<(try input.u32()) {
+                byDay[try input.string()] = try input.int()
+            }
+            return Self(byDay: byDay, newest: try input.optionalDate())
+        }
+    }
 }
 
 extension GeminiCollector.Scan: LogScanPartial {

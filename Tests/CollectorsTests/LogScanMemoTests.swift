@@ -57,6 +57,26 @@ struct LogScanMemoTests {
             LogScanMemo.fingerprint(of: examined([folder.file("logs/renamed.jsonl")] + files.dropFirst())) != touched)
     }
 
+    @Test("gemini: the memo's per-day totals give what reading every session gives")
+    func geminiMemo() throws {
+        let home = folder.file("gemini")
+        try FileManager.default.copyItem(
+            atPath: Repository.path("Tests/CollectorsTests/Fixtures/gemini-home"), toPath: home)
+        settle(home)
+        let state = folder.file("state-gemini")
+        let read = try GeminiCollector(home: home).collect(now: now, stateFolder: state)
+        let names = try FileManager.default.contentsOfDirectory(atPath: state)
+        #expect(names.contains { $0.hasSuffix(".memo") }, "\(names)")
+        // Without the per-file state only the memo can answer.
+        for name in names where name.hasSuffix(".scan") {
+            try FileManager.default.removeItem(atPath: state + "/" + name)
+        }
+        let remembered = try GeminiCollector(home: home).collect(now: now, stateFolder: state)
+        #expect(remembered == read)
+        #expect(remembered == (try GeminiCollector(home: home).collect(now: now)))
+        #expect(!(try FileManager.default.contentsOfDirectory(atPath: state)).contains { $0.hasSuffix(".scan") })
+    }
+
     @Test("nothing changed: the memo stands even without the per-file state; a changed file is read again")
     func memo() throws {
         let home = folder.file("claude")
