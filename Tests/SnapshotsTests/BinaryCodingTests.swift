@@ -1,0 +1,31 @@
+import TestSupport
+import Testing
+
+@testable import Snapshots
+
+struct BinaryCodingTests {
+    @Test("doubles read in one pass are the doubles written one by one; a count past the end is refused")
+    func doubles() throws {
+        var generator = SeededGenerator(seed: 8)
+        let values = (0..<1000).map { _ in Double(bitPattern: generator.next()) } + [0, -0.0, .infinity, 1.5]
+        var out = BinaryWriter(capacity: 64)
+        out.u32(UInt32(values.count))
+        for value in values { out.double(value) }
+        out.u8(7)
+        let bytes = Array(out.bytes)
+        try bytes.withUnsafeBytes { buffer in
+            var input = BinaryReader(buffer)
+            let read = try input.doubles(Int(try input.u32()))
+            #expect(read.map(\.bitPattern) == values.map(\.bitPattern))
+            #expect(try input.u8() == 7)
+            for count in [values.count + 1, Int.max / 4, -1] {
+                var again = BinaryReader(buffer)
+                _ = try again.u32()
+                #expect(throws: BinaryReader.Corrupt.self, "\(count)") { try again.doubles(count) }
+            }
+            var records = BinaryReader(buffer)
+            #expect(try records.records(2, size: 4).count == 8)
+            #expect(throws: BinaryReader.Corrupt.self) { try records.records(Int.max, size: 32) }
+        }
+    }
+}
