@@ -31,6 +31,24 @@ struct LogScanMemoTests {
         paths.map { DirectoryWalk.Found(path: $0, identity: fileIdentity($0)) }
     }
 
+    /// A copy of the fixture folder `fixture` under the test's folder as `name`, its files settled.
+    func settledCopy(of fixture: String, as name: String) throws -> String {
+        let home = folder.file(name)
+        try FileManager.default.copyItem(
+            atPath: Repository.path("Tests/CollectorsTests/Fixtures/" + fixture), toPath: home)
+        settle(home)
+        return home
+    }
+
+    /// Removes the per-file state (`.scan`) from `state`, so that only a memo can answer; the names that were there.
+    func removeScanState(in state: String) throws -> [String] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: state)
+        for name in names where name.hasSuffix(".scan") {
+            try FileManager.default.removeItem(atPath: state + "/" + name)
+        }
+        return names
+    }
+
     @Test("the fingerprint is the files' whatever their order, and changes with any name, size, time or count")
     func fingerprint() throws {
         let names = (0..<40).map { "logs/\($0 % 7)/session-\($0).jsonl" }
@@ -59,18 +77,11 @@ struct LogScanMemoTests {
 
     @Test("gemini: the memo's per-day totals give what reading every session gives")
     func geminiMemo() throws {
-        let home = folder.file("gemini")
-        try FileManager.default.copyItem(
-            atPath: Repository.path("Tests/CollectorsTests/Fixtures/gemini-home"), toPath: home)
-        settle(home)
+        let home = try settledCopy(of: "gemini-home", as: "gemini")
         let state = folder.file("state-gemini")
         let read = try GeminiCollector(home: home).collect(now: now, stateFolder: state)
-        let names = try FileManager.default.contentsOfDirectory(atPath: state)
+        let names = try removeScanState(in: state)
         #expect(names.contains { $0.hasSuffix(".memo") }, "\(names)")
-        // Without the per-file state only the memo can answer.
-        for name in names where name.hasSuffix(".scan") {
-            try FileManager.default.removeItem(atPath: state + "/" + name)
-        }
         let remembered = try GeminiCollector(home: home).collect(now: now, stateFolder: state)
         #expect(remembered == read)
         #expect(remembered == (try GeminiCollector(home: home).collect(now: now)))
@@ -79,18 +90,11 @@ struct LogScanMemoTests {
 
     @Test("nothing changed: the memo stands even without the per-file state; a changed file is read again")
     func memo() throws {
-        let home = folder.file("claude")
-        try FileManager.default.copyItem(
-            atPath: Repository.path("Tests/CollectorsTests/Fixtures/claude-home"), toPath: home)
-        settle(home)
+        let home = try settledCopy(of: "claude-home", as: "claude")
         let state = folder.file("state")
         let first = try ClaudeCollector(folders: [home]).collect(now: now, stateFolder: state)
-        let names = try FileManager.default.contentsOfDirectory(atPath: state)
-        let memo = try #require(names.first { $0.hasSuffix(".memo") })
         // Without the per-file state a full run would write it again: the memo answered, and no log was read.
-        for name in names where name.hasSuffix(".scan") {
-            try FileManager.default.removeItem(atPath: state + "/" + name)
-        }
+        let memo = try #require(try removeScanState(in: state).first { $0.hasSuffix(".memo") })
         let second = try ClaudeCollector(folders: [home]).collect(now: now, stateFolder: state)
         #expect(second == first)
         #expect(!(try FileManager.default.contentsOfDirectory(atPath: state)).contains { $0.hasSuffix(".scan") })
