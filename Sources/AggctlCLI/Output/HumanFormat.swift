@@ -44,13 +44,25 @@ enum HumanFormat {
     /// A sparkline of used percents (0...100), one character each, blank where a value is missing: Unicode
     /// blocks, or plain ASCII for a terminal that shows only that (`TERM=dumb`).
     static func sparkline(_ values: [Double?], ascii: Bool) -> String {
-        let levels: [Character] = ascii ? Array("_.-:=+*#") : Array("▁▂▃▄▅▆▇█")
-        return String(
-            values.map { value in
-                guard let value else { return " " }
-                return levels[min(levels.count - 1, max(0, Int(value / 100 * Double(levels.count))))]
-            })
+        let levels = ascii ? asciiLevels : blockLevels
+        var line = String.UnicodeScalarView()
+        for value in values {
+            // Nothing known, or nothing sensible (a number that is not finite), is a gap.
+            guard let value, value.isFinite else {
+                line.append(" ")
+                continue
+            }
+            // Clamped as a double: converting a huge one to Int would trap.
+            let step = min(Double(levels.count - 1), max(0, (value / 100 * Double(levels.count)).rounded(.down)))
+            line.append(levels[Int(step)])
+        }
+        return String(line)
     }
+
+    /// Made once: splitting the literals into characters on every call was a sixth of a warm table at a
+    /// thousand accounts.
+    private static let blockLevels = Array("▁▂▃▄▅▆▇█".unicodeScalars)
+    private static let asciiLevels = Array("_.-:=+*#".unicodeScalars)
 
     static func color(for level: WindowLevel) -> ANSIColor {
         switch level {
