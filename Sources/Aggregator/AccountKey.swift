@@ -118,7 +118,7 @@ public struct AccountKey: Hashable, Sendable, Comparable, CustomStringConvertibl
         let prefixes = keys.indices.map { index in
             (
                 provider: rank[index], withoutEmail: keys[index].normalizedEmail == nil,
-                email: keys[index].normalizedEmail.map(ByteOrder.prefixKey) ?? 0
+                email: keys[index].normalizedEmail.map(ByteOrder.prefixKeys) ?? (0, 0)
             )
         }
         return keys.indices.sorted { a, b in

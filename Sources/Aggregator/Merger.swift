@@ -197,33 +197,35 @@ public enum Merger {
         )
     }
 
-    // The totals are summed in loops, not through arrays of the figures: every account of a merge has
-    // them, and the intermediate arrays were half a dozen allocations per account.
-
     private static func tokenTotals(_ entries: [ProviderUsage]) -> TokenTotals? {
-        var any = false
-        var today: Int?
-        var month: Int?
-        for index in entries.indices {
-            guard let tokens = entries[index].tokens else { continue }
-            any = true
-            if let value = tokens.today { today = saturatingSum(today ?? 0, value) }
-            if let value = tokens.last30Days { month = saturatingSum(month ?? 0, value) }
-        }
-        return any ? TokenTotals(today: today, last30Days: month) : nil
+        sums(entries, { $0.tokens }, today: { $0.today }, last30Days: { $0.last30Days }, zero: 0, adding: saturatingSum)
+            .map {
+                TokenTotals(today: $0.today, last30Days: $0.last30Days)
+            }
     }
 
     private static func costTotals(_ entries: [ProviderUsage]) -> CostTotals? {
-        var any = false
-        var today: Double?
-        var month: Double?
-        for index in entries.indices {
-            guard let cost = entries[index].costUSD else { continue }
-            any = true
-            if let value = cost.today { today = (today ?? 0) + value }
-            if let value = cost.last30Days { month = (month ?? 0) + value }
+        sums(entries, { $0.costUSD }, today: { $0.today }, last30Days: { $0.last30Days }, zero: 0, adding: +).map {
+            CostTotals(today: $0.today, last30Days: $0.last30Days)
         }
-        return any ? CostTotals(today: today, last30Days: month) : nil
+    }
+
+    /// The `today` and `last30Days` figures of the entries' ledgers, each summed over the ledgers that
+    /// have it (nil when none has); nil when no entry has a ledger. In one loop, not through arrays of
+    /// the figures: every account of a merge has them, and the arrays were half a dozen allocations each.
+    private static func sums<Ledger, Value>(
+        _ entries: [ProviderUsage], _ ledger: (ProviderUsage) -> Ledger?, today: (Ledger) -> Value?,
+        last30Days: (Ledger) -> Value?, zero: Value, adding add: (Value, Value) -> Value
+    ) -> (today: Value?, last30Days: Value?)? {
+        var any = false
+        var sums: (today: Value?, last30Days: Value?) = (nil, nil)
+        for index in entries.indices {
+            guard let figures = ledger(entries[index]) else { continue }
+            any = true
+            if let value = today(figures) { sums.today = add(sums.today ?? zero, value) }
+            if let value = last30Days(figures) { sums.last30Days = add(sums.last30Days ?? zero, value) }
+        }
+        return any ? sums : nil
     }
 
     /// Addition that stops at the largest Int instead of trapping: a hostile record must not crash a merge.

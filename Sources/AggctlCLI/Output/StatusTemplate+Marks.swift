@@ -69,7 +69,6 @@ extension StatusTemplate {
         /// Mark `index` of records that passed `areValid`.
         static func mark(_ records: UnsafeRawBufferPointer, _ index: Int) -> JSONWriter.MomentMark {
             let record = records.baseAddress.unsafelyUnwrapped + index * size
-            let range = Int(u64(record, 0))..<Int(u64(record, 8))
             let parts = record.load(fromByteOffset: 17, as: UInt8.self)
             let first = Double(bitPattern: u64(record, 24))
             let value: MomentDependent
@@ -85,7 +84,7 @@ extension StatusTemplate {
                     resetsAt: parts & hasReset != 0
                         ? Date(timeIntervalSinceReferenceDate: Double(bitPattern: u64(record, 40))) : nil)
             }
-            return JSONWriter.MomentMark(range: range, value: value)
+            return JSONWriter.MomentMark(range: range(records, index), value: value)
         }
 
         /// The range of mark `index` alone.

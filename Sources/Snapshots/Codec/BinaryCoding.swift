@@ -255,8 +255,7 @@ package struct BinaryReader {
     /// `count` doubles written one after another by `double(_:)`, read in one pass: a call per value
     /// (a bounds check and a possible throw each) was most of reading a hundred thousand of them back.
     package mutating func doubles(_ count: Int) throws -> [Double] {
-        guard count >= 0, count <= (buffer.count - offset) / 8 else { throw Corrupt() }
-        let bytes = try take(count * 8)
+        let bytes = try records(count, size: 8)
         return (0..<count).map {
             Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)))
         }

@@ -21,14 +21,13 @@ public enum SnapshotCodec {
             try json.snapshot(snapshot)
             return Data(json.bytes + [0x0A])
         }
-        var data = try makeEncoder(pretty: pretty).encode(snapshot)
-        data.append(0x0A)
-        return data
+        return try encodeWithFoundation(snapshot, pretty: true)
     }
 
-    /// A compact record as `JSONEncoder` writes it: what `RecordJSON` is held to.
-    package static func encodeWithFoundation(_ snapshot: DeviceSnapshot) throws -> Data {
-        var data = try makeEncoder(pretty: false).encode(snapshot)
+    /// The record as `JSONEncoder` writes it: indented ones always, compact ones in the tests that hold
+    /// `RecordJSON` to it.
+    package static func encodeWithFoundation(_ snapshot: DeviceSnapshot, pretty: Bool = false) throws -> Data {
+        var data = try makeEncoder(pretty: pretty).encode(snapshot)
         data.append(0x0A)
         return data
     }

@@ -44,9 +44,9 @@ public enum ByteOrder {
         }
     }
 
-    /// The first sixteen bytes of `text` as two big-endian numbers, zero-padded: in the order of the
-    /// texts where they differ.
-    static func prefixKeys(_ text: String) -> (UInt64, UInt64) {
+    /// The first sixteen bytes of `text` as two big-endian numbers, zero-padded: two texts whose keys
+    /// differ are in the order of their keys; only equal keys need the full comparison.
+    public static func prefixKeys(_ text: String) -> (UInt64, UInt64) {
         var words: (UInt64, UInt64) = (0, 0)
         var text = text
         text.withUTF8 { bytes in
@@ -63,6 +63,11 @@ public enum ByteOrder {
     /// every comparison, slower even than `String`'s own sort, which was a quarter of a Codex publish
     /// with nothing new.
     public static func sorted(_ texts: [String]) -> [String] {
+        order(of: texts).map { texts[$0] }
+    }
+
+    /// The indices of `texts` in the order `sorted(_:)` puts them in.
+    public static func order(of texts: [String]) -> [Int] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(texts.reduce(0) { $0 + $1.utf8.count })
         var starts = [0]
@@ -84,18 +89,6 @@ public enum ByteOrder {
                 }
             }
         }
-        return order.map { texts[$0] }
-    }
-
-    /// The first eight bytes of `text` as one big-endian number, zero-padded: two texts whose keys differ
-    /// are in the order of their keys; only equal keys need the full comparison.
-    public static func prefixKey(_ text: String) -> UInt64 {
-        var key: UInt64 = 0
-        var taken = 0
-        for byte in text.utf8.prefix(8) {
-            key = key << 8 | UInt64(byte)
-            taken += 1
-        }
-        return taken == 0 ? 0 : key << (8 * UInt64(8 - taken))
+        return order
     }
 }
