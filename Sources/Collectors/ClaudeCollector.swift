@@ -124,7 +124,7 @@ public struct ClaudeCollector: Sendable {
             scan = Scan()
             scan.since = now.timeIntervalSince1970 - 7 * 86_400
             for file in try LogScanState<FileScan>.partials(
-                of: files.map(\.path), statePath: statePath, readerVersion: readerVersion,
+                of: files, statePath: statePath, readerVersion: readerVersion,
                 keepingSince: Self.windowStart(now: now))
             {
                 scan.add(file)

@@ -170,7 +170,7 @@ public struct CodexCollector: Sendable {
             // Files are independent: read on every core, then combined (newest limits win).
             (scan, days) = Self.combine(
                 try LogScanState<Scan>.partials(
-                    of: files.map(\.path), statePath: statePath, readerVersion: readerVersion))
+                    of: files, statePath: statePath, readerVersion: readerVersion))
             if let memoPath, let fingerprint {
                 var memo = scan
                 memo.counts = Responses(sums: days)

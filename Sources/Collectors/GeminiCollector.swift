@@ -53,7 +53,7 @@ public struct GeminiCollector: Sendable {
         } else {
             var scan = Scan()
             for partial in try LogScanState<Scan>.partials(
-                of: files.map(\.path), statePath: statePath, readerVersion: readerVersion)
+                of: files, statePath: statePath, readerVersion: readerVersion)
             {
                 scan.append(partial)
             }

@@ -59,23 +59,27 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
     /// The partial results of `files`, in the byte order of their paths: reused, extended or read anew on every core, with
     /// the state at `statePath` (nil: read everything, keep nothing) brought up to date. What happened
     /// before `cutoff` is left out where a partial would grow with the history.
+    ///
+    /// Each file is judged by the identity the walk took (`DirectoryWalk.Found`), the same the memo's
+    /// fingerprint was taken from, not by a second `stat` of its whole path.
     static func partials(
-        of files: [String], statePath: String?, readerVersion: String,
+        of found: [DirectoryWalk.Found], statePath: String?, readerVersion: String,
         keepingSince cutoff: Date = .distantPast
     ) throws -> [Partial] {
         // In the byte order of their paths, whatever order they were found in: the same on every run.
-        let files = ByteOrder.sorted(files)
+        let files = ByteOrder.order(of: found.map(\.path)).map { found[$0] }
         var loaded = LogScanState()
         if let statePath { loaded.load(from: statePath, readerVersion: readerVersion) }
         let previous = loaded
         let pieces = Parallel.evenPieces(files.count, minimumPerWorker: 4)
         let entries = try Parallel.makeArray(count: files.count, pieces: pieces) { piece, emit in
             for index in pieces[piece] {
-                emit(try entry(for: files[index], previous: previous.files[files[index]], keepingSince: cutoff))
+                let file = files[index]
+                emit(try entry(for: file, previous: previous.files[file.path], keepingSince: cutoff))
             }
         }
         var next = LogScanState()
-        for (file, entry) in zip(files, entries) { next.files[file] = entry }
+        for (file, entry) in zip(files, entries) { next.files[file.path] = entry }
         let changed = next.files.count != previous.files.count || entries.contains(where: \.isChanged)
         if let statePath, changed { try? next.save(to: statePath, readerVersion: readerVersion) }
         return entries.map(\.partial)
@@ -98,9 +102,12 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
             partial: partial, isChanged: true)
     }
 
-    /// What `file` holds now, reading as little as `previous` allows.
-    static func entry(for file: String, previous: FileEntry?, keepingSince cutoff: Date) throws -> FileEntry {
-        guard let now = fileIdentity(file) else { throw CollectorError("cannot read '\(file)'") }
+    /// What `found` holds now, reading as little as `previous` allows.
+    static func entry(
+        for found: DirectoryWalk.Found, previous: FileEntry?, keepingSince cutoff: Date
+    ) throws -> FileEntry {
+        let file = found.path
+        guard let now = found.identity else { throw CollectorError("cannot read '\(file)'") }
         if var entry = previous, entry.inode == now.inode {
             entry.isChanged = entry.partial.prune(before: cutoff)
             if entry.size == now.size && entry.modified == now.modified { return entry }
