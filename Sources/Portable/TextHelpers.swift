@@ -10,7 +10,10 @@ extension Unicode.Scalar {
 
 extension StringProtocol {
     /// Without the leading and trailing scalars that `drop` says so of (Foundation's
-    /// `trimmingCharacters(in:)`, which works on scalars too).
+    /// `trimmingCharacters(in:)`, which works on scalars too). Inlinable, so that each caller gets a
+    /// copy made for its own string type: unspecialized, its first call looked up the scalar view's
+    /// conformances at run time (a scan of every conformance in the binary, on every command).
+    @inlinable
     public func trimming(where drop: (Unicode.Scalar) -> Bool) -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !drop($0) }) else { return "" }
@@ -21,9 +24,11 @@ extension StringProtocol {
     }
 
     /// Without leading and trailing spaces and tabs (Unicode white space that does not end a line).
+    @inlinable
     public func trimmingBlanks() -> String { trimming(where: \.isBlank) }
 
     /// Without leading and trailing white space, line breaks included.
+    @inlinable
     public func trimmingWhitespace() -> String { trimming(where: \.properties.isWhitespace) }
 
     /// Without the leading and trailing characters in `set` (single scalars).

@@ -29,7 +29,9 @@ struct Configuration: Equatable {
     /// Reads the file at `path`.
     /// - Throws: `UsageError` naming the file and line of a malformed or unknown entry.
     static func load(path: String, home: String = FileSystem.homeDirectory()) throws -> Configuration {
-        guard let data = FileManager.default.contents(atPath: path) else { return Configuration() }
+        // A plain read: FileManager's first use builds the manager and its metadata, a tenth of a
+        // millisecond on every command, for a file most machines do not have.
+        guard let data = FileSystem.contents(of: path) else { return Configuration() }
         guard let text = String(data: data, encoding: .utf8) else {
             throw UsageError("config '\(path)': not UTF-8 text")
         }
