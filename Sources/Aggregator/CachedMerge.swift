@@ -50,7 +50,15 @@ public struct CachedMerge: Sendable {
     ///
     /// - Throws: `SnapshotStoreError` when the store cannot be listed.
     public func list() throws -> Listing {
-        let records = try store.listRecords().sortedByName()
+        // A folder whose entries stayed the same is not read again: its names come from the last listing.
+        let records =
+            if let cacheFolder {
+                try ListingMemo.listing(
+                    of: store, memo: ListingMemo.path(in: cacheFolder, store: store.displayName),
+                    readerVersion: readerVersion, now: Date())
+            } else {
+                try store.listRecords().sortedByName()
+            }
         return Listing(records: records, fingerprint: RecordInfo.fingerprint(of: records))
     }
 

@@ -24,6 +24,11 @@ public enum ByteOrder {
     }
 
     private static func compare(_ l: UnsafeBufferPointer<UInt8>, _ r: UnsafeBufferPointer<UInt8>) -> Int {
+        compare(UnsafeRawBufferPointer(l), UnsafeRawBufferPointer(r))
+    }
+
+    /// `compare` of bytes in memory (names read from a file, before any String is made).
+    public static func compare(_ l: UnsafeRawBufferPointer, _ r: UnsafeRawBufferPointer) -> Int {
         let common = min(l.count, r.count)
         if common > 0 {
             let result = memcmp(l.baseAddress!, r.baseAddress!, common)

@@ -22,6 +22,15 @@ public protocol SnapshotStore: Sendable {
     ///   cannot be listed.
     func listRecords() throws -> [RecordInfo]
 
+    /// What changes whenever a record name is added, removed or renamed, given as the info of the store's
+    /// own folder (its `version` and times); nil when the store cannot tell with one cheap call, and then
+    /// every listing reads all names (the default). A folder can: its times change with each entry.
+    func namesStamp() -> RecordInfo?
+
+    /// `listRecords()` for `names`, taken from an earlier listing under the same `namesStamp()`: each
+    /// record examined again, the names not read again. Sorted by name when `names` is.
+    func listRecords(named names: [String]) throws -> [RecordInfo]
+
     /// The bytes of the record `name` (a name from `listRecords`).
     ///
     /// - Throws: `.recordTooLarge` without reading the content when it is over `maximumSize`;
@@ -80,6 +89,13 @@ extension StagingStore {
 }
 
 extension SnapshotStore {
+    public func namesStamp() -> RecordInfo? { nil }
+
+    public func listRecords(named names: [String]) throws -> [RecordInfo] {
+        let wanted = Set(names)
+        return try listRecords().filter { wanted.contains($0.name) }.sortedByName()
+    }
+
     public func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
         let data = try readRecord(named: name, maximumSize: maximumSize)
         buffer.reserve(data.count)
