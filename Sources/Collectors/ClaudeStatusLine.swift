@@ -44,7 +44,7 @@ public struct ClaudeStatusLine: Sendable, Equatable {
 
     /// The figures last kept in `stateFolder`; nil when there are none or the file is not readable.
     public static func load(from stateFolder: String) -> ClaudeStatusLine? {
-        guard let data = FileManager.default.contents(atPath: path(in: stateFolder)),
+        guard let data = FileSystem.contents(of: path(in: stateFolder)),
             let json = data.withUnsafeBytes({ JSONValue.parse($0) }),
             let at = json["at"]?.string.flatMap(RFC3339.parse)
         else { return nil }

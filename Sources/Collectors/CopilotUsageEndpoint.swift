@@ -76,7 +76,7 @@ public struct CopilotUsageEndpoint: Sendable {
     /// The `github.com` entry of the GitHub CLI's `hosts.yml`: its `oauth_token` and `user`. Read as the
     /// CLI writes it (a key a line, two levels); anything else is ignored.
     static func hostsEntry(atPath path: String) -> (token: String?, user: String?) {
-        guard let data = FileManager.default.contents(atPath: path) else { return (nil, nil) }
+        guard let data = FileSystem.contents(of: path) else { return (nil, nil) }
         var inGitHub = false
         var token: String?
         var user: String?

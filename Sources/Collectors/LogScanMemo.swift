@@ -47,7 +47,7 @@ enum LogScanMemo {
     static func load<Value: Summary>(_ type: Value.Type, from path: String, fingerprint: UInt64, readerVersion: String)
         -> Value?
     {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let data = FileSystem.contents(of: path) else { return nil }
         return try? BinaryReader.unseal(
             data, magic: Array(Value.memoMagic.utf8), format: format, readerVersion: readerVersion
         ) { input in

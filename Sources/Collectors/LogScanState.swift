@@ -94,7 +94,7 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
     static func wholeDocument(
         _ file: String, now: (inode: UInt64, size: Int64, modified: Int64), keepingSince cutoff: Date
     ) throws -> FileEntry {
-        guard now.size <= Int64(SnapshotCodec.maximumRecordSize), let data = FileManager.default.contents(atPath: file)
+        guard now.size <= Int64(SnapshotCodec.maximumRecordSize), let data = FileSystem.contents(of: file)
         else { throw CollectorError("cannot read '\(file)' (unreadable, or over 32 MiB)") }
         let partial = data.withUnsafeBytes { Partial.read($0, keepingSince: cutoff) }
         return FileEntry(
@@ -140,7 +140,7 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
     }
 
     mutating func load(from path: String, readerVersion: String) {
-        guard let data = FileManager.default.contents(atPath: path),
+        guard let data = FileSystem.contents(of: path),
             let decoded = try? decode(data, readerVersion: readerVersion)
         else { return }
         files = decoded

@@ -62,7 +62,7 @@ extension ProviderUsage {
 extension JSONValue {
     /// The JSON document in the file at `path`; nil when it is missing or not JSON.
     static func read(contentsOf path: String) -> JSONValue? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let data = FileSystem.contents(of: path) else { return nil }
         return data.withUnsafeBytes { JSONValue.parse($0) }
     }
 }

@@ -12,6 +12,20 @@ public enum FileSystem {
         return String(parent)
     }
 
+    /// Creates the folder `path` and the folders above it that are missing, each with `mode` (a folder
+    /// that exists is left as it is). FileManager's `createDirectory` does the same, but its first use
+    /// builds the manager, a tenth of a millisecond of every run that writes a cache.
+    /// - Throws: a `POSIXError` when a folder cannot be made or something else is in its place.
+    public static func createFolders(_ path: String, mode: mode_t = 0o700) throws {
+        if path.isEmpty || isFolder(path) == true { return }
+        let parent = parent(of: path)
+        if !parent.isEmpty, parent != path { try createFolders(parent, mode: mode) }
+        guard mkdir(path, mode) == 0 || (errno == EEXIST && isFolder(path) == true) else {
+            let code = errno == EEXIST ? ENOTDIR : errno
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+    }
+
     /// Whether `path` is a folder (following links); nil when nothing is there.
     public static func isFolder(_ path: String) -> Bool? {
         var info = stat()

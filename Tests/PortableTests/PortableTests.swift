@@ -91,6 +91,29 @@ struct PortableTests {
         #expect(count == 80_000)
     }
 
+    @Test("folders made with their missing parents, private; a file in the way is an error that says so")
+    func createFolders() throws {
+        let folder = NSTemporaryDirectory() + "aggctl-portable-\(UUID())"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deep = folder + "/a/b/c"
+        try FileSystem.createFolders(deep)
+        try FileSystem.createFolders(deep)  // again: nothing to do
+        for path in [folder, folder + "/a", folder + "/a/b", deep] {
+            var info = stat()
+            #expect(stat(path, &info) == 0)
+            #expect(info.st_mode & S_IFMT == S_IFDIR)
+            #expect(info.st_mode & 0o777 == 0o700)
+        }
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/file"))
+        #expect(throws: POSIXError.self) { try FileSystem.createFolders(folder + "/file/inner") }
+        #expect(throws: POSIXError.self) { try FileSystem.createFolders(folder + "/file") }
+        do {
+            try FileSystem.createFolders(folder + "/file")
+        } catch {
+            #expect(error.reason == "not a directory")
+        }
+    }
+
     @Test("a file's contents as FileManager reads them; nil for a missing file or a folder")
     func fileContents() throws {
         let folder = NSTemporaryDirectory() + "aggctl-portable-\(UUID())"

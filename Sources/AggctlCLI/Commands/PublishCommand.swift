@@ -105,7 +105,7 @@ enum PublishCommand {
         if dryRun {
             // What the record would carry, read without a lock or a write.
             var history = LocalHistory()
-            if let data = FileManager.default.contents(atPath: historyFile.path),
+            if let data = FileSystem.contents(of: historyFile.path),
                 let kept = try? SnapshotCodec.makeDecoder().decode(LocalHistory.self, from: data)
             {
                 history = kept

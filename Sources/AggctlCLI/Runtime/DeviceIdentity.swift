@@ -54,7 +54,7 @@ enum DeviceIdentity {
     }
 
     private static func read(_ path: String) throws -> DeviceID? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let data = FileSystem.contents(of: path) else { return nil }
         let text = String(decoding: data, as: UTF8.self).trimmingWhitespace()
         guard let id = DeviceID(rawValue: text) else {
             throw CommandFailure(
@@ -66,8 +66,7 @@ enum DeviceIdentity {
 
     static func createDirectory(_ path: String) throws {
         do {
-            try FileManager.default.createDirectory(
-                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileSystem.createFolders(path)
         } catch {
             throw CommandFailure("cannot create state directory '\(path)': \(error.reason)")
         }

@@ -49,8 +49,7 @@ public struct StateFile: Sendable {
         _ body: () throws -> Result
     ) throws -> Result {
         do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileSystem.createFolders(directory)
         } catch {
             throw StateFileError(
                 "cannot create state directory '\(directory)': \(error.reason)")
@@ -201,7 +200,7 @@ public struct StateFile: Sendable {
 
     /// The journal's whole entries, oldest first (none when there is no journal).
     public func journal() -> [[String: String]] {
-        guard let data = FileManager.default.contents(atPath: journalPath) else { return [] }
+        guard let data = FileSystem.contents(of: journalPath) else { return [] }
         var entries: [[String: String]] = []
         var start = data.startIndex
         while let end = data[start...].firstIndex(of: 0x0A) {

@@ -81,7 +81,7 @@ public struct HistoryArchive: Sendable, Equatable {
     static let writer = "archive 1"
 
     public static func load(from path: String, store: String) -> Loaded {
-        guard let data = FileManager.default.contents(atPath: path) else { return .fresh }
+        guard let data = FileSystem.contents(of: path) else { return .fresh }
         do {
             return .loaded(try decode(data, store: store))
         } catch {
@@ -93,9 +93,7 @@ public struct HistoryArchive: Sendable, Equatable {
 
     /// Writes the archive atomically, creating its folder (mode 0700).
     public func save(to path: String) throws {
-        try FileManager.default.createDirectory(
-            atPath: FileSystem.parent(of: path), withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
+        try FileSystem.createFolders(FileSystem.parent(of: path))
         try AtomicFile.write(encode(), to: path, durable: true)
     }
 

@@ -12,9 +12,7 @@ public enum AtomicFile {
     /// Writes a file aggctl keeps for itself (a cache, a memo, the state a collector resumes from):
     /// atomically, not flushed, creating its folder first, private to this user (0700), when missing.
     public static func writePrivate(_ data: Data, to path: String) throws {
-        try FileManager.default.createDirectory(
-            atPath: FileSystem.parent(of: path), withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
+        try FileSystem.createFolders(FileSystem.parent(of: path))
         try write(data, to: path)
     }
 
