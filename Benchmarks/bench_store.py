@@ -15,6 +15,7 @@ RSS comes from /usr/bin/time in a separate run of each. It checks that aggctl an
 """
 import argparse
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -189,19 +190,30 @@ def main():
             raise SystemExit(f"bench: aggctl and the reference disagree on store {label}")
 
         # Interleaved, one run of each in turn, so that drift in the machine's speed (a shared host)
-        # affects all four alike instead of whichever ran during a slow spell.
+        # affects all five alike instead of whichever ran during a slow spell; in an order shuffled every
+        # round, because a run right after a heavy one is slower (warm always after cold made warm/cold
+        # look a fifth worse than the same binaries measured in shuffled order by bench_startup.py).
         samples = {"cat": [], "read": [], "ref": [], "cold": [], "warm": []}
         warm_state = os.path.join(args.work, f"state-{label}-warm")
         warm_env = dict(os.environ, XDG_STATE_HOME=warm_state)
         shutil.rmtree(warm_state, ignore_errors=True)
         warm_up(status, warm_env)
-        for _ in range(runs):
-            samples["cat"].append(run(["sh", "-c", 'cat "$@" > /dev/null', "cat"] + files))
-            samples["read"].append(read_in_process(files))
-            samples["ref"].append(run([sys.executable, reference, store, "--now", NOW]))
+
+        def cold():
             shutil.rmtree(state, ignore_errors=True)
-            samples["cold"].append(run(status, env))
-            samples["warm"].append(run(status, warm_env))
+            return run(status, env)
+
+        measures = {
+            "cat": lambda: run(["sh", "-c", 'cat "$@" > /dev/null', "cat"] + files),
+            "read": lambda: read_in_process(files),
+            "ref": lambda: run([sys.executable, reference, store, "--now", NOW]),
+            "cold": cold,
+            "warm": lambda: run(status, warm_env),
+        }
+        order = random.Random(size)
+        for _ in range(runs):
+            for name in order.sample(list(measures), len(measures)):
+                samples[name].append(measures[name]())
 
         shutil.rmtree(state, ignore_errors=True)
         memory = {"ref": peak_rss([sys.executable, reference, store, "--now", NOW]),

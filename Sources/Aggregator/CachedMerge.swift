@@ -41,6 +41,15 @@ public struct CachedMerge: Sendable {
         public var records: [RecordInfo]
         /// `RecordInfo.fingerprint(of:)`: nil when a record's version is unknown.
         public var fingerprint: UInt64?
+        /// The folder's names to keep for the next listing, and where; saved by `merge` beside its work,
+        /// or by `keepNames()`.
+        var namesToKeep: (memo: ListingMemo, path: String, readerVersion: String)?
+
+        /// Saves the names this listing read for the next one (when there are any): for a caller that
+        /// answers without merging.
+        public func keepNames() {
+            if let (memo, path, readerVersion) = namesToKeep { try? memo.save(to: path, readerVersion: readerVersion) }
+        }
     }
 
     /// How long to wait before listing a server again for a record that went missing (microseconds).
@@ -50,16 +59,16 @@ public struct CachedMerge: Sendable {
     ///
     /// - Throws: `SnapshotStoreError` when the store cannot be listed.
     public func list() throws -> Listing {
+        guard let cacheFolder else {
+            let records = try store.listRecords().sortedByName()
+            return Listing(records: records, fingerprint: RecordInfo.fingerprint(of: records))
+        }
         // A folder whose entries stayed the same is not read again: its names come from the last listing.
-        let records =
-            if let cacheFolder {
-                try ListingMemo.listing(
-                    of: store, memo: ListingMemo.path(in: cacheFolder, store: store.displayName),
-                    readerVersion: readerVersion, now: Date())
-            } else {
-                try store.listRecords().sortedByName()
-            }
-        return Listing(records: records, fingerprint: RecordInfo.fingerprint(of: records))
+        let path = ListingMemo.path(in: cacheFolder, store: store.displayName)
+        let (records, memo) = try ListingMemo.listing(of: store, memo: path, readerVersion: readerVersion, now: Date())
+        return Listing(
+            records: records, fingerprint: RecordInfo.fingerprint(of: records),
+            namesToKeep: memo.map { ($0, path, readerVersion) })
     }
 
     /// The name the caches of a merge with `history` are kept under: merges with trends keep files of
@@ -99,6 +108,7 @@ public struct CachedMerge: Sendable {
             var noCache: ParseCache? = nil
             let contents = try store.readContents(
                 listing: listing.records, cache: &noCache, now: realNow, history: .full)
+            listing.keepNames()
             return Outcome(result: Merger.merge(contents, options: options), scratch: [contents], finish: {})
         }
         let name = cacheName(history: history)
@@ -107,6 +117,7 @@ public struct CachedMerge: Sendable {
             let memo = MergeMemo.load(from: memoPath, store: name, readerVersion: readerVersion),
             let result = memo.result(for: identity.fingerprint, options: options)
         {
+            listing.keepNames()
             return Outcome(result: result, scratch: [memo], finish: {}, memoized: identity)
         }
 
@@ -128,8 +139,14 @@ public struct CachedMerge: Sendable {
             listing: listing.records, cache: &cache, now: realNow, history: history)
         // The parse cache is final now: saved on another core while this one merges.
         let savingCache = DispatchGroup()
+        let keptListing = listing
         if let cache, let cachePath, cache.hasChanged {
-            DispatchQueue.global().async(group: savingCache) { try? cache.save(to: cachePath) }
+            DispatchQueue.global().async(group: savingCache) {
+                try? cache.save(to: cachePath)
+                keptListing.keepNames()
+            }
+        } else if listing.namesToKeep != nil {
+            DispatchQueue.global().async(group: savingCache) { keptListing.keepNames() }
         }
         let result = Merger.merge(contents, options: options)
         // A memo is worth writing only for a store that stays the same from run to run: this run must have

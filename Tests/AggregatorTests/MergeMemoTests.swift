@@ -110,4 +110,34 @@ struct MergeMemoTests {
         #expect(try run() == (false, 1))
         #expect(try run() == (true, 1))
     }
+
+    @Test("a merge of a settled folder keeps its names beside the other caches; a record added is merged at once")
+    func folderNamesKept() throws {
+        let root = TemporaryDirectory("aggctl-memo-names")
+        func write(_ device: String) throws {
+            let snapshot = Records.snapshot(
+                device, generatedAt: "2026-11-30T11:30:00Z",
+                [Records.entry(email: "\(device)@x.test", at: "2026-11-30T11:30:00Z")])
+            try root.write("store/\(device).json", Records.json(snapshot))
+        }
+        try write("dev-a")
+        try write("dev-b")
+        let merging = CachedMerge(
+            store: DirectoryStore(path: root.file("store")), cacheFolder: root.file("cache"), readerVersion: "v")
+        func run() throws -> [String] {
+            let outcome = try merging.merge(options: noon, realNow: Date())
+            outcome.finish()
+            return outcome.result.devices.map(\.deviceID.rawValue)
+        }
+        // A folder changed moments ago: listed in full, nothing kept.
+        #expect(try run() == ["dev-a", "dev-b"])
+        #expect(!root.entries("cache").contains { $0.hasSuffix(".names") })
+        // Settled: the names are kept, written beside the merge and finished with it.
+        usleep(2_100_000)
+        #expect(try run() == ["dev-a", "dev-b"])
+        #expect(root.entries("cache").filter { $0.hasSuffix(".names") }.count == 1)
+        #expect(!root.entries("cache").contains { $0.hasSuffix(".tmp") })
+        try write("dev-c")
+        #expect(try run() == ["dev-a", "dev-b", "dev-c"])
+    }
 }

@@ -16,8 +16,12 @@ struct ListingMemoTests {
         for name in names { try root.write("store/" + name, Data("{}".utf8)) }
     }
 
+    /// The names listed, the memo kept as a merge keeps it.
     func list(at now: Date? = nil) throws -> [String] {
-        try ListingMemo.listing(of: store, memo: memoPath, readerVersion: "test", now: now ?? later).map(\.name)
+        let (records, memo) = try ListingMemo.listing(
+            of: store, memo: memoPath, readerVersion: "test", now: now ?? later)
+        try memo?.save(to: memoPath, readerVersion: "test")
+        return records.map(\.name)
     }
 
     /// Changes the folder a clock tick after the last listing: even a coarse file-system clock gives it
@@ -37,7 +41,9 @@ struct ListingMemoTests {
         var planted = memo
         planted.names = ["a.json", "b.json", "c.json"]
         try planted.save(to: memoPath, readerVersion: "test")
-        let listing = try ListingMemo.listing(of: store, memo: memoPath, readerVersion: "test", now: later)
+        let (listing, memoToKeep) = try ListingMemo.listing(
+            of: store, memo: memoPath, readerVersion: "test", now: later)
+        #expect(memoToKeep == nil)
         #expect(listing.map(\.name) == ["a.json", "b.json", "c.json"])
         #expect(listing[2].version == nil)
         #expect(listing[0].version != nil)
@@ -99,8 +105,9 @@ struct ListingMemoTests {
         try plant(["a.json"])
         let counting = CountingStore(path: storePath)
         #expect(counting.namesStamp() == nil)
-        let listing = try ListingMemo.listing(of: counting, memo: memoPath, readerVersion: "test", now: later)
+        let (listing, memoToKeep) = try ListingMemo.listing(
+            of: counting, memo: memoPath, readerVersion: "test", now: later)
         #expect(listing.map(\.name) == ["a.json"])
-        #expect(!FileManager.default.fileExists(atPath: memoPath))
+        #expect(memoToKeep == nil)
     }
 }

@@ -32,24 +32,22 @@ public struct ListingMemo: Sendable, Equatable {
     static let format: UInt32 = 1
 
     /// The listing of `store`, its names taken from the memo at `path` when the store's names stamp is the
-    /// one the memo was kept under; otherwise listed in full, and the memo kept for the next listing.
+    /// one the memo was kept under; otherwise listed in full, with the memo to keep for the next listing
+    /// (nil when there is nothing worth keeping): the caller saves it when it has a core to spare.
     ///
     /// - Parameter now: the real time, for judging whether the folder changed too recently to be trusted.
     /// - Throws: what `listRecords()` throws.
     public static func listing(
         of store: any SnapshotStore, memo path: String, readerVersion: String, now: Date
-    ) throws -> [RecordInfo] {
-        guard let stamp = store.namesStamp()?.version else { return try store.listRecords().sortedByName() }
+    ) throws -> (records: [RecordInfo], memoToKeep: ListingMemo?) {
+        guard let stamp = store.namesStamp()?.version else { return (try store.listRecords().sortedByName(), nil) }
         let name = store.displayName
         if let memo = load(from: path, store: name, readerVersion: readerVersion), memo.stamp == stamp {
-            return try store.listRecords(named: memo.names)
+            return (try store.listRecords(named: memo.names), nil)
         }
         let listing = try store.listRecords().sortedByName()
-        if isSettled(stamp, at: now) {
-            try? ListingMemo(store: name, stamp: stamp, names: listing.map(\.name))
-                .save(to: path, readerVersion: readerVersion)
-        }
-        return listing
+        let memo = isSettled(stamp, at: now) ? ListingMemo(store: name, stamp: stamp, names: listing.map(\.name)) : nil
+        return (listing, memo)
     }
 
     /// Whether a folder with `stamp` last changed at least the settle time before `now`: its change time
