@@ -14,14 +14,15 @@ let package = Package(
         .target(name: "TextSafety"),
         // What every module imports instead of Foundation: FoundationEssentials on Linux (Foundation
         // elsewhere), and the few helpers aggctl used from the rest of Foundation.
-        .target(name: "Portable"),
+        .target(name: "Portable", dependencies: ["CShims"]),
         // The record format, its codec and validation, and the stores records live in.
         .target(name: "Snapshots", dependencies: ["HTTP", "TextSafety", "Portable"]),
         // Merge, staleness and (later) transition detection; knows records, never a store's medium.
         .target(name: "Aggregator", dependencies: ["Snapshots", "Portable"]),
         // Notification values and backends; knows nothing of stores or records.
         .target(name: "Notify", dependencies: ["HTTP", "TextSafety", "CShims", "Portable"]),
-        // C functions the toolchain's Glibc module does not declare (memmem, closing descriptors in a spawn).
+        // C functions the toolchain's Glibc module does not declare (memmem, closing descriptors in a spawn,
+        // the affinity mask).
         .target(name: "CShims"),
         // libcurl, the one system library, opened on first use (its headers: Debian libcurl4-openssl-dev,
         // which script/bootstrap installs; at run time libcurl4, needed only for HTTP).

@@ -2,6 +2,9 @@
 #include <errno.h>
 #include <string.h>
 #include <spawn.h>
+#if defined(__linux__)
+#include <sched.h>
+#endif
 #include "CShims.h"
 
 void *aggctl_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
@@ -24,5 +27,16 @@ int aggctl_spawn_close_others(posix_spawn_file_actions_t *actions, posix_spawnat
     (void)attributes;
     (void)lowest;
     return ENOSYS;
+#endif
+}
+
+int aggctl_affinity_cpus(void) {
+#if defined(__linux__)
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) != 0) return 0;
+    return CPU_COUNT(&set);
+#else
+    return 0;
 #endif
 }

@@ -91,6 +91,32 @@ struct PortableTests {
         #expect(count == 80_000)
     }
 
+    @Test("the cores to use as ProcessInfo counts them; a cgroup quota caps them, rounded up")
+    func processors() throws {
+        #expect(Processors.available() == ProcessInfo.processInfo.activeProcessorCount)
+        #if os(Linux)
+            let root = NSTemporaryDirectory() + "aggctl-cgroup-\(UUID())"
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            try FileSystem.createFolders(root + "/cpu")
+            func write(_ name: String, _ text: String) throws {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: root + "/" + name))
+            }
+            #expect(Processors.quotaCores(root: root) == nil)
+            try write("cpu/cpu.cfs_quota_us", "-1\n")
+            try write("cpu/cpu.cfs_period_us", "100000\n")
+            #expect(Processors.quotaCores(root: root) == nil)
+            try write("cpu/cpu.cfs_quota_us", "250000\n")
+            #expect(Processors.quotaCores(root: root) == 3)
+            // cgroup v2 wins where both are present.
+            try write("cpu.max", "max 100000\n")
+            #expect(Processors.quotaCores(root: root) == nil)
+            try write("cpu.max", "50000 100000\n")
+            #expect(Processors.quotaCores(root: root) == 1)
+            try write("cpu.max", "200000 100000\n")
+            #expect(Processors.quotaCores(root: root) == 2)
+        #endif
+    }
+
     @Test("folders made with their missing parents, private; a file in the way is an error that says so")
     func createFolders() throws {
         let folder = NSTemporaryDirectory() + "aggctl-portable-\(UUID())"

@@ -13,4 +13,8 @@ void *aggctl_memmem(const void *haystack, size_t haystack_length, const void *ne
 // instead (descriptors set up by `actions` stay open). Returns 0, or an errno value.
 int aggctl_spawn_close_others(posix_spawn_file_actions_t *actions, posix_spawnattr_t *attributes, int lowest);
 
+// The CPUs in this process's affinity mask (sched_getaffinity and CPU_COUNT, which glibc declares only
+// with _GNU_SOURCE); 0 where there is no such mask (macOS) or it cannot be read.
+int aggctl_affinity_cpus(void);
+
 #endif

@@ -9,9 +9,8 @@ public enum Parallel {
         max(1, min(cores, count / max(1, minimumPerWorker)))
     }
 
-    /// The cores this process may use, asked once: FoundationEssentials reads the cgroup's CPU quota
-    /// files on every `activeProcessorCount`.
-    public static let cores = ProcessInfo.processInfo.activeProcessorCount
+    /// The cores this process may use, asked once (`Processors.available`).
+    public static let cores = Processors.available()
 
     /// Calls `body` with consecutive ranges covering `0..<count` (one per worker, in order) and returns
     /// their results in that order. Below `minimumPerWorker` items per worker it stays on this thread.
