@@ -8,27 +8,22 @@ extension Unicode.Scalar {
     }
 }
 
-extension StringProtocol {
+extension Substring {
     /// Without the leading and trailing scalars that `drop` says so of (Foundation's
-    /// `trimmingCharacters(in:)`, which works on scalars too). Inlinable, so that each caller gets a
-    /// copy made for its own string type: unspecialized, its first call looked up the scalar view's
-    /// conformances at run time (a scan of every conformance in the binary, on every command).
-    @inlinable
+    /// `trimmingCharacters(in:)`, which works on scalars too). On the concrete view, not on
+    /// `StringProtocol`: unspecialized, the generic form looked up the scalar view's conformances at
+    /// run time on its first call (a scan of every conformance in the binary, on every command).
     public func trimming(where drop: (Unicode.Scalar) -> Bool) -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !drop($0) }) else { return "" }
         let last = scalars.lastIndex(where: { !drop($0) })!
-        var out = String.UnicodeScalarView()
-        out.append(contentsOf: scalars[first...last])
-        return String(out)
+        return String(scalars[first...last])
     }
 
     /// Without leading and trailing spaces and tabs (Unicode white space that does not end a line).
-    @inlinable
     public func trimmingBlanks() -> String { trimming(where: \.isBlank) }
 
     /// Without leading and trailing white space, line breaks included.
-    @inlinable
     public func trimmingWhitespace() -> String { trimming(where: \.properties.isWhitespace) }
 
     /// Without the leading and trailing characters in `set` (single scalars).
@@ -36,7 +31,23 @@ extension StringProtocol {
         let scalars = Set(set.unicodeScalars)
         return trimming(where: { scalars.contains($0) })
     }
+}
 
+extension String {
+    /// `Substring.trimming(where:)` of the whole string.
+    public func trimming(where drop: (Unicode.Scalar) -> Bool) -> String { self[...].trimming(where: drop) }
+
+    /// Without leading and trailing spaces and tabs (Unicode white space that does not end a line).
+    public func trimmingBlanks() -> String { self[...].trimmingBlanks() }
+
+    /// Without leading and trailing white space, line breaks included.
+    public func trimmingWhitespace() -> String { self[...].trimmingWhitespace() }
+
+    /// Without the leading and trailing characters in `set` (single scalars).
+    public func trimming(charactersIn set: String) -> String { self[...].trimming(charactersIn: set) }
+}
+
+extension StringProtocol {
     /// The first range of `text`, ASCII letters compared without case (the markers aggctl looks for in
     /// agents' messages are English words).
     public func firstRange(ofCaseInsensitive text: some StringProtocol) -> Range<Index>? {
