@@ -23,6 +23,26 @@ struct DirectoryStoreTests {
         try check.run(DirectoryHarness())
     }
 
+    @Test("a store folder made again under the same path is followed by a store that stays open (watch)")
+    func folderMadeAgain() throws {
+        let harness = DirectoryHarness()
+        func record(_ id: String) -> Data {
+            Records.json(
+                Records.snapshot(id, generatedAt: "2026-11-30T12:00:00Z", [Records.entry(at: "2026-11-30T11:59:00Z")]))
+        }
+        try harness.plant("dev-a.json", record("dev-a"))
+        let store = try harness.makeStore()
+        #expect(try store.readContents().records.map(\.fileName) == ["dev-a.json"])
+        try FileManager.default.moveItem(atPath: harness.storePath, toPath: harness.root.file("old"))
+        try harness.plant("dev-b.json", record("dev-b"))
+        let listing = try store.listRecords()
+        #expect(listing.map(\.name) == ["dev-b.json"])
+        #expect(listing.allSatisfy { $0.version != nil })
+        let contents = try store.readContents()
+        #expect(contents.records.map(\.fileName) == ["dev-b.json"])
+        #expect(contents.problems.isEmpty)
+    }
+
     @Test("a symbolic link in the store is refused, never followed")
     func symbolicLinksAreNotFollowed() throws {
         let harness = DirectoryHarness()

@@ -29,6 +29,7 @@ public struct DirectoryStore: StagingStore {
     public var displayName: String { path }
 
     public func listRecords() throws -> [RecordInfo] {
+        folder.followPath()
         let unordered = try entryNames(recordsOnly: true)
         // Sorted here, by index (moving integers, not strings), so the listing arrives in the order
         // every reader wants and their checks find nothing to do.
@@ -46,7 +47,8 @@ public struct DirectoryStore: StagingStore {
     }
 
     public func listRecords(named names: [String]) throws -> [RecordInfo] {
-        infos(of: names)
+        folder.followPath()
+        return infos(of: names)
     }
 
     /// Each record of `names` examined, in order.
@@ -314,5 +316,24 @@ private final class FolderHandle: @unchecked Sendable {
         defer { lock.unlock() }
         if opened < 0 { opened = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         return opened
+    }
+
+    /// Closes the descriptor when the path now names another folder (the store folder removed and made
+    /// again, a share mounted anew), so that the next use opens the folder the path names: a `watch`
+    /// running for days lists by path, and must examine and read in the same folder. Called once per
+    /// listing, before anything uses the descriptor.
+    func followPath() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard opened >= 0 else { return }
+        var named = stat()
+        var held = stat()
+        let same =
+            stat(path, &named) == 0 && fstat(opened, &held) == 0 && named.st_dev == held.st_dev
+            && named.st_ino == held.st_ino
+        if !same {
+            close(opened)
+            opened = -1
+        }
     }
 }
