@@ -53,7 +53,9 @@ public struct ProviderUsage: Codable, Sendable, Equatable {
     }
 
     /// Whether the entry carries a figure of a window (session, weekly or per-model): what a merge may
-    /// show for the account. An entry with only an `error` or a ledger does not.
+    /// show for the account. An entry with only an `error` or a ledger does not. Inlinable: called from
+    /// the merge (another module) for every entry, it made a copy of each whole entry to call through.
+    @inlinable
     public var hasWindows: Bool {
         session != nil || weekly != nil || !(modelWeekly ?? []).isEmpty
     }
