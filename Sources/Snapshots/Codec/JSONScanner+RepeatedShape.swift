@@ -35,6 +35,9 @@ extension JSONScanner {
         var exact: SIMD16<UInt8>
         var plain: SIMD16<UInt8>
         var offset: Int
+        /// Whether any byte must be a plain string character: most words are all keys and white space,
+        /// and their plain check is skipped (the branch repeats with the shape, so it is predicted).
+        var hasPlain: Bool
     }
 
     /// What ends a run: a value read the usual way, or the end of the element.
@@ -250,7 +253,8 @@ extension JSONScanner {
                     let plainLanes = UnsafeRawPointer(plain + from).loadUnaligned(as: SIMD16<UInt8>.self) & inRun
                     words[wordCount] = ShapeWord(
                         bytes: UnsafeRawPointer(copy + from).loadUnaligned(as: SIMD16<UInt8>.self),
-                        exact: inRun & ~plainLanes, plain: plainLanes, offset: at)
+                        exact: inRun & ~plainLanes, plain: plainLanes, offset: at,
+                        hasPlain: unsafeBitCast(plainLanes, to: SIMD2<UInt64>.self) != .zero)
                     wordCount += 1
                     offset = at + 16
                 }
@@ -347,9 +351,8 @@ extension JSONScanner {
             var word = firstWord + run.firstWord
             for _ in 0..<run.wordCount {
                 let bytes = at.loadUnaligned(fromByteOffset: word.pointee.offset, as: SIMD16<UInt8>.self)
-                wrong |=
-                    ((bytes ^ word.pointee.bytes) & word.pointee.exact)
-                    | (JSONScanner.notPlain(bytes) & word.pointee.plain)
+                wrong |= (bytes ^ word.pointee.bytes) & word.pointee.exact
+                if word.pointee.hasPlain { wrong |= JSONScanner.notPlain(bytes) & word.pointee.plain }
                 word += 1
             }
             // As two words: comparing the vector with zero lane by lane compiles to a long shuffle.
