@@ -340,13 +340,16 @@ extension JSONScanner {
         // to fit before its words are loaded), and a shape's runs and words were built within its buffers.
         let firstRun = runs.baseAddress.unsafelyUnwrapped
         let firstWord = UnsafePointer(words.baseAddress.unsafelyUnwrapped)
+        // The differences of every run, judged once at the end: a run's length does not depend on its
+        // bytes, so the values between runs are found at the same places either way, and reading them
+        // from bytes that differ is only wasted (each read is bounds-checked and fails or stops).
+        var wrong = SIMD16<UInt8>.zero
         for position in 0..<runCount {
             let run = firstRun[position]
             guard index &+ run.reach <= count else {
                 index = start
                 return false
             }
-            var wrong = SIMD16<UInt8>.zero
             let at = UnsafeRawPointer(base + index)
             var word = firstWord + run.firstWord
             for _ in 0..<run.wordCount {
@@ -354,12 +357,6 @@ extension JSONScanner {
                 wrong |= (bytes ^ word.pointee.bytes) & word.pointee.exact
                 if word.pointee.hasPlain { wrong |= JSONScanner.notPlain(bytes) & word.pointee.plain }
                 word += 1
-            }
-            // As two words: comparing the vector with zero lane by lane compiles to a long shuffle.
-            let halves = unsafeBitCast(wrong, to: SIMD2<UInt64>.self)
-            guard halves[0] | halves[1] == 0 else {
-                index = start
-                return false
             }
             index &+= run.length
             switch run.value {
@@ -378,6 +375,12 @@ extension JSONScanner {
             case .none:
                 break
             }
+        }
+        // As two words: comparing the vector with zero lane by lane compiles to a long shuffle.
+        let halves = unsafeBitCast(wrong, to: SIMD2<UInt64>.self)
+        guard halves[0] | halves[1] == 0 else {
+            index = start
+            return false
         }
         return true
     }
