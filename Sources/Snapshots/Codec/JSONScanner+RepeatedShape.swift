@@ -21,9 +21,15 @@ extension JSONScanner {
         var wordCount: Int
         var value: ShapeValue
         /// The bytes a match needs in the document from the run's start: every word is loaded whole, also
-        /// the one of a run shorter than sixteen bytes.
-        var reach: Int {
-            wordCount == 0 ? 0 : max(length, 16)
+        /// the one of a run shorter than sixteen bytes. Kept, not computed on each match.
+        var reach: Int
+
+        init(length: Int, firstWord: Int, wordCount: Int, value: ShapeValue) {
+            self.length = length
+            self.firstWord = firstWord
+            self.wordCount = wordCount
+            self.value = value
+            reach = wordCount == 0 ? 0 : max(length, 16)
         }
     }
 
