@@ -70,6 +70,17 @@ package struct JSONScanner {
         }
     }
 
+    /// Passes a line break and up to eight spaces after it in one step: between the keys of an indented
+    /// document, where skipping white space byte by byte was a third of reading a key. Kept out of
+    /// `skipWhitespace`, which is inlined everywhere and got slower with it.
+    @inline(__always)
+    mutating func skipLineBreakAndIndentation() {
+        guard index + 9 <= count, base[index] == 0x0A else { return }
+        let word = UnsafeRawPointer(base + index + 1).loadUnaligned(as: UInt64.self)
+        // The low bytes of the word that are exactly spaces; the first that differs stops the count.
+        index += 1 + (UInt64(littleEndian: word) ^ 0x2020_2020_2020_2020).trailingZeroBitCount >> 3
+    }
+
     /// The byte at the cursor after whitespace, or 0 at the end.
     @inline(__always)
     package mutating func peek() -> UInt8 {
@@ -118,6 +129,7 @@ package struct JSONScanner {
     /// Moves to the next member of an object and returns its key, or nil after consuming the closing `}`.
     /// The caller must consume the member's value before asking for the next one.
     package mutating func nextKey(_ first: inout Bool) throws(JSONSyntaxError) -> RawString? {
+        skipLineBreakAndIndentation()  // before the first key or the closing brace
         var byte = peek()
         if byte == UInt8(ascii: "}") {
             index += 1
@@ -128,6 +140,7 @@ package struct JSONScanner {
         if !first {
             guard byte == UInt8(ascii: ",") else { throw error }
             index += 1
+            skipLineBreakAndIndentation()
             byte = peek()
         }
         first = false
