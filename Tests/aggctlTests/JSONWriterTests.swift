@@ -53,6 +53,35 @@ struct JSONWriterTests {
         #expect(object["g"] as? String == "2026-11-30T12:00:00.250Z")
     }
 
+    @Test("a string is escaped alike whether a character stands alone or deep in plain text (eight bytes a step)")
+    func escapingInLongText() {
+        func escaped(_ text: String) -> String {
+            var json = JSONWriter()
+            json.string(text)
+            return String(json.text.dropFirst().dropLast())
+        }
+        // Every byte that may need a look, as a character, at every place of the first words.
+        var characters = (0..<0x80).map { Character(Unicode.Scalar(UInt8($0))) }
+        characters += ["é", "\u{85}", "\u{9F}", "\u{2028}", "\u{202E}", "\u{2066}", "😀"]
+        for character in characters {
+            let alone = escaped(String(character))
+            for before in [0, 1, 7, 8, 9, 15, 16, 23] {
+                let prefix = String(repeating: "a", count: before)
+                let suffix = String(repeating: "b", count: 11)
+                #expect(escaped(prefix + String(character) + suffix) == prefix + alone + suffix)
+            }
+        }
+        // The word test itself, each byte value at each of the eight places.
+        for value in 0...255 {
+            let plain = value >= 0x20 && value < 0x7F && value != 0x22 && value != 0x5C
+            for place in 0..<8 {
+                let word =
+                    (UInt64(0x6161_6161_6161_6161) & ~(UInt64(0xFF) << (8 * place))) | UInt64(value) << (8 * place)
+                #expect((JSONWriter.needsLook(word) == 0) == plain, "byte \(value) at \(place)")
+            }
+        }
+    }
+
     @Test("commas stay right through nesting deeper than the writer's word of flags, and back out")
     func deepNesting() throws {
         // Each level holds a number, then the next level, then another number: a comma before and after.

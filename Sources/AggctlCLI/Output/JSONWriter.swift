@@ -237,6 +237,18 @@ struct JSONWriter {
         output.byte(UInt8(ascii: "\""))
     }
 
+    /// Zero exactly when none of the eight bytes is below 0x20, `"`, `\`, DEL or from 0x80 up (a
+    /// byte that is sets its high bit; carries only reach bytes above one that is).
+    @inline(__always)
+    static func needsLook(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let delete = word ^ (ones &* 0x7F)
+        let zeros = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((delete &- ones) & ~delete)
+        return (zeros | (word &- ones &* 0x20) | word) & (ones &* 0x80)
+    }
+
     /// Writes `utf8` as the inside of a JSON string. Besides what JSON requires, DEL, the C1 controls,
     /// the line and paragraph separators and the bidirectional overrides go as `\u` escapes: the same
     /// text for a program, and nothing a terminal would act on when a person looks at `--json` output.
@@ -244,6 +256,15 @@ struct JSONWriter {
         var runStart = 0
         var index = 0
         while index < utf8.count {
+            // Eight plain ASCII bytes at a time (most of every e-mail, name and id); a word holding
+            // anything else is looked at byte by byte below.
+            if index + 8 <= utf8.count {
+                let word = UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                if Self.needsLook(UInt64(littleEndian: word)) == 0 {
+                    index += 8
+                    continue
+                }
+            }
             let byte = utf8[index]
             if byte >= 0xC2 {
                 // Two- and three-byte sequences of U+0080...U+009F and U+2028...U+202E, U+2066...U+2069.
