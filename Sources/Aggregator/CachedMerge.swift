@@ -41,15 +41,20 @@ public struct CachedMerge: Sendable {
         public var records: [RecordInfo]
         /// `RecordInfo.fingerprint(of:)`: nil when a record's version is unknown.
         public var fingerprint: UInt64?
-        /// The folder's names to keep for the next listing, and where; saved by `merge` beside its work,
-        /// or by `keepNames()`.
-        var namesToKeep: (memo: ListingMemo, path: String, readerVersion: String)?
+        /// The folder's names to keep for the next listing; saved by `merge` beside its work, or by
+        /// `keepNames(of:)`.
+        var namesToKeep: ListingMemo?
+    }
 
-        /// Saves the names this listing read for the next one (when there are any): for a caller that
-        /// answers without merging.
-        public func keepNames() {
-            if let (memo, path, readerVersion) = namesToKeep { try? memo.save(to: path, readerVersion: readerVersion) }
-        }
+    /// Where the names of this store's last listing are kept; nil without a cache folder.
+    private var namesPath: String? {
+        cacheFolder.map { ListingMemo.path(in: $0, store: store.displayName) }
+    }
+
+    /// Saves the names `listing` read for the next listing (when there are any): for a caller that
+    /// answers without merging.
+    public func keepNames(of listing: Listing) {
+        if let memo = listing.namesToKeep, let namesPath { try? memo.save(to: namesPath, readerVersion: readerVersion) }
     }
 
     /// How long to wait before listing a server again for a record that went missing (microseconds).
@@ -59,16 +64,14 @@ public struct CachedMerge: Sendable {
     ///
     /// - Throws: `SnapshotStoreError` when the store cannot be listed.
     public func list() throws -> Listing {
-        guard let cacheFolder else {
+        guard let namesPath else {
             let records = try store.listRecords().sortedByName()
             return Listing(records: records, fingerprint: RecordInfo.fingerprint(of: records))
         }
         // A folder whose entries stayed the same is not read again: its names come from the last listing.
-        let path = ListingMemo.path(in: cacheFolder, store: store.displayName)
-        let (records, memo) = try ListingMemo.listing(of: store, memo: path, readerVersion: readerVersion, now: Date())
-        return Listing(
-            records: records, fingerprint: RecordInfo.fingerprint(of: records),
-            namesToKeep: memo.map { ($0, path, readerVersion) })
+        let (records, memo) = try ListingMemo.listing(
+            of: store, memo: namesPath, readerVersion: readerVersion, now: Date())
+        return Listing(records: records, fingerprint: RecordInfo.fingerprint(of: records), namesToKeep: memo)
     }
 
     /// The name the caches of a merge with `history` are kept under: merges with trends keep files of
@@ -108,7 +111,7 @@ public struct CachedMerge: Sendable {
             var noCache: ParseCache? = nil
             let contents = try store.readContents(
                 listing: listing.records, cache: &noCache, now: realNow, history: .full)
-            listing.keepNames()
+            keepNames(of: listing)
             return Outcome(result: Merger.merge(contents, options: options), scratch: [contents], finish: {})
         }
         let name = cacheName(history: history)
@@ -117,7 +120,7 @@ public struct CachedMerge: Sendable {
             let memo = MergeMemo.load(from: memoPath, store: name, readerVersion: readerVersion),
             let result = memo.result(for: identity.fingerprint, options: options)
         {
-            listing.keepNames()
+            keepNames(of: listing)
             return Outcome(result: result, scratch: [memo], finish: {}, memoized: identity)
         }
 
@@ -137,16 +140,16 @@ public struct CachedMerge: Sendable {
         }
         let contents = try store.readContents(
             listing: listing.records, cache: &cache, now: realNow, history: history)
-        // The parse cache is final now: saved on another core while this one merges.
+        // The parse cache (and the folder's names) are final now: saved on another core while this one
+        // merges.
         let savingCache = DispatchGroup()
-        let keptListing = listing
-        if let cache, let cachePath, cache.hasChanged {
+        let changedCache = cache.flatMap { $0.hasChanged ? $0 : nil }
+        if changedCache != nil || listing.namesToKeep != nil {
+            let listed = listing
             DispatchQueue.global().async(group: savingCache) {
-                try? cache.save(to: cachePath)
-                keptListing.keepNames()
+                if let changedCache, let cachePath { try? changedCache.save(to: cachePath) }
+                keepNames(of: listed)
             }
-        } else if listing.namesToKeep != nil {
-            DispatchQueue.global().async(group: savingCache) { keptListing.keepNames() }
         }
         let result = Merger.merge(contents, options: options)
         // A memo is worth writing only for a store that stays the same from run to run: this run must have

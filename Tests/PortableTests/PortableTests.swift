@@ -132,12 +132,8 @@ struct PortableTests {
         }
         try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/file"))
         #expect(throws: POSIXError.self) { try FileSystem.createFolders(folder + "/file/inner") }
-        #expect(throws: POSIXError.self) { try FileSystem.createFolders(folder + "/file") }
-        do {
-            try FileSystem.createFolders(folder + "/file")
-        } catch {
-            #expect(error.reason == "not a directory")
-        }
+        let inTheWay = #expect(throws: POSIXError.self) { try FileSystem.createFolders(folder + "/file") }
+        #expect(inTheWay?.reason == "not a directory")
     }
 
     @Test("a file's contents as FileManager reads them; nil for a missing file or a folder")

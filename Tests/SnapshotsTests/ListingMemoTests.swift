@@ -82,21 +82,24 @@ struct ListingMemoTests {
     func untrustedMemos(kind: String) throws {
         try plant(["a.json", "b.json"])
         #expect(try list() == ["a.json", "b.json"])
-        let memo = try #require(ListingMemo.load(from: memoPath, store: storePath, readerVersion: "test"))
-        var bad = memo
+        // Every bad memo names a record the folder lacks: had it been used, the listing would show it.
+        var bad = try #require(ListingMemo.load(from: memoPath, store: storePath, readerVersion: "test"))
+        bad.names = ["a.json", "b.json", "ghost.json"]
         var version = "test"
         switch kind {
-        case "damaged":
-            var bytes = try Data(contentsOf: URL(fileURLWithPath: memoPath))
-            bytes[bytes.count / 2] ^= 0x40
-            try bytes.write(to: URL(fileURLWithPath: memoPath))
+        case "damaged": break
         case "another store": bad.store = root.file("other")
         case "another version": version = "other"
         case "escaping name": bad.names = ["../secret.json", "a.json", "b.json"]
         case "unsorted": bad.names = ["b.json", "a.json", "z.json"]
         default: bad.names = ["a.json", "b.json", "c\u{0}.json"]
         }
-        if kind != "damaged" { try bad.save(to: memoPath, readerVersion: version) }
+        try bad.save(to: memoPath, readerVersion: version)
+        if kind == "damaged" {
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: memoPath))
+            bytes[bytes.count / 2] ^= 0x40
+            try bytes.write(to: URL(fileURLWithPath: memoPath))
+        }
         #expect(try list() == ["a.json", "b.json"])
     }
 

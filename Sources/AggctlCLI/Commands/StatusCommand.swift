@@ -111,7 +111,7 @@ enum StatusCommand {
         {
             context.keepUntilExit(template)
             template.write(judgedBy: mergeOptions, to: context.console.output)
-            listing.keepNames()
+            merging.keepNames(of: listing)
             return .success
         }
         let outcome = try storeAccess { try merging.merge(listing, options: mergeOptions, realNow: Date()) }

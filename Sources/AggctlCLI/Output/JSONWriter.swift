@@ -237,16 +237,13 @@ struct JSONWriter {
         output.byte(UInt8(ascii: "\""))
     }
 
-    /// Zero exactly when none of the eight bytes is below 0x20, `"`, `\`, DEL or from 0x80 up (a
-    /// byte that is sets its high bit; carries only reach bytes above one that is).
+    /// Zero exactly when none of the eight bytes is below 0x20, `"`, `\`, DEL or from 0x80 up: where the
+    /// scanner stops in a string (`ByteWords.stopsInJSONString`), and DEL, which this writer escapes.
     @inline(__always)
     static func needsLook(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
         let delete = word ^ (ones &* 0x7F)
-        let zeros = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((delete &- ones) & ~delete)
-        return (zeros | (word &- ones &* 0x20) | word) & (ones &* 0x80)
+        return ByteWords.stopsInJSONString(word) | ((delete &- ones) & ~delete & (ones &* 0x80))
     }
 
     /// Writes `utf8` as the inside of a JSON string. Besides what JSON requires, DEL, the C1 controls,

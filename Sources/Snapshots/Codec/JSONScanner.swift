@@ -1,3 +1,5 @@
+import Portable
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -193,7 +195,7 @@ package struct JSONScanner {
             // That byte is classified at once; only the last few bytes of a buffer go one at a time.
             while index + 8 <= count {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                let mask = JSONScanner.specialBytes(word)
+                let mask = ByteWords.stopsInJSONString(word)
                 if mask != 0 {
                     index += mask.trailingZeroBitCount >> 3
                     break
@@ -217,20 +219,6 @@ package struct JSONScanner {
                 index += 1  // a plain byte in the tail, where fewer than eight remain
             }
         }
-    }
-
-    /// High bits set at (or, after a true hit, possibly above) each byte that is `"`, `\\`, below 0x20 or
-    /// above 0x7F; the lowest set bit marks the first such byte exactly.
-    @inline(__always)
-    static func specialBytes(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let zeroInQuote = (quote &- ones) & ~quote
-        let zeroInBackslash = (backslash &- ones) & ~backslash
-        let control = (word &- ones &* 0x20) & ~word
-        return (zeroInQuote | zeroInBackslash | control | word) & highs
     }
 
     private mutating func skipEscape() throws(JSONSyntaxError) {

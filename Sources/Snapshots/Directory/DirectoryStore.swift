@@ -36,14 +36,13 @@ public struct DirectoryStore: StagingStore {
         return infos(of: ByteOrder.sortedIndices(unordered).map { unordered[$0] })
     }
 
-    /// The folder's own info, through the path as listings open it (the store folder may be a link):
+    /// The folder's own version, through the path as listings open it (the store folder may be a link):
     /// creating, removing or renaming an entry changes its modification and change times, and a folder
     /// put in its place has another inode.
-    public func namesStamp() -> RecordInfo? {
+    public func namesStamp() -> RecordVersion? {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
-        return RecordInfo(
-            name: ".", size: Int64(info.st_size), modified: modificationDate(of: info), version: version(of: info))
+        return version(of: info)
     }
 
     public func listRecords(named names: [String]) throws -> [RecordInfo] {
@@ -185,9 +184,11 @@ public struct DirectoryStore: StagingStore {
             let name: String? = withUnsafePointer(to: entry.pointee.d_name) { pointer in
                 pointer.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) { bytes in
                     let length = strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))
-                    guard length > 0, bytes[0] != UInt8(ascii: ".") || !recordsOnly else { return nil }
+                    guard length > 0 else { return nil }
                     if recordsOnly {
-                        guard length > 5, memcmp(bytes + length - 5, ".json", 5) == 0 else { return nil }
+                        guard RecordInfo.isRecordName(UnsafeRawBufferPointer(start: bytes, count: length)) else {
+                            return nil
+                        }
                     } else if (length == 1 && bytes[0] == UInt8(ascii: "."))
                         || (length == 2 && bytes[0] == UInt8(ascii: ".") && bytes[1] == UInt8(ascii: "."))
                     {

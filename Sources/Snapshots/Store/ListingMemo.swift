@@ -40,7 +40,7 @@ public struct ListingMemo: Sendable, Equatable {
     public static func listing(
         of store: any SnapshotStore, memo path: String, readerVersion: String, now: Date
     ) throws -> (records: [RecordInfo], memoToKeep: ListingMemo?) {
-        guard let stamp = store.namesStamp()?.version else { return (try store.listRecords().sortedByName(), nil) }
+        guard let stamp = store.namesStamp() else { return (try store.listRecords().sortedByName(), nil) }
         let name = store.displayName
         if let memo = load(from: path, store: name, readerVersion: readerVersion), memo.stamp == stamp {
             return (try store.listRecords(named: memo.names), nil)
@@ -78,7 +78,7 @@ public struct ListingMemo: Sendable, Equatable {
                 // Judged on the bytes, before a String is made: a name of this store's records (no
                 // folder separator, no NUL that would cut the name short for the kernel), in order.
                 let name = try input.take(Int(try input.u32()))
-                guard isRecordName(name), ByteOrder.compare(previous, name) < 0 else { throw BinaryReader.Corrupt() }
+                guard staysInFolder(name), ByteOrder.compare(previous, name) < 0 else { throw BinaryReader.Corrupt() }
                 names.append(String(decoding: name, as: UTF8.self))
                 previous = name
             }
@@ -87,10 +87,8 @@ public struct ListingMemo: Sendable, Equatable {
     }
 
     /// Whether `name` is a record's name (`RecordInfo.isRecordName`) that stays inside the folder.
-    private static func isRecordName(_ name: UnsafeRawBufferPointer) -> Bool {
-        guard name.count > 5, name[0] != UInt8(ascii: "."),
-            memcmp(name.baseAddress! + name.count - 5, ".json", 5) == 0
-        else { return false }
+    private static func staysInFolder(_ name: UnsafeRawBufferPointer) -> Bool {
+        guard RecordInfo.isRecordName(name) else { return false }
         return memchr(name.baseAddress!, Int32(UInt8(ascii: "/")), name.count) == nil
             && memchr(name.baseAddress!, 0, name.count) == nil
     }

@@ -1,5 +1,11 @@
 import Portable
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Where device records are shared: a folder, a WebDAV collection, an S3 bucket prefix, ...
 ///
 /// A store holds one record per device, `<deviceID>.json`. Every implementation passes the shared
@@ -22,10 +28,10 @@ public protocol SnapshotStore: Sendable {
     ///   cannot be listed.
     func listRecords() throws -> [RecordInfo]
 
-    /// What changes whenever a record name is added, removed or renamed, given as the info of the store's
-    /// own folder (its `version` and times); nil when the store cannot tell with one cheap call, and then
-    /// every listing reads all names (the default). A folder can: its times change with each entry.
-    func namesStamp() -> RecordInfo?
+    /// What changes whenever a record name is added, removed or renamed: for a folder, the version of the
+    /// folder itself (its times change with each entry). Nil when the store cannot tell with one cheap
+    /// call, and then every listing reads all names (the default).
+    func namesStamp() -> RecordVersion?
 
     /// `listRecords()` for `names`, taken from an earlier listing under the same `namesStamp()`: each
     /// record examined again, the names not read again. Sorted by name when `names` is.
@@ -89,7 +95,7 @@ extension StagingStore {
 }
 
 extension SnapshotStore {
-    public func namesStamp() -> RecordInfo? { nil }
+    public func namesStamp() -> RecordVersion? { nil }
 
     public func listRecords(named names: [String]) throws -> [RecordInfo] {
         let wanted = Set(names)
@@ -142,8 +148,14 @@ public struct RecordInfo: Sendable, Equatable {
     /// Whether a name denotes a record: ends in `.json` and is not hidden (in-flight temporary files are).
     public static func isRecordName(_ name: String) -> Bool {
         // Bytes, not characters: String's hasSuffix compares grapheme clusters, slow over a big folder.
-        let utf8 = name.utf8
-        return utf8.count > 5 && utf8.first != UInt8(ascii: ".") && utf8.suffix(5).elementsEqual(".json".utf8)
+        var name = name
+        return name.withUTF8 { isRecordName(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `isRecordName` of a name's bytes, before any String is made (a folder's entries, a memo's names).
+    public static func isRecordName(_ name: UnsafeRawBufferPointer) -> Bool {
+        name.count > 5 && name[0] != UInt8(ascii: ".")
+            && memcmp(name.baseAddress! + name.count - 5, ".json", 5) == 0
     }
 }
 
