@@ -43,7 +43,7 @@ enum FastRecordDecoder {
                 throw RecordDecodingError(reason: error.reason)
             }
         }
-        return try fields.validated(fileName: fileName)
+        return try (consume fields).validated(fileName: fileName)
     }
 
     // MARK: Errors

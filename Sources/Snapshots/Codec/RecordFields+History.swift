@@ -12,8 +12,9 @@ extension RecordFields {
     /// before it counts as wrong: providers round and jitter reset times by seconds.
     static let historyTolerance: TimeInterval = 300
 
-    static func cleanHistory(_ entry: inout ProviderUsage, at prefix: @autoclosure () -> String) -> [String] {
-        var notes: [String] = []
+    static func cleanHistory(
+        _ entry: inout ProviderUsage, at prefix: @autoclosure () -> String, notes: inout [String]
+    ) {
         // The trend a reader keeps instead of samples follows the same rule as samples: nothing after the
         // entry's own figures.
         if entry.weeklyTrend != nil {
@@ -29,7 +30,6 @@ extension RecordFields {
             entry.sessionSamples = cleaned(
                 samples, notAfter: entry.lastUpdated, path: "\(prefix()).sessionSamples", &notes)
         }
-        return notes
     }
 
     /// `samples` sorted, one per moment, in range; notes for what was changed.

@@ -17,7 +17,7 @@ struct RecordFields {
 
     /// Applies the schema's rules: a valid deviceID (the file name standing in for a missing one), a
     /// version of at least 1, normalised provider ids, and at least one usable provider.
-    func validated(fileName: String) throws(RecordDecodingError) -> DecodedRecord {
+    consuming func validated(fileName: String) throws(RecordDecodingError) -> DecodedRecord {
         let schemaVersion = self.schemaVersion ?? 1
         guard schemaVersion >= 1 else {
             throw RecordDecodingError(reason: "schemaVersion \(schemaVersion) is not a valid version")
@@ -26,7 +26,7 @@ struct RecordFields {
         if let problem = DeviceID.problem(with: rawID) {
             throw RecordDecodingError(reason: "invalid deviceID '\(SnapshotCodec.printable(rawID))': \(problem)")
         }
-        let id = DeviceID(rawValue: rawID)!
+        let id = DeviceID(alreadyValidated: rawID)
 
         var notes: [String] = []
         if schemaVersion > DeviceSnapshot.currentSchemaVersion {
@@ -36,8 +36,12 @@ struct RecordFields {
         }
         var usable: [ProviderUsage] = []
         usable.reserveCapacity(providers.count)
-        for (index, entry) in providers.enumerated() {
-            switch entry {
+        // Each entry taken out of the array (its own: `self` is consumed) rather than copied from it: a copy
+        // retained and released every text and list of the entry, twice.
+        for index in providers.indices {
+            var entry = Result<ProviderUsage, EntryFailure>.failure(EntryFailure(reason: ""))
+            swap(&entry, &providers[index])
+            switch consume entry {
             case .success(var provider):
                 if !Self.isNormalProviderID(provider.providerID) {
                     provider.providerID = provider.providerID.trimmingBlanks().lowercased()
@@ -47,8 +51,8 @@ struct RecordFields {
                 } else if let problem = Self.dateProblem(provider.lastUpdated, "lastUpdated") {
                     notes.append("skipped providers[\(index)]: \(problem)")
                 } else {
-                    notes += Self.checkRanges(&provider, at: "providers[\(index)]")
-                    notes += Self.cleanHistory(&provider, at: "providers[\(index)]")
+                    Self.checkRanges(&provider, at: "providers[\(index)]", notes: &notes)
+                    Self.cleanHistory(&provider, at: "providers[\(index)]", notes: &notes)
                     usable.append(provider)
                 }
             case .failure(let failure):
@@ -84,8 +88,11 @@ struct RecordFields {
     ///
     /// Paths are written only into notes: every entry of every record passes here, and building them
     /// all was a fifth of reading a record.
-    static func checkRanges(_ entry: inout ProviderUsage, at prefix: @autoclosure () -> String) -> [String] {
-        var notes: [String] = []
+    /// Notes are appended to `notes` (most entries have none: an array returned for each cost more
+    /// than the checks).
+    static func checkRanges(
+        _ entry: inout ProviderUsage, at prefix: @autoclosure () -> String, notes: inout [String]
+    ) {
         func window(_ window: inout UsageWindow, _ path: @autoclosure () -> String) {
             if !(0...100).contains(window.usedPercent) {
                 notes.append("\(path()).usedPercent \(window.usedPercent) is outside 0...100; remaining clamped")
@@ -126,7 +133,6 @@ struct RecordFields {
             entry.costUSD!.today = negative(entry.costUSD!.today, "\(prefix()).costUSD.today")
             entry.costUSD!.last30Days = negative(entry.costUSD!.last30Days, "\(prefix()).costUSD.last30Days")
         }
-        return notes
     }
 
     /// Already lowercase `[a-z0-9-]`: the common case, which needs no new string.

@@ -32,10 +32,11 @@ public struct DeviceID: RawRepresentable, Hashable, Comparable, Sendable, Custom
         if bytes.isEmpty { return "a device id cannot be empty" }
         if bytes.count > 128 { return "a device id has at most 128 characters" }
         if bytes.first == UInt8(ascii: ".") { return "a device id cannot start with '.'" }
-        for byte in bytes where !isAllowed(byte) {
-            return "a device id has only letters, digits, '.', '_' and '-'"
-        }
-        return nil
+        // In place where the text is contiguous (every record's is): iterating the view byte by byte
+        // cost more than all the other checks of a record's fields together.
+        let allAllowed =
+            bytes.withContiguousStorageIfAvailable { $0.allSatisfy(isAllowed) } ?? bytes.allSatisfy(isAllowed)
+        return allAllowed ? nil : "a device id has only letters, digits, '.', '_' and '-'"
     }
 
     /// A valid device id made from arbitrary text (a host name), or nil when nothing usable is left.
