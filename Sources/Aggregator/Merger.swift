@@ -158,14 +158,15 @@ public enum Merger {
             seenOn: deviceBests.map(\.deviceID),
             tokens: tokenTotals(entries),
             costUSD: costTotals(entries),
-            perDevice: zip(deviceBests, entries).map { candidate, entry in
+            // By index, each entry's fields read in place: pairs of `zip` copied every whole entry.
+            perDevice: deviceBests.indices.map { index in
                 DeviceLedger(
-                    deviceID: candidate.deviceID,
-                    tokensToday: entry.tokens?.today,
-                    tokens30Days: entry.tokens?.last30Days,
-                    costTodayUSD: entry.costUSD?.today,
-                    cost30DaysUSD: entry.costUSD?.last30Days,
-                    daily: entry.tokens?.daily ?? [])
+                    deviceID: deviceBests[index].deviceID,
+                    tokensToday: entries[index].tokens?.today,
+                    tokens30Days: entries[index].tokens?.last30Days,
+                    costTodayUSD: entries[index].costUSD?.today,
+                    cost30DaysUSD: entries[index].costUSD?.last30Days,
+                    daily: entries[index].tokens?.daily ?? [])
             },
             stale: options.isStale(since: entry.lastUpdated),
             clockSkew: winner.clockSkew,
