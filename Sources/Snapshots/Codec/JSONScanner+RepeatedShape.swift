@@ -21,7 +21,8 @@ extension JSONScanner {
         var wordCount: Int
         var value: ShapeValue
         /// The bytes a match needs in the document from the run's start: every word is loaded whole, also
-        /// the one of a run shorter than sixteen bytes. Kept, not computed on each match.
+        /// the one of a run shorter than sixteen bytes, and a number after the run is read by words
+        /// (`shortNumberLength`). Kept, not computed on each match.
         var reach: Int
 
         init(length: Int, firstWord: Int, wordCount: Int, value: ShapeValue) {
@@ -29,7 +30,8 @@ extension JSONScanner {
             self.firstWord = firstWord
             self.wordCount = wordCount
             self.value = value
-            reach = wordCount == 0 ? 0 : max(length, 16)
+            reach = max(
+                wordCount == 0 ? 0 : max(length, 16), value == .number ? length + JSONScanner.shortNumberReach : 0)
         }
     }
 
@@ -145,14 +147,15 @@ extension JSONScanner {
                 }
             }
             if let slot = current {
-                let unitStart = index
-                if matchShape(memory.runs(slot), memory.slots[slot].runCount, memory.words(slot)) {
-                    if keepStarts { starts.append(unitStart + memory.slots[slot].elementOffset) }
-                    hits += 1
+                let matched = matchRepeatedly(
+                    memory.runs(slot), memory.slots[slot].runCount, memory.words(slot),
+                    elementOffset: memory.slots[slot].elementOffset, noting: &starts, keepStarts: keepStarts)
+                if matched > 0 {
+                    hits += matched
                     everMatched = true
                     misses = 0
-                    continue
                 }
+                // The element after the last one matched (or the array's end) did not match.
                 misses += 1
                 // Two shapes in a row that never matched: the elements differ; stop trying.
                 if misses == 8 || (!everMatched && misses == 2) {
@@ -337,7 +340,25 @@ extension JSONScanner {
             || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
     }
 
+    /// Passes over as many stretches of the given shape as follow one another, noting where each one's
+    /// element begins, and says how many; the cursor is left before the first that does not match. One
+    /// loop with the shape at hand: most of an array is matched here, and a call per element (with the
+    /// shape looked up again) cost a quarter as much as matching the element.
+    private mutating func matchRepeatedly(
+        _ runs: UnsafeMutableBufferPointer<ShapeRun>, _ runCount: Int, _ words: UnsafeMutableBufferPointer<ShapeWord>,
+        elementOffset: Int, noting starts: inout [Int], keepStarts: Bool
+    ) -> Int {
+        var matched = 0
+        while true {
+            let unitStart = index
+            guard matchShape(runs, runCount, words) else { return matched }
+            if keepStarts { starts.append(unitStart + elementOffset) }
+            matched += 1
+        }
+    }
+
     /// Passes over one stretch of the given shape and says so, or leaves the cursor where it was.
+    @inline(__always)
     private mutating func matchShape(
         _ runs: UnsafeMutableBufferPointer<ShapeRun>, _ runCount: Int, _ words: UnsafeMutableBufferPointer<ShapeWord>
     ) -> Bool {
@@ -367,9 +388,11 @@ extension JSONScanner {
             index &+= run.length
             switch run.value {
             case .number:
-                guard index < count, base[index] == UInt8(ascii: "-") || base[index] &- UInt8(ascii: "0") < 10,
-                    (try? skipNumber()) != nil
-                else {
+                // The run's reach covers the bytes the short form reads; other numbers the usual way.
+                let length = JSONScanner.shortNumberLength(base + index)
+                if length > 0 {
+                    index &+= length
+                } else if (try? skipNumber()) == nil {
                     index = start
                     return false
                 }

@@ -430,20 +430,34 @@ package struct JSONScanner {
     /// bytes at a time; anything else, errors included, is read by `skipNumberByteWise`, from the start.
     @inline(__always)
     package mutating func skipNumber() throws(JSONSyntaxError) {
-        var at = index
-        guard at + 17 <= count else { return try skipNumberByteWise() }
-        if base[at] == UInt8(ascii: "-") { at += 1 }
-        let whole = JSONScanner.leadingDigits(base + at)
-        // No digit, more than seven, or a leading zero: the byte-wise reader has the exact answer.
-        guard whole > 0, whole < 8, whole == 1 || base[at] != UInt8(ascii: "0") else { return try skipNumberByteWise() }
-        at += whole
-        if base[at] == UInt8(ascii: ".") {
-            let fraction = JSONScanner.leadingDigits(base + at + 1)
-            guard fraction > 0, fraction < 8 else { return try skipNumberByteWise() }
-            at += 1 + fraction
+        // No digit, more than seven, a leading zero or an exponent: the byte-wise reader has the exact
+        // answer.
+        guard index + JSONScanner.shortNumberReach <= count else { return try skipNumberByteWise() }
+        let length = JSONScanner.shortNumberLength(base + index)
+        guard length > 0 else { return try skipNumberByteWise() }
+        index += length
+    }
+
+    /// The bytes `shortNumberLength` may read.
+    static let shortNumberReach = 17
+
+    /// The length of the number at `start` when it has the short form most numbers of a record have
+    /// (`-`, one to seven digits without a leading zero, a fraction of one to seven digits, no exponent),
+    /// else 0: then `skipNumber` has the answer, also whether it is a number at all. Reads
+    /// `shortNumberReach` bytes, which the caller has made sure are there. Branch-light: one history
+    /// element has a number or two, and this is most of what a matched element costs beyond its words.
+    @inline(__always)
+    static func shortNumberLength(_ start: UnsafePointer<UInt8>) -> Int {
+        let sign = start[0] == UInt8(ascii: "-") ? 1 : 0
+        let whole = leadingDigits(start + sign)
+        guard whole > 0, whole < 8, whole == 1 || start[sign] != UInt8(ascii: "0") else { return 0 }
+        var end = sign + whole
+        if start[end] == UInt8(ascii: ".") {
+            let fraction = leadingDigits(start + end + 1)
+            guard fraction > 0, fraction < 8 else { return 0 }
+            end += 1 + fraction
         }
-        guard base[at] | 0x20 != UInt8(ascii: "e") else { return try skipNumberByteWise() }
-        index = at
+        return start[end] | 0x20 == UInt8(ascii: "e") ? 0 : end
     }
 
     /// How many of the eight bytes at `start` are ASCII digits before the first that is not (8: all).
