@@ -363,8 +363,15 @@ extension JSONScanner {
         _ runs: UnsafeMutableBufferPointer<ShapeRun>, _ runCount: Int, _ words: UnsafeMutableBufferPointer<ShapeWord>
     ) -> Bool {
         let start = index
-        // Unchecked arithmetic and pointers below: `index` stays within the document (each run is checked
-        // to fit before its words are loaded), and a shape's runs and words were built within its buffers.
+        // The cursor in a local while the runs are matched (the scanner's own `index` only around the
+        // readers called for unusual values), so that it stays in a register instead of being stored
+        // after every run.
+        var cursor = index
+        let base = self.base
+        let count = self.count
+        // Unchecked arithmetic and pointers below: the cursor stays within the document (each run is
+        // checked to fit before its words are loaded), and a shape's runs and words were built within
+        // its buffers.
         let firstRun = runs.baseAddress.unsafelyUnwrapped
         let firstWord = UnsafePointer(words.baseAddress.unsafelyUnwrapped)
         // The differences of every run, judged once at the end: a run's length does not depend on its
@@ -373,34 +380,50 @@ extension JSONScanner {
         var wrong = SIMD16<UInt8>.zero
         for position in 0..<runCount {
             let run = firstRun[position]
-            guard index &+ run.reach <= count else {
+            guard cursor &+ run.reach <= count else {
                 index = start
                 return false
             }
-            let at = UnsafeRawPointer(base + index)
+            let at = UnsafeRawPointer(base + cursor)
             var word = firstWord + run.firstWord
-            for _ in 0..<run.wordCount {
+            // Two words a step: the loop's own counting and branching cost as much as a word's compare.
+            var left = run.wordCount
+            while left >= 2 {
+                let first = at.loadUnaligned(fromByteOffset: word[0].offset, as: SIMD16<UInt8>.self)
+                let second = at.loadUnaligned(fromByteOffset: word[1].offset, as: SIMD16<UInt8>.self)
+                wrong |= (first ^ word[0].bytes) & word[0].exact | (second ^ word[1].bytes) & word[1].exact
+                if word[0].hasPlain { wrong |= JSONScanner.notPlain(first) & word[0].plain }
+                if word[1].hasPlain { wrong |= JSONScanner.notPlain(second) & word[1].plain }
+                word += 2
+                left &-= 2
+            }
+            if left == 1 {
                 let bytes = at.loadUnaligned(fromByteOffset: word.pointee.offset, as: SIMD16<UInt8>.self)
                 wrong |= (bytes ^ word.pointee.bytes) & word.pointee.exact
                 if word.pointee.hasPlain { wrong |= JSONScanner.notPlain(bytes) & word.pointee.plain }
-                word += 1
             }
-            index &+= run.length
+            cursor &+= run.length
             switch run.value {
             case .number:
                 // The run's reach covers the bytes the short form reads; other numbers the usual way.
-                let length = JSONScanner.shortNumberLength(base + index)
+                let length = JSONScanner.shortNumberLength(base + cursor)
                 if length > 0 {
-                    index &+= length
-                } else if (try? skipNumber()) == nil {
-                    index = start
-                    return false
+                    cursor &+= length
+                } else {
+                    index = cursor
+                    guard (try? skipNumber()) != nil else {
+                        index = start
+                        return false
+                    }
+                    cursor = index
                 }
             case .string:
-                guard index < count, base[index] == UInt8(ascii: "\""), (try? readRawString()) != nil else {
+                index = cursor
+                guard cursor < count, base[cursor] == UInt8(ascii: "\""), (try? readRawString()) != nil else {
                     index = start
                     return false
                 }
+                cursor = index
             case .none:
                 break
             }
@@ -411,6 +434,7 @@ extension JSONScanner {
             index = start
             return false
         }
+        index = cursor
         return true
     }
 }
