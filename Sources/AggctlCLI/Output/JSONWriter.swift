@@ -105,7 +105,9 @@ struct JSONWriter {
         close(UInt8(ascii: "]"))
     }
 
-    /// Starts the member `name`; the next value written is its value.
+    /// Starts the member `name`; the next value written is its value. Inlined, as is the output's
+    /// part, so that the name's length is known where it is written and its copy is a move or two.
+    @inline(__always)
     mutating func key(_ name: StaticString) {
         separate()
         output.key(name)
@@ -440,6 +442,7 @@ private final class ByteOutput {
     }
 
     /// `"name":`, room made once (a report writes tens of thousands of keys).
+    @inline(__always)
     func key(_ name: StaticString) {
         let length = name.utf8CodeUnitCount
         reserve(length + 3)
