@@ -280,4 +280,42 @@ struct RepeatedShapeTests {
             }
         }
     }
+
+    /// `skipNumber` on `token`, followed by a space and then enough room for the numbers read by words,
+    /// or by nothing more (fewer bytes than they need: the byte-wise reader).
+    static func skipNumber(_ token: String, roomy: Bool) -> Verdict {
+        Array((token + (roomy ? String(repeating: " ", count: 24) : "")).utf8).withUnsafeBytes { buffer in
+            var scanner = JSONScanner(buffer)
+            do throws(JSONSyntaxError) {
+                try scanner.skipNumber()
+                return .skipped(to: scanner.index)
+            } catch {
+                return .failed(at: error.offset)
+            }
+        }
+    }
+
+    @Test("a number read by words ends where the byte-wise reader ends it, and is refused alike")
+    func numbersByWords() {
+        // The short form is read by words at all: else this test would compare the byte-wise reader with
+        // itself.
+        for token in ["76.46", "-0.25", "1753941", "0", "-7", "1234567.1234567"] {
+            let padded = Array((token + String(repeating: " ", count: 24)).utf8)
+            #expect(
+                padded.withUnsafeBufferPointer { JSONScanner.shortNumberLength($0.baseAddress!) } == token.utf8.count)
+        }
+        var generator = SeededGenerator(seed: 17)
+        let alphabet = Array("-0123456789.eE+x ")
+        let edges = [
+            "-", "01", "-0", "-01", "0.", "1.", ".5", "1e", "1e+", "1.5e3", "1.5.3", "12345678", "1234567.12345678",
+            "0.1234567", "00", "1x", "-x", "+1", "1E-2", "9999999.9999999",
+        ]
+        let drawn = (0..<4000).map { _ in
+            String(
+                (0..<Int.random(in: 1...14, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+        }
+        for token in edges + drawn {
+            #expect(Self.skipNumber(token, roomy: true) == Self.skipNumber(token, roomy: false), "\(token)")
+        }
+    }
 }
