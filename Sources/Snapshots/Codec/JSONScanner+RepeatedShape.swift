@@ -357,7 +357,9 @@ extension JSONScanner {
         }
     }
 
-    /// Passes over one stretch of the given shape and says so, or leaves the cursor where it was.
+    /// Passes over one stretch of the given shape and says so, or leaves the cursor where it was. Inlined
+    /// into `matchRepeatedly`'s loop, where the shape and the document stay in registers from element to
+    /// element.
     @inline(__always)
     private mutating func matchShape(
         _ runs: UnsafeMutableBufferPointer<ShapeRun>, _ runCount: Int, _ words: UnsafeMutableBufferPointer<ShapeWord>
@@ -405,13 +407,13 @@ extension JSONScanner {
             cursor &+= run.length
             switch run.value {
             case .number:
-                // The run's reach covers the bytes the short form reads; other numbers the usual way.
+                // The run's reach covers the bytes the short form reads; other numbers byte by byte.
                 let length = JSONScanner.shortNumberLength(base + cursor)
                 if length > 0 {
                     cursor &+= length
                 } else {
                     index = cursor
-                    guard (try? skipNumber()) != nil else {
+                    guard (try? skipNumberByteWise()) != nil else {
                         index = start
                         return false
                     }
@@ -419,6 +421,7 @@ extension JSONScanner {
                 }
             case .string:
                 index = cursor
+                // The string must begin right here (`readRawString` would pass white space first).
                 guard cursor < count, base[cursor] == UInt8(ascii: "\""), (try? readRawString()) != nil else {
                     index = start
                     return false

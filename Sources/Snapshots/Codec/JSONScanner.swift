@@ -471,7 +471,8 @@ package struct JSONScanner {
         return notDigit.trailingZeroBitCount >> 3
     }
 
-    private mutating func skipNumberByteWise() throws(JSONSyntaxError) {
+    /// `skipNumber` one byte at a time, for any form and at the end of a document.
+    mutating func skipNumberByteWise() throws(JSONSyntaxError) {
         @inline(__always) func isDigit(_ at: Int) -> Bool {
             at < count && base[at] &- UInt8(ascii: "0") < 10
         }
