@@ -117,7 +117,8 @@ public struct CachedMerge: Sendable {
         let name = cacheName(history: history)
         let memoPath = cacheFolder.map { MergeMemo.path(in: $0, store: name) }
         if let identity = identity(of: listing, options: options, history: history), let memoPath,
-            let memo = MergeMemo.load(from: memoPath, store: name, readerVersion: readerVersion),
+            let memo = MergeMemo.load(
+                from: memoPath, store: name, readerVersion: readerVersion, fingerprint: identity.fingerprint),
             let result = memo.result(for: identity.fingerprint, options: options)
         {
             keepNames(of: listing)

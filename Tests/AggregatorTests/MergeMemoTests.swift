@@ -62,12 +62,17 @@ struct MergeMemoTests {
         #expect(loaded?.result == result)
         #expect(loaded?.fingerprint == 7)
         #expect(loaded?.options == noon)
+        // Asked for the memo of a listing, it gives only one made from that listing.
+        #expect(MergeMemo.load(from: path, store: "/s", readerVersion: "v", fingerprint: 7)?.result == result)
+        #expect(MergeMemo.load(from: path, store: "/s", readerVersion: "v", fingerprint: 8) == nil)
+        #expect(MergeMemo.load(from: path, store: "/other", readerVersion: "v", fingerprint: 7) == nil)
         #expect(MergeMemo.load(from: path, store: "/other", readerVersion: "v") == nil)
         #expect(MergeMemo.load(from: path, store: "/s", readerVersion: "w") == nil)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         bytes[bytes.count / 3] ^= 0x01
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         #expect(MergeMemo.load(from: path, store: "/s", readerVersion: "v") == nil)
+        #expect(MergeMemo.load(from: path, store: "/s", readerVersion: "v", fingerprint: 7) == nil)
     }
 
     @Test("a memo is kept only by a run that finds the store as the last run left it")

@@ -106,8 +106,12 @@ enum StatusCommand {
         let identity = merging.identity(of: listing, options: mergeOptions)
         let templatePath = identity.map { StatusTemplate.path(in: context.cacheFolder, store: $0.store) }
         if let identity, let templatePath,
-            let template = StatusTemplate.load(from: templatePath, readerVersion: merging.readerVersion),
-            template.stands(for: identity, provider: options.provider, account: options.account, at: mergeOptions.now)
+            let template = StatusTemplate.load(
+                from: templatePath, readerVersion: merging.readerVersion,
+                accepting: {
+                    $0.stands(
+                        for: identity, provider: options.provider, account: options.account, at: mergeOptions.now)
+                })
         {
             context.keepUntilExit(template)
             template.write(judgedBy: mergeOptions, to: context.console.output)

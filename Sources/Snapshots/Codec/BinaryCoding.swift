@@ -211,14 +211,34 @@ extension BinaryReader {
         _ buffer: UnsafeRawBufferPointer, magic: [UInt8], format: UInt32, readerVersion: String,
         _ body: (inout BinaryReader) throws -> Value
     ) throws -> Value {
+        var input = try content(of: buffer, magic: magic, format: format, readerVersion: readerVersion)
+        let value = try body(&input)
+        guard input.isAtEnd else { throw Corrupt() }
+        return value
+    }
+
+    /// Reads the start of a sealed file's content, checksum unchecked and the rest unread: to turn away
+    /// cheaply a file kept for another state of the store (a memo of another listing). What `body`
+    /// reads may be damaged, so it may only reject a file, never accept one.
+    package static func peek<Value>(
+        _ buffer: UnsafeRawBufferPointer, magic: [UInt8], format: UInt32, readerVersion: String,
+        _ body: (inout BinaryReader) throws -> Value
+    ) throws -> Value {
+        var input = try content(of: buffer, magic: magic, format: format, readerVersion: readerVersion)
+        return try body(&input)
+    }
+
+    /// A reader of a sealed file's content, after its header (which must be this reader's): the checksum
+    /// is neither read nor checked.
+    private static func content(
+        of buffer: UnsafeRawBufferPointer, magic: [UInt8], format: UInt32, readerVersion: String
+    ) throws -> BinaryReader {
         guard buffer.count >= 16 else { throw Corrupt() }
         var input = BinaryReader(UnsafeRawBufferPointer(rebasing: buffer[0..<(buffer.count - 8)]))
         guard try input.raw(magic.count) == magic, try input.u32() == format,
             try input.string() == readerVersion
         else { throw Corrupt() }
-        let value = try body(&input)
-        guard input.isAtEnd else { throw Corrupt() }
-        return value
+        return input
     }
 }
 
