@@ -21,6 +21,11 @@ public struct ParseCache: Sendable {
     var entries: [String: Entry] = [:]
     /// Whether entries were added, changed or dropped since loading: only then is it worth saving.
     public private(set) var hasChanged = false
+    /// The file the cache was loaded from, and where in it each chunk of entries lies while none of the
+    /// chunk's entries changed (nil for a chunk that did): saving writes such a chunk back as it was.
+    /// A store where one machine published since the last run changes one chunk.
+    var loaded: Data?
+    var intactChunks: [Range<Int>?] = []
 
     /// A record younger than this (by its modification time) is not cached: on file systems with coarse
     /// time stamps a rewrite in the same tick could keep size and time ("racily clean", as git calls it).
@@ -59,10 +64,21 @@ public struct ParseCache: Sendable {
             if let modified = info.modified, now.timeIntervalSince(modified) < ParseCache.settleTime { continue }
             fresh[info.name] = Entry(version: version, outcome: outcome)
         }
-        if fresh.count != entries.count || fresh.contains(where: { entries[$0.key]?.version != $0.value.version }) {
+        // A chunk holding an entry that is new, changed or gone is encoded again when saved.
+        for (name, entry) in fresh where entries[name]?.version != entry.version {
             hasChanged = true
+            markChanged(chunkOf: name)
+        }
+        for name in entries.keys where fresh[name] == nil {
+            hasChanged = true
+            markChanged(chunkOf: name)
         }
         entries = fresh
+    }
+
+    private mutating func markChanged(chunkOf name: String) {
+        let chunk = ParseCache.chunk(of: name)
+        if chunk < intactChunks.count { intactChunks[chunk] = nil }
     }
 
     // MARK: Files
