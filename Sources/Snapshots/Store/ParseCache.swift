@@ -57,23 +57,37 @@ public struct ParseCache: Sendable {
     mutating func update(
         _ listing: [RecordInfo], _ outcomes: [Result<DecodedRecord, RecordProblem>], now: Date
     ) {
-        var fresh: [String: Entry] = [:]
-        fresh.reserveCapacity(listing.count)
+        // In place: on a store where one record changed, rebuilding the table (a thousand insertions and
+        // as many lookups to compare) cost more than the record's reading. An entry whose version is
+        // unchanged holds the outcome it gave this run, so only new and changed ones are written.
+        var listedAndKept = 0
+        // A first run's cache has nothing to look up (hashing each name for it was the loop's cost).
+        let wasEmpty = entries.isEmpty
         for (info, outcome) in zip(listing, outcomes) {
-            guard let version = info.version else { continue }
-            if let modified = info.modified, now.timeIntervalSince(modified) < ParseCache.settleTime { continue }
-            fresh[info.name] = Entry(version: version, outcome: outcome)
+            let settled = info.modified.map { now.timeIntervalSince($0) >= ParseCache.settleTime } ?? true
+            guard let version = info.version, settled else {
+                if !wasEmpty, entries.removeValue(forKey: info.name) != nil { changed(info.name) }
+                continue
+            }
+            listedAndKept += 1
+            if !wasEmpty, entries[info.name]?.version == version { continue }
+            entries[info.name] = Entry(version: version, outcome: outcome)
+            changed(info.name)
         }
-        // A chunk holding an entry that is new, changed or gone is encoded again when saved.
-        for (name, entry) in fresh where entries[name]?.version != entry.version {
-            hasChanged = true
-            markChanged(chunkOf: name)
+        // Entries of records no longer listed (counted apart: a listing never names a record twice).
+        if entries.count != listedAndKept {
+            let listed = Set(listing.map(\.name))
+            for name in entries.keys.filter({ !listed.contains($0) }) {
+                entries.removeValue(forKey: name)
+                changed(name)
+            }
         }
-        for name in entries.keys where fresh[name] == nil {
-            hasChanged = true
-            markChanged(chunkOf: name)
-        }
-        entries = fresh
+    }
+
+    /// A chunk holding an entry that is new, changed or gone is encoded again when saved.
+    private mutating func changed(_ name: String) {
+        hasChanged = true
+        markChanged(chunkOf: name)
     }
 
     private mutating func markChanged(chunkOf name: String) {

@@ -1,6 +1,12 @@
 import Dispatch
 import Portable
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Everything read from a store in one pass: the usable records and a problem for each file that was not.
 public struct StoreContents: Sendable, Equatable {
     public var records: [StoredRecord]
@@ -92,7 +98,21 @@ extension SnapshotStore {
         }
 
         // `decoded` is in file-name order already (the listing was sorted); only claims of one deviceID by
-        // several files need resolving, keeping that order.
+        // several files need resolving, keeping that order. Files of distinct names, each named by its
+        // own record's id (as every publisher names them), cannot share an id: then there is nothing to
+        // resolve, and no table of every id is built. (Sorted, a name listed twice would be side by side.)
+        let namedByTheirIDs = decoded.indices.allSatisfy { index in
+            Self.isNamed(decoded[index].fileName, by: decoded[index].snapshot.deviceID)
+                && (index == 0 || decoded[index - 1].fileName != decoded[index].fileName)
+        }
+        contents.records = namedByTheirIDs ? decoded : resolvingClaims(decoded, problems: &contents.problems)
+        contents.problems.sort { ($0.file, $0.reason) < ($1.file, $1.reason) }
+        return contents
+    }
+
+    /// `decoded` without the records whose deviceID an earlier file (or the file named by it) claims,
+    /// each one dropped noted in `problems`.
+    private func resolvingClaims(_ decoded: [StoredRecord], problems: inout [RecordProblem]) -> [StoredRecord] {
         var claimed: [DeviceID: Int] = [:]
         claimed.reserveCapacity(decoded.count)
         var dropped = Set<Int>()
@@ -105,15 +125,25 @@ extension SnapshotStore {
             let (keep, drop) = record.fileName == id.recordName ? (index, earlier) : (earlier, index)
             claimed[id] = keep
             dropped.insert(drop)
-            contents.problems.append(
+            problems.append(
                 RecordProblem(
                     file: decoded[drop].fileName,
                     reason: "claims deviceID '\(id)', already read from '\(decoded[keep].fileName)'; ignored"))
         }
-        contents.records =
-            dropped.isEmpty ? decoded : decoded.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
-        contents.problems.sort { ($0.file, $0.reason) < ($1.file, $1.reason) }
-        return contents
+        return dropped.isEmpty ? decoded : decoded.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+    }
+
+    /// Whether `fileName` is `id.recordName`, compared on bytes without making that name (false when
+    /// either text is not contiguous, which only costs the table).
+    private static func isNamed(_ fileName: String, by id: DeviceID) -> Bool {
+        fileName.utf8.withContiguousStorageIfAvailable { name in
+            id.rawValue.utf8.withContiguousStorageIfAvailable { raw in
+                guard name.count == raw.count + 5, let named = name.baseAddress, let own = raw.baseAddress else {
+                    return false
+                }
+                return memcmp(named, own, raw.count) == 0 && memcmp(named + raw.count, ".json", 5) == 0
+            } ?? false
+        } ?? false
     }
 }
 
