@@ -68,6 +68,17 @@ package struct BinaryWriter {
     }
 
     package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage.start, count: storage.count) }
+    /// How many bytes are written: where a value known only later goes (`setU64(_:at:)`).
+    package var count: Int { storage.count }
+
+    /// Writes `value` over the eight bytes at `offset`, written before as a placeholder: a length that
+    /// is known once what it measures is written, without writing that apart and copying it.
+    package mutating func setU64(_ value: UInt64, at offset: Int) {
+        precondition(offset >= 0 && offset + 8 <= storage.count, "setU64 outside the written bytes")
+        withUnsafeBytes(of: value.littleEndian) {
+            (storage.start + offset).copyMemory(from: $0.baseAddress!, byteCount: 8)
+        }
+    }
     package var data: Data { Data(bytes) }
     package var checksum: UInt64 { BinaryWriter.checksum(bytes) }
 

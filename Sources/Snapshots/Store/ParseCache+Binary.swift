@@ -33,11 +33,13 @@ extension ParseCache {
                 loaded.withUnsafeBytes { out.raw(UnsafeRawBufferPointer(rebasing: $0[range])) }
                 continue
             }
-            var part = BinaryWriter(capacity: 64 + chunks[chunk].count * 1024)
-            for (name, entry) in chunks[chunk] { part.entry(name, entry) }
-            out.u64(UInt64(part.bytes.count))
+            // The length once the entries are written, in its place before them.
+            let lengthAt = out.count
+            out.u64(0)
             out.u32(UInt32(chunks[chunk].count))
-            out.raw(part.bytes)
+            let entriesAt = out.count
+            for (name, entry) in chunks[chunk] { out.entry(name, entry) }
+            out.setU64(UInt64(out.count - entriesAt), at: lengthAt)
         }
         return out.sealed()
     }
