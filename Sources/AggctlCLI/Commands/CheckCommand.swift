@@ -104,7 +104,7 @@ enum CheckCommand {
         var baselineOnly = false
         // What the file holds, when that is known exactly: then an unchanged state needs no write.
         var persisted: CheckState?
-        switch try stateFile.load(CheckState.self) {
+        switch try stateFile.load(CheckState.self, quickly: CheckState.quickly) {
         case .fresh:
             break
         case .loaded(let loaded):
@@ -159,7 +159,11 @@ enum CheckCommand {
     /// includes goes.
     private static func save(_ state: CheckState, to stateFile: StateFile, over persisted: inout CheckState?) throws {
         guard state != persisted else { return }
-        try stateFile.save(state)
+        if let encoded = state.quicklyEncoded() {
+            try stateFile.save(encoded: encoded)
+        } else {
+            try stateFile.save(state)
+        }
         stateFile.clearJournal()
         persisted = state
     }

@@ -114,6 +114,13 @@ struct JSONWriter {
         afterKey = true
     }
 
+    /// Starts the member named by a text (a dictionary's key), escaped as a string value is.
+    mutating func key(text name: String) {
+        string(name)
+        output.byte(UInt8(ascii: ":"))
+        afterKey = true
+    }
+
     // MARK: Values
 
     /// Writes, with `body`, a value that depends on the moment it is judged at, and, for a marking
@@ -126,6 +133,12 @@ struct JSONWriter {
         let start = output.position
         body(&self)
         moments!.append(MomentMark(range: start..<output.position, value: value))
+    }
+
+    /// A value another encoder wrote (whole, valid JSON), placed as it is.
+    mutating func encoded(_ value: UnsafeRawBufferPointer) {
+        separate()
+        output.pass(value)
     }
 
     mutating func null() {

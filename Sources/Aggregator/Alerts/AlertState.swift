@@ -63,4 +63,10 @@ public struct HeldRestore: Codable, Sendable, Equatable {
     public var remainingPercent: Double
     public var lastUpdated: Date
     public var resetsAt: Date?
+
+    public init(remainingPercent: Double, lastUpdated: Date, resetsAt: Date?) {
+        self.remainingPercent = remainingPercent
+        self.lastUpdated = lastUpdated
+        self.resetsAt = resetsAt
+    }
 }

@@ -107,7 +107,12 @@ public struct StateFile: Sendable {
     /// all (permissions, a folder or a pipe in its place, an I/O error) throws and is left alone: taking
     /// it for "no state" would drop its queued events and overwrite it. Temporary files of killed runs
     /// are removed (under the lock no other run is writing one).
-    public func load<Value: Decodable & Sendable & Equatable>(_ type: Value.Type) throws -> Loaded<Value> {
+    ///
+    /// - Parameter quickly: a reader of the file's usual shape, straight from its bytes, that gives nil
+    ///   for anything else; Foundation's decoder then reads the file, and judges whether it is valid.
+    public func load<Value: Decodable & Sendable & Equatable>(
+        _ type: Value.Type, quickly: ((UnsafeRawBufferPointer) -> Value?)? = nil
+    ) throws -> Loaded<Value> {
         sweepTemporaryFiles()
         var info = stat()
         guard lstat(path, &info) == 0 else {
@@ -136,6 +141,7 @@ public struct StateFile: Sendable {
             if count == 0 { break }
             data.append(contentsOf: chunk[0..<count])
         }
+        if let quickly, let value = data.withUnsafeBytes(quickly) { return .loaded(value) }
         do {
             return .loaded(try SnapshotCodec.makeDecoder().decode(Value.self, from: data))
         } catch {
@@ -165,8 +171,19 @@ public struct StateFile: Sendable {
 
     /// Writes the state atomically and durably; call it while holding the lock.
     public func save<Value: Encodable>(_ state: Value) throws {
+        let data: Data
         do {
-            let data = try SnapshotCodec.makeEncoder(pretty: false).encode(state)
+            data = try SnapshotCodec.makeEncoder(pretty: false).encode(state)
+        } catch {
+            throw StateFileError("cannot write state '\(path)': \(error)")
+        }
+        try save(encoded: data)
+    }
+
+    /// Writes state already encoded (as `save` would encode it) atomically and durably; call it while
+    /// holding the lock.
+    public func save(encoded data: Data) throws {
+        do {
             try AtomicFile.write(data, to: path, durable: true)
         } catch {
             throw StateFileError("cannot write state '\(path)': \(error)")
