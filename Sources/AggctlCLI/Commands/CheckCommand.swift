@@ -159,11 +159,7 @@ enum CheckCommand {
     /// includes goes.
     private static func save(_ state: CheckState, to stateFile: StateFile, over persisted: inout CheckState?) throws {
         guard state != persisted else { return }
-        if let encoded = state.quicklyEncoded() {
-            try stateFile.save(encoded: encoded)
-        } else {
-            try stateFile.save(state)
-        }
+        try stateFile.save(state, quickly: { $0.quicklyEncoded() })
         stateFile.clearJournal()
         persisted = state
     }

@@ -106,7 +106,8 @@ enum PublishCommand {
             // What the record would carry, read without a lock or a write.
             var history = LocalHistory()
             if let data = FileSystem.contents(of: historyFile.path),
-                let kept = try? SnapshotCodec.makeDecoder().decode(LocalHistory.self, from: data)
+                let kept = data.withUnsafeBytes(LocalHistory.quickly)
+                    ?? (try? SnapshotCodec.makeDecoder().decode(LocalHistory.self, from: data))
             {
                 history = kept
             }
@@ -160,7 +161,7 @@ enum PublishCommand {
         do {
             return try file.withLock(timeout: 30) {
                 var history = LocalHistory()
-                switch try file.load(LocalHistory.self) {
+                switch try file.load(LocalHistory.self, quickly: LocalHistory.quickly) {
                 case .fresh: break
                 case .loaded(let loaded): history = loaded
                 case .corrupt(let aside, let reason):
@@ -168,7 +169,7 @@ enum PublishCommand {
                 }
                 let observed = providers.map { history.observe($0, now: now) }
                 history.prune(now: now)
-                try file.save(history)
+                try file.save(history, quickly: { $0.quicklyEncoded() })
                 return observed
             }
         } catch {

@@ -74,6 +74,13 @@ struct JSONWriter {
     /// The bytes written so far, for a writer collecting in memory.
     func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) { output.withBytes(body) }
 
+    /// The bytes written so far, for a writer collecting in memory, copied out.
+    var data: Data {
+        var data = Data()
+        output.withBytes { data = Data($0) }
+        return data
+    }
+
     /// How many bytes an in-memory writer holds.
     var byteCount: Int { output.byteCount }
 
@@ -112,6 +119,18 @@ struct JSONWriter {
         separate()
         output.key(name)
         afterKey = true
+    }
+
+    /// A dictionary as an object, its keys in byte order: `JSONEncoder`'s sorted order for the keys
+    /// aggctl makes, so that a state file written here reads as one `JSONEncoder` wrote.
+    mutating func dictionary<Value>(_ values: [String: Value], _ write: (inout JSONWriter, Value) -> Void) {
+        let keys = Array(values.keys)
+        object { json in
+            for index in ByteOrder.sortedIndices(keys) {
+                json.key(text: keys[index])
+                write(&json, values[keys[index]]!)
+            }
+        }
     }
 
     /// Starts the member named by a text (a dictionary's key), escaped as a string value is.

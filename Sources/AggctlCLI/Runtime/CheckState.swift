@@ -42,7 +42,7 @@ struct CheckState: Codable, Sendable, Equatable {
 extension CheckState {
     /// The state read straight from its bytes when it has the shape aggctl writes with nothing queued
     /// (an empty outbox: queued events are rare, and Notify's to read); nil otherwise, and then
-    /// Foundation's decoder reads it (`AlertStateReader`).
+    /// Foundation's decoder reads it (`StateReader`).
     static func quickly(from bytes: UnsafeRawBufferPointer) -> CheckState? {
         var s = JSONScanner(bytes)
         var state = CheckState()
@@ -51,25 +51,25 @@ extension CheckState {
         var paceAlerted: [String: Date]?
         var outbox: Bool?
         do {
-            try AlertStateReader.members(&s) { (s, key) throws(AlertStateReader.Unusual) in
+            try StateReader.members(&s) { (s, key) throws(StateReader.Unusual) in
                 if s.key(key, is: "schemaVersion") {
-                    try AlertStateReader.once(&version, try AlertStateReader.int(&s))
+                    try StateReader.once(&version, try StateReader.int(&s))
                 } else if s.key(key, is: "accounts") {
-                    try AlertStateReader.once(&accounts, try AlertStateReader.accounts(&s))
+                    try StateReader.once(&accounts, try StateReader.accounts(&s))
                 } else if s.key(key, is: "paceAlerted") {
-                    try AlertStateReader.once(&paceAlerted, try AlertStateReader.paceAlerted(&s))
+                    try StateReader.once(&paceAlerted, try StateReader.paceAlerted(&s))
                 } else if s.key(key, is: "outbox") {
                     // Only an empty one: queued events are Notify's to read.
-                    try AlertStateReader.syntax { () throws(JSONSyntaxError) in try s.enterArray() }
+                    try StateReader.syntax { () throws(JSONSyntaxError) in try s.enterArray() }
                     var first = true
-                    guard !(try AlertStateReader.syntax { () throws(JSONSyntaxError) in try s.nextElement(&first) })
-                    else { throw AlertStateReader.Unusual() }
-                    try AlertStateReader.once(&outbox, true)
+                    guard !(try StateReader.syntax { () throws(JSONSyntaxError) in try s.nextElement(&first) })
+                    else { throw StateReader.Unusual() }
+                    try StateReader.once(&outbox, true)
                 } else {
-                    try AlertStateReader.skip(&s)
+                    try StateReader.skip(&s)
                 }
             }
-            try AlertStateReader.syntax { () throws(JSONSyntaxError) in try s.finish() }
+            try StateReader.syntax { () throws(JSONSyntaxError) in try s.finish() }
         } catch {
             return nil
         }
@@ -97,31 +97,17 @@ extension CheckState {
         var json = JSONWriter(capacity: 1024 + accounts.count * 160)
         json.object { json in
             json.key("accounts")
-            Self.dictionary(accounts, to: &json) { json, state in
+            json.dictionary(accounts) { json, state in
                 json.object { json in
                     json.key("armedWarnings")
                     json.array(state.armedWarnings) { json, threshold in json.int(threshold) }
                     if let held = state.heldRestore {
                         json.key("heldRestore")
                         json.object { json in
-                            json.key("lastUpdated")
-                            json.date(held.lastUpdated)
-                            json.key("remainingPercent")
-                            json.double(held.remainingPercent)
-                            if let resetsAt = held.resetsAt {
-                                json.key("resetsAt")
-                                json.date(resetsAt)
-                            }
+                            Self.figures(held.lastUpdated, held.remainingPercent, held.resetsAt, to: &json)
                         }
                     }
-                    json.key("lastUpdated")
-                    json.date(state.lastUpdated)
-                    json.key("remainingPercent")
-                    json.double(state.remainingPercent)
-                    if let resetsAt = state.resetsAt {
-                        json.key("resetsAt")
-                        json.date(resetsAt)
-                    }
+                    Self.figures(state.lastUpdated, state.remainingPercent, state.resetsAt, to: &json)
                     if let window = state.window {
                         json.key("window")
                         json.string(window)
@@ -131,26 +117,24 @@ extension CheckState {
             json.key("outbox")
             queued.withUnsafeBytes { json.encoded($0) }
             json.key("paceAlerted")
-            Self.dictionary(alerts.paceAlerted, to: &json) { json, resetsAt in json.date(resetsAt) }
+            json.dictionary(alerts.paceAlerted) { json, resetsAt in json.date(resetsAt) }
             json.key("schemaVersion")
             json.int(1)
         }
-        var data = Data()
-        json.withBytes { data = Data($0) }
-        return data
+        return json.data
     }
 
-    /// A dictionary as an object, its keys in byte order (`JSONEncoder`'s sorted order, for the keys
-    /// aggctl makes).
-    private static func dictionary<Value>(
-        _ values: [String: Value], to json: inout JSONWriter, _ write: (inout JSONWriter, Value) -> Void
+    /// The members an account's state and a held restore share, in their sorted places.
+    private static func figures(
+        _ lastUpdated: Date, _ remainingPercent: Double, _ resetsAt: Date?, to json: inout JSONWriter
     ) {
-        let keys = Array(values.keys)
-        json.object { json in
-            for index in ByteOrder.sortedIndices(keys) {
-                json.key(text: keys[index])
-                write(&json, values[keys[index]]!)
-            }
+        json.key("lastUpdated")
+        json.date(lastUpdated)
+        json.key("remainingPercent")
+        json.double(remainingPercent)
+        if let resetsAt {
+            json.key("resetsAt")
+            json.date(resetsAt)
         }
     }
 }

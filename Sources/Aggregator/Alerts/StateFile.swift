@@ -170,20 +170,12 @@ public struct StateFile: Sendable {
     }
 
     /// Writes the state atomically and durably; call it while holding the lock.
-    public func save<Value: Encodable>(_ state: Value) throws {
-        let data: Data
+    ///
+    /// - Parameter quickly: a writer of the bytes `JSONEncoder` would write (or bytes that decode the
+    ///   same), straight from the value; nil from it, or no writer, and `JSONEncoder` writes them.
+    public func save<Value: Encodable>(_ state: Value, quickly: ((Value) -> Data?)? = nil) throws {
         do {
-            data = try SnapshotCodec.makeEncoder(pretty: false).encode(state)
-        } catch {
-            throw StateFileError("cannot write state '\(path)': \(error)")
-        }
-        try save(encoded: data)
-    }
-
-    /// Writes state already encoded (as `save` would encode it) atomically and durably; call it while
-    /// holding the lock.
-    public func save(encoded data: Data) throws {
-        do {
+            let data = try quickly?(state) ?? SnapshotCodec.makeEncoder(pretty: false).encode(state)
             try AtomicFile.write(data, to: path, durable: true)
         } catch {
             throw StateFileError("cannot write state '\(path)': \(error)")

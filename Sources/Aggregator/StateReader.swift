@@ -1,15 +1,17 @@
 import Portable
 import Snapshots
 
-/// The alert state read straight from the bytes of `alerts.json`, for the shape aggctl writes.
+/// aggctl's own state files read straight from their bytes, for the shapes aggctl writes: `check`'s
+/// alert state (`alerts.json`) and `publish`'s history (`history.json`).
 ///
-/// `check` reads the whole state every run (every minute, under cron or `watch`), and Foundation's
-/// decoder took about 300 instructions a byte of it: at a thousand accounts, half of a run. This reader
-/// gives up (`Unusual`) on anything it is not sure to read exactly as Foundation's decoder does (a key
-/// given twice, a value of another type, a number or date that does not convert), and the caller then
-/// leaves the file to that decoder, which stays the judge of what is valid state. What it accepts it
-/// reads to the same values (a differential test with mutated files holds it to that).
-package enum AlertStateReader {
+/// Each is read whole on every run (every minute, under cron or `watch`), and Foundation's decoder took
+/// about 300 instructions a byte of them: half of a `check` at a thousand accounts, and most of a
+/// `publish` with two weeks of history. This reader gives up (`Unusual`) on anything it is not sure to
+/// read exactly as Foundation's decoder does (a key given twice, a value of another type, a number or
+/// date that does not convert), and the caller then leaves the file to that decoder, which stays the
+/// judge of what is valid state. What it accepts it reads to the same values (differential tests with
+/// mutated files, and the `alert-state` fuzz target, hold it to that).
+package enum StateReader {
     /// Why the quick reader gave up; never reported, only a sign to read the file the usual way.
     package struct Unusual: Error {
         package init() {}
@@ -39,21 +41,35 @@ package enum AlertStateReader {
         return result
     }
 
-    private static func account(_ s: inout JSONScanner) throws(Unusual) -> AccountAlertState {
+    /// The members an account's state and a held restore share.
+    private struct Figures {
         var remainingPercent: Double?
         var lastUpdated: Date?
         var resetsAt: Date??
-        var heldRestore: HeldRestore??
-        var armedWarnings: [Int]?
-        var window: String??
-        try members(&s) { (s, key) throws(Unusual) in
+
+        /// Reads the member `key` when it is one of these, and says whether it was.
+        mutating func read(_ key: JSONScanner.RawString, _ s: inout JSONScanner) throws(Unusual) -> Bool {
             if s.key(key, is: "remainingPercent") {
                 try once(&remainingPercent, try double(&s))
             } else if s.key(key, is: "lastUpdated") {
                 try once(&lastUpdated, try date(&s))
             } else if s.key(key, is: "resetsAt") {
                 try once(&resetsAt, try optional(&s) { (s) throws(Unusual) in try date(&s) })
-            } else if s.key(key, is: "heldRestore") {
+            } else {
+                return false
+            }
+            return true
+        }
+    }
+
+    private static func account(_ s: inout JSONScanner) throws(Unusual) -> AccountAlertState {
+        var figures = Figures()
+        var heldRestore: HeldRestore??
+        var armedWarnings: [Int]?
+        var window: String??
+        try members(&s) { (s, key) throws(Unusual) in
+            if try figures.read(key, &s) { return }
+            if s.key(key, is: "heldRestore") {
                 try once(&heldRestore, try optional(&s) { (s) throws(Unusual) in try held(&s) })
             } else if s.key(key, is: "armedWarnings") {
                 try once(&armedWarnings, try integers(&s))
@@ -63,29 +79,24 @@ package enum AlertStateReader {
                 try skip(&s)
             }
         }
-        guard let remainingPercent, let lastUpdated, let armedWarnings else { throw Unusual() }
+        guard let remainingPercent = figures.remainingPercent, let lastUpdated = figures.lastUpdated,
+            let armedWarnings
+        else { throw Unusual() }
         return AccountAlertState(
-            remainingPercent: remainingPercent, lastUpdated: lastUpdated, resetsAt: resetsAt ?? nil,
+            remainingPercent: remainingPercent, lastUpdated: lastUpdated, resetsAt: figures.resetsAt ?? nil,
             heldRestore: heldRestore ?? nil, armedWarnings: armedWarnings, window: window ?? nil)
     }
 
     private static func held(_ s: inout JSONScanner) throws(Unusual) -> HeldRestore {
-        var remainingPercent: Double?
-        var lastUpdated: Date?
-        var resetsAt: Date??
+        var figures = Figures()
         try members(&s) { (s, key) throws(Unusual) in
-            if s.key(key, is: "remainingPercent") {
-                try once(&remainingPercent, try double(&s))
-            } else if s.key(key, is: "lastUpdated") {
-                try once(&lastUpdated, try date(&s))
-            } else if s.key(key, is: "resetsAt") {
-                try once(&resetsAt, try optional(&s) { (s) throws(Unusual) in try date(&s) })
-            } else {
-                try skip(&s)
-            }
+            if try !figures.read(key, &s) { try skip(&s) }
         }
-        guard let remainingPercent, let lastUpdated else { throw Unusual() }
-        return HeldRestore(remainingPercent: remainingPercent, lastUpdated: lastUpdated, resetsAt: resetsAt ?? nil)
+        guard let remainingPercent = figures.remainingPercent, let lastUpdated = figures.lastUpdated else {
+            throw Unusual()
+        }
+        return HeldRestore(
+            remainingPercent: remainingPercent, lastUpdated: lastUpdated, resetsAt: figures.resetsAt ?? nil)
     }
 
     // MARK: Pieces
