@@ -1,5 +1,6 @@
 import Foundation
 
+@testable import Aggregator
 @testable import Collectors
 @testable import Snapshots
 
@@ -13,6 +14,9 @@ import Foundation
 /// - `listing`: a WebDAV PROPFIND answer.
 /// - `s3-listing`: an S3 `ListObjectsV2` page or error answer.
 /// - `codex-line`, `claude-line`: one line of the agents' logs.
+/// - `alert-state`, `history`: `check`'s per-account state and `publish`'s history read straight from
+///   their bytes (`StateReader`), with Foundation's decoder as the oracle: what the quick reader
+///   accepts, Foundation reads to the same.
 ///
 /// A crash, a trap or an address-sanitizer report is a finding; libFuzzer writes the input to a file.
 let target = ProcessInfo.processInfo.environment["AGGCTL_FUZZ_TARGET"] ?? "record"
@@ -75,9 +79,27 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             messageAt: Date(timeIntervalSince1970: 1_796_040_000), zone: TimeZone(identifier: "UTC")!)
         var file = ClaudeCollector.FileScan()
         file.read(bytes)
+    case "alert-state":
+        var scanner = JSONScanner(bytes)
+        let quick = try? StateReader.accounts(&scanner)
+        if let quick, (try? scanner.finish()) != nil {
+            guard
+                let reference = try? SnapshotCodec.makeDecoder().decode(
+                    [String: AccountAlertState].self, from: Data(bytes))
+            else { fatalError("the quick state reader accepted what Foundation rejects") }
+            guard reference == quick else { fatalError("the quick state reader and Foundation disagree") }
+        }
+    case "history":
+        if let quick = LocalHistory.quickly(from: bytes) {
+            guard let reference = try? SnapshotCodec.makeDecoder().decode(LocalHistory.self, from: Data(bytes)) else {
+                fatalError("the quick history reader accepted what Foundation rejects")
+            }
+            guard reference == quick else { fatalError("the quick history reader and Foundation disagree") }
+        }
     default:
         fatalError(
-            "unknown AGGCTL_FUZZ_TARGET '\(target)': record, input, listing, s3-listing, codex-line, claude-line")
+            "unknown AGGCTL_FUZZ_TARGET '\(target)': record, input, listing, s3-listing, codex-line, claude-line, "
+                + "alert-state, history")
     }
     return 0
 }
