@@ -17,6 +17,7 @@ struct StateReaderTests {
     static let texts = [
         "claude:you@example.com", "codex:@laptop-1", "claude:\"quoted\"@x.test", "gemini:back\\slash@x",
         "claude:tab\there@x", "codex:é@ünïcode.test", "claude:😀@x", "claude:nul\u{0}@x", "claude:/slash@x", "",
+        "claude:\u{202E}rtl@x", "codex:c1\u{85}@x", "claude:del\u{7F}@x",
     ]
 
     static func randomDate(_ random: inout SeededGenerator) -> Date {
