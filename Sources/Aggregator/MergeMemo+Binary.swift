@@ -32,18 +32,18 @@ extension MergeMemo {
         var positions: [DeviceID: UInt32] = [:]
         positions.reserveCapacity(result.devices.count)
         for (index, device) in result.devices.enumerated() { positions[device.deviceID] = UInt32(index) }
-        // Each chunk: its byte length, its account count, its accounts.
+        // Each chunk: its byte length (set once its accounts are written), its account count, its accounts.
         let accounts = result.accounts
         out.u32(UInt32(MergeMemo.accountChunks))
         for chunk in 0..<MergeMemo.accountChunks {
             let lower = accounts.count * chunk / MergeMemo.accountChunks
             let upper = accounts.count * (chunk + 1) / MergeMemo.accountChunks
-            let range = lower..<upper
-            var part = BinaryWriter(capacity: 64 + range.count * 512)
-            for index in range { part.account(accounts[index], devices: positions) }
-            out.u64(UInt64(part.bytes.count))
-            out.u32(UInt32(range.count))
-            out.raw(part.bytes)
+            let lengthAt = out.count
+            out.u64(0)
+            out.u32(UInt32(upper - lower))
+            let accountsAt = out.count
+            for index in lower..<upper { out.account(accounts[index], devices: positions) }
+            out.setU64(UInt64(out.count - accountsAt), at: lengthAt)
         }
         out.u32(UInt32(result.problems.count))
         for problem in result.problems {
