@@ -161,10 +161,17 @@ package enum StateReader {
     }
 
     private static func integers(_ s: inout JSONScanner) throws(Unusual) -> [Int] {
+        try array(&s) { (s) throws(Unusual) in try int(&s) }
+    }
+
+    /// An array, each element read by `element`.
+    package static func array<Value>(
+        _ s: inout JSONScanner, _ element: (inout JSONScanner) throws(Unusual) -> Value
+    ) throws(Unusual) -> [Value] {
         try syntax { () throws(JSONSyntaxError) in try s.enterArray() }
-        var values: [Int] = []
+        var values: [Value] = []
         var first = true
-        while try syntax({ () throws(JSONSyntaxError) in try s.nextElement(&first) }) { values.append(try int(&s)) }
+        while try syntax({ () throws(JSONSyntaxError) in try s.nextElement(&first) }) { values.append(try element(&s)) }
         return values
     }
 

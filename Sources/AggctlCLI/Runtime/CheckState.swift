@@ -59,11 +59,10 @@ extension CheckState {
                 } else if s.key(key, is: "paceAlerted") {
                     try StateReader.once(&paceAlerted, try StateReader.paceAlerted(&s))
                 } else if s.key(key, is: "outbox") {
-                    // Only an empty one: queued events are Notify's to read.
-                    try StateReader.syntax { () throws(JSONSyntaxError) in try s.enterArray() }
-                    var first = true
-                    guard !(try StateReader.syntax { () throws(JSONSyntaxError) in try s.nextElement(&first) })
-                    else { throw StateReader.Unusual() }
+                    // Only an empty one: any element gives up, for queued events are Notify's to read.
+                    _ = try StateReader.array(&s) { (_) throws(StateReader.Unusual) -> Void in
+                        throw StateReader.Unusual()
+                    }
                     try StateReader.once(&outbox, true)
                 } else {
                     try StateReader.skip(&s)

@@ -47,10 +47,7 @@ extension LocalHistory {
     }
 
     private static func samples(_ s: inout JSONScanner) throws(StateReader.Unusual) -> [UsageSample] {
-        try StateReader.syntax { () throws(JSONSyntaxError) in try s.enterArray() }
-        var samples: [UsageSample] = []
-        var first = true
-        while try StateReader.syntax({ () throws(JSONSyntaxError) in try s.nextElement(&first) }) {
+        try StateReader.array(&s) { (s) throws(StateReader.Unusual) in
             var at: Date?
             var usedPercent: Double?
             var resetsAt: Date??
@@ -68,8 +65,7 @@ extension LocalHistory {
                 }
             }
             guard let at, let usedPercent else { throw StateReader.Unusual() }
-            samples.append(UsageSample(at: at, usedPercent: usedPercent, resetsAt: resetsAt ?? nil))
+            return UsageSample(at: at, usedPercent: usedPercent, resetsAt: resetsAt ?? nil)
         }
-        return samples
     }
 }
