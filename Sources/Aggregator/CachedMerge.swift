@@ -60,17 +60,25 @@ public struct CachedMerge: Sendable {
     /// How long to wait before listing a server again for a record that went missing (microseconds).
     static let relistPause: UInt32 = 150_000
 
-    /// Lists the store.
+    /// Lists the store for a merge with `history`.
     ///
+    /// Records are examined only when there is something to compare their versions with: the parse
+    /// cache of such merges (and the memo and kept documents that come after it). A first run reads
+    /// every record anyway and learns each one's version from that read; its listing then has no
+    /// fingerprint, which nothing made before it could match.
     /// - Throws: `SnapshotStoreError` when the store cannot be listed.
-    public func list() throws -> Listing {
+    public func list(history: HistoryDetail = .skip) throws -> Listing {
+        let examining =
+            history != .full
+            && cacheFolder.map { FileSystem.exists(ParseCache.path(in: $0, store: cacheName(history: history))) }
+                ?? false
         guard let namesPath else {
-            let records = try store.listRecords().sortedByName()
+            let records = try (examining ? store.listRecords() : store.listRecordNames()).sortedByName()
             return Listing(records: records, fingerprint: RecordInfo.fingerprint(of: records))
         }
         // A folder whose entries stayed the same is not read again: its names come from the last listing.
         let (records, memo) = try ListingMemo.listing(
-            of: store, memo: namesPath, readerVersion: readerVersion, now: Date())
+            of: store, memo: namesPath, readerVersion: readerVersion, now: Date(), examining: examining)
         return Listing(records: records, fingerprint: RecordInfo.fingerprint(of: records), namesToKeep: memo)
     }
 
@@ -99,7 +107,7 @@ public struct CachedMerge: Sendable {
     ///     sparkline) keeps caches of its own, beside those of merges without history.
     /// - Throws: `SnapshotStoreError` when the store cannot be listed.
     public func merge(options: MergeOptions, realNow: Date, history: HistoryDetail = .skip) throws -> Outcome {
-        try merge(list(), options: options, realNow: realNow, history: history)
+        try merge(list(history: history), options: options, realNow: realNow, history: history)
     }
 
     /// Merges the records of `listing` (from `list()`, just now).
@@ -135,7 +143,7 @@ public struct CachedMerge: Sendable {
             let missing = known.subtracting(names)
             if !missing.isEmpty {
                 usleep(Self.relistPause)
-                let again = try list()
+                let again = try list(history: history)
                 if again.records.contains(where: { missing.contains($0.name) }) { listing = again }
             }
         }

@@ -26,6 +26,12 @@ public enum FileSystem {
         }
     }
 
+    /// Whether anything is at `path` (following links).
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
     /// Whether `path` is a folder (following links); nil when nothing is there.
     public static func isFolder(_ path: String) -> Bool? {
         var info = stat()

@@ -27,11 +27,19 @@ final class CountingStore: StagingStore, @unchecked Sendable {
 
     var displayName: String { inner.displayName }
     func listRecords() throws -> [RecordInfo] { try inner.listRecords() }
+    func listRecordNames() throws -> [RecordInfo] { try inner.listRecordNames() }
     func readRecord(named name: String, maximumSize: Int) throws -> Data {
+        counted(name)
+        return try inner.readRecord(named: name, maximumSize: maximumSize)
+    }
+    func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
+        counted(name)
+        return try inner.readRecord(named: name, maximumSize: maximumSize, into: &buffer)
+    }
+    private func counted(_ name: String) {
         lock.lock()
         names.append(name)
         lock.unlock()
-        return try inner.readRecord(named: name, maximumSize: maximumSize)
     }
     func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord {
         try inner.stageRecord(data, for: deviceID)
@@ -79,6 +87,26 @@ struct ParseCacheTests {
         #expect(store.readNames.isEmpty)
         #expect(second == first)
         #expect(second.problems.map(\.file) == ["broken.json"])
+    }
+
+    @Test("a first read from a listing of names caches each record as it was read, also one replaced meanwhile")
+    func firstReadFromNamesAlone() throws {
+        try root.write("store/a.json", record("a", used: 10))
+        try root.write("store/b.json", record("b", used: 20))
+        let store = CountingStore(path: storePath)
+        let names = try store.listRecordNames()
+        #expect(names.map(\.name) == ["a.json", "b.json"])
+        #expect(names.allSatisfy { $0.version == nil }, "a folder's listing of names examines nothing")
+        // Replaced after the listing, before the read: what is cached is what was read, under its version.
+        try root.write("store/b.json", record("b", used: 21.5))
+        var cache: ParseCache? = ParseCache(store: store.displayName, readerVersion: "test")
+        let first = try store.readContents(listing: names, cache: &cache, now: later)
+        #expect(first.records.map { $0.snapshot.providers[0].session?.usedPercent } == [10, 21.5])
+        #expect(cache?.count == 2)
+        store.resetReads()
+        let second = try store.readContents(listing: try store.listRecords(), cache: &cache, now: later)
+        #expect(store.readNames.isEmpty, "every record found in the cache under the version a listing gives")
+        #expect(second == first)
     }
 
     @Test("a rewritten, added or removed record is noticed")

@@ -29,11 +29,19 @@ public struct DirectoryStore: StagingStore {
     public var displayName: String { path }
 
     public func listRecords() throws -> [RecordInfo] {
+        infos(of: try sortedRecordNames())
+    }
+
+    public func listRecordNames() throws -> [RecordInfo] {
+        try sortedRecordNames().map { RecordInfo(name: $0) }
+    }
+
+    private func sortedRecordNames() throws -> [String] {
         folder.followPath()
         let unordered = try entryNames(recordsOnly: true)
         // Sorted here, by index (moving integers, not strings), so the listing arrives in the order
         // every reader wants and their checks find nothing to do.
-        return infos(of: ByteOrder.sortedIndices(unordered).map { unordered[$0] })
+        return ByteOrder.sortedIndices(unordered).map { unordered[$0] }
     }
 
     /// The folder's own version, through the path as listings open it (the store folder may be a link):
@@ -60,14 +68,7 @@ public struct DirectoryStore: StagingStore {
         return try! Parallel.makeArray(count: names.count, pieces: pieces) { piece, emit in
             for name in names[pieces[piece]] {
                 var info = stat()
-                guard examine(name, &info) == 0 else {
-                    emit(RecordInfo(name: name))
-                    continue
-                }
-                emit(
-                    RecordInfo(
-                        name: name, size: Int64(info.st_size), modified: modificationDate(of: info),
-                        version: version(of: info)))
+                emit(examine(name, &info) == 0 ? recordInfo(name, info) : RecordInfo(name: name))
             }
         }
     }
@@ -80,6 +81,7 @@ public struct DirectoryStore: StagingStore {
     }
 
     public func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
+        buffer.examined = nil
         guard !name.utf8.contains(UInt8(ascii: "/")) else { throw SnapshotStoreError.recordMissing(name: name) }
         // O_NOFOLLOW refuses links; O_NONBLOCK keeps a FIFO named like a record from hanging the read.
         let descriptor = openInStore(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
@@ -93,6 +95,7 @@ public struct DirectoryStore: StagingStore {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw recordError(errno, name: name) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw SnapshotStoreError.notARegularFile(name: name) }
+        buffer.examined = recordInfo(name, info)
         guard info.st_size <= maximumSize else {
             throw SnapshotStoreError.recordTooLarge(name: name, size: Int64(info.st_size), limit: maximumSize)
         }
@@ -252,6 +255,12 @@ public struct DirectoryStore: StagingStore {
 
     private func join(_ name: String) -> String {
         path == "/" ? "/" + name : path + "/" + name
+    }
+
+    /// What a listing says of a record examined with `info`.
+    private func recordInfo(_ name: String, _ info: stat) -> RecordInfo {
+        RecordInfo(
+            name: name, size: Int64(info.st_size), modified: modificationDate(of: info), version: version(of: info))
     }
 
     private func version(of info: stat) -> RecordVersion {

@@ -35,17 +35,21 @@ public struct ListingMemo: Sendable, Equatable {
     /// one the memo was kept under; otherwise listed in full, with the memo to keep for the next listing
     /// (nil when there is nothing worth keeping): the caller saves it when it has a core to spare.
     ///
-    /// - Parameter now: the real time, for judging whether the folder changed too recently to be trusted.
+    /// - Parameters:
+    ///   - now: the real time, for judging whether the folder changed too recently to be trusted.
+    ///   - examining: false for a reader with no versions to compare them with, which learns each one in
+    ///     reading the record (`SnapshotStore.listRecordNames`).
     /// - Throws: what `listRecords()` throws.
     public static func listing(
-        of store: any SnapshotStore, memo path: String, readerVersion: String, now: Date
+        of store: any SnapshotStore, memo path: String, readerVersion: String, now: Date, examining: Bool = true
     ) throws -> (records: [RecordInfo], memoToKeep: ListingMemo?) {
-        guard let stamp = store.namesStamp() else { return (try store.listRecords().sortedByName(), nil) }
+        let list = { try (examining ? store.listRecords() : store.listRecordNames()).sortedByName() }
+        guard let stamp = store.namesStamp() else { return (try list(), nil) }
         let name = store.displayName
         if let memo = load(from: path, store: name, readerVersion: readerVersion), memo.stamp == stamp {
-            return (try store.listRecords(named: memo.names), nil)
+            return (examining ? try store.listRecords(named: memo.names) : memo.names.map { RecordInfo(name: $0) }, nil)
         }
-        let listing = try store.listRecords().sortedByName()
+        let listing = try list()
         let memo = isSettled(stamp, at: now) ? ListingMemo(store: name, stamp: stamp, names: listing.map(\.name)) : nil
         return (listing, memo)
     }

@@ -8,6 +8,10 @@
 /// fault in fresh pages) per record. Not shared between threads; freed with `deallocate()`.
 public struct RecordBuffer {
     public private(set) var bytes: UnsafeMutableRawBufferPointer
+    /// The record whose bytes the buffer holds, as the store examined it while reading it (a folder's
+    /// `fstat` of the open file: the version of exactly these bytes); nil when the store learns nothing
+    /// in reading. What lets a listing leave records unexamined (`SnapshotStore.listRecordNames`).
+    public var examined: RecordInfo?
 
     public init(capacity: Int = 64 * 1024) {
         bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(capacity, 16), alignment: 16)

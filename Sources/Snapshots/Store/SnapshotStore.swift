@@ -27,6 +27,12 @@ public protocol SnapshotStore: Sendable {
     /// - Throws: `SnapshotStoreError.storeMissing` when the store does not exist; other cases when it
     ///   cannot be listed.
     func listRecords() throws -> [RecordInfo]
+    /// `listRecords()` without examining records that a listing does not examine for free: for a
+    /// reader with no earlier versions to compare (no parse cache yet), which reads every record and
+    /// learns each one's version from the read (`RecordBuffer.examined`). A folder lists names alone
+    /// (examining each record first was a tenth of a first run); a server's listing brings versions
+    /// anyway (the default).
+    func listRecordNames() throws -> [RecordInfo]
 
     /// What changes whenever a record name is added, removed or renamed: for a folder, the version of the
     /// folder itself (its times change with each entry). Nil when the store cannot tell with one cheap
@@ -97,12 +103,15 @@ extension StagingStore {
 extension SnapshotStore {
     public func namesStamp() -> RecordVersion? { nil }
 
+    public func listRecordNames() throws -> [RecordInfo] { try listRecords() }
+
     public func listRecords(named names: [String]) throws -> [RecordInfo] {
         let wanted = Set(names)
         return try listRecords().filter { wanted.contains($0.name) }.sortedByName()
     }
 
     public func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
+        buffer.examined = nil
         let data = try readRecord(named: name, maximumSize: maximumSize)
         buffer.reserve(data.count)
         data.withUnsafeBytes { buffer.bytes.copyMemory(from: $0) }

@@ -68,13 +68,15 @@ extension SnapshotStore {
     public func readContents(
         listing: [RecordInfo], cache: inout ParseCache?, now: Date, history: HistoryDetail = .skip
     ) throws -> StoreContents {
-        let listing = listing.sortedByName()
-        if history == .full { return assemble(listing, readRecords(listing, history: .full)) }
+        var listing = listing.sortedByName()
+        if history == .full { return assemble(listing, readRecords(listing, history: .full).map(\.outcome)) }
         var outcomes: [Result<DecodedRecord, RecordProblem>?] = listing.map { cache?.outcome(for: $0) }
         let missing = outcomes.indices.filter { outcomes[$0] == nil }
         if !missing.isEmpty {
-            for (index, outcome) in zip(missing, readRecords(missing.map { listing[$0] }, history: history)) {
-                outcomes[index] = outcome
+            for (index, read) in zip(missing, readRecords(missing.map { listing[$0] }, history: history)) {
+                outcomes[index] = read.outcome
+                // A record listed unexamined is cached under the version of the bytes that were read.
+                if listing[index].version == nil, let examined = read.examined { listing[index] = examined }
             }
         }
         let resolved = outcomes.map { $0! }
@@ -148,13 +150,17 @@ extension SnapshotStore {
 }
 
 extension SnapshotStore {
-    /// Reads and decodes `listing` on every core; one outcome per entry, in the listing's order.
+    /// Reads and decodes `listing` on every core; one outcome per entry, in the listing's order, with the
+    /// record as the store examined it in reading it (`RecordBuffer.examined`).
     ///
     /// Short of `.full`, history (samples, `tokens.daily`) is validated but not kept: most reports never
     /// need it, and it is most of a record's bytes, so memory stays proportional to what is used.
-    func readRecords(_ listing: [RecordInfo], history: HistoryDetail) -> [Result<DecodedRecord, RecordProblem>] {
+    func readRecords(
+        _ listing: [RecordInfo], history: HistoryDetail
+    ) -> [(outcome: Result<DecodedRecord, RecordProblem>, examined: RecordInfo?)] {
         let count = listing.count
-        let slots = UnsafeMutableBufferPointer<Result<DecodedRecord, RecordProblem>?>.allocate(capacity: count)
+        let slots = UnsafeMutableBufferPointer<(outcome: Result<DecodedRecord, RecordProblem>, examined: RecordInfo?)?>
+            .allocate(capacity: count)
         slots.initialize(repeating: nil)
         // Deinitialized first: freeing the buffer alone leaked every decoded record it held.
         defer {
@@ -172,7 +178,8 @@ extension SnapshotStore {
             defer { buffer.deallocate() }
             let shapes = JSONScanner.ShapeMemory()
             while let index = next.claim(below: count) {
-                shared[index] = readRecord(listing[index], history: history, into: &buffer, shapes: shapes)
+                let outcome = readRecord(listing[index], history: history, into: &buffer, shapes: shapes)
+                shared[index] = (outcome, buffer.examined)
             }
         }
         return slots.map { $0! }
