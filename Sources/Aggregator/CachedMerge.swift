@@ -68,6 +68,8 @@ public struct CachedMerge: Sendable {
     /// fingerprint, which nothing made before it could match.
     /// - Throws: `SnapshotStoreError` when the store cannot be listed.
     public func list(history: HistoryDetail = .skip) throws -> Listing {
+        // Reading the records (or examining them) comes next, on every core.
+        Parallel.startWorkers()
         let examining =
             history != .full
             && cacheFolder.map { FileSystem.exists(ParseCache.path(in: $0, store: cacheName(history: history))) }

@@ -12,6 +12,20 @@ public enum Parallel {
     /// The cores this process may use, asked once (`Processors.available`).
     public static let cores = Processors.available()
 
+    /// Has the pool start a thread on another core now, for a caller that will hand it work in a moment
+    /// (a merge, which lists the store first): a thread made only when the work arrives began a
+    /// millisecond after it on a 2-core virtual machine, each first run, with that core left idle.
+    /// Once per process; nothing on one core.
+    public static func startWorkers() {
+        _ = workersStarted
+    }
+
+    private static let workersStarted: Bool = {
+        guard cores > 1 else { return false }
+        DispatchQueue.global().async {}
+        return true
+    }()
+
     /// Calls `body` with consecutive ranges covering `0..<count` (one per worker, in order) and returns
     /// their results in that order. Below `minimumPerWorker` items per worker it stays on this thread.
     public static func mapRanges<Result>(
