@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Two aggctl binaries on one command, side by side: wall clock and CPU time (user and system, from
-the kernel's accounting of each child), medians over every run.
+"""Two or more aggctl binaries on one command, side by side: wall clock and CPU time (user and system,
+from the kernel's accounting of each child), medians over every run, and each one's ratios to the first.
 
-    compare_binaries.py BEFORE AFTER [--runs 25] [--copies 4] [--cold | --changing RECORD] -- status ...
+    compare_binaries.py BEFORE AFTER [MORE ...] [--runs 25] [--copies 4] [--cold | --changing RECORD] -- status ...
+
+A chain of steps is best measured in one run (BEFORE STEP1 STEP2 ...): on a shared host the speed of
+the machine drifts from one run of this script to the next by more than one step gains.
 
 Each binary is measured from --copies fresh copies taken in turn, and every round runs all copies in
 a shuffled order: how a binary's file lies in the page cache changed the start-up of one and the same
@@ -18,8 +21,7 @@ import argparse, os, random, resource, shutil, statistics, subprocess, sys, temp
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("before")
-    parser.add_argument("after")
+    parser.add_argument("binaries", nargs="+", metavar="BINARY")
     parser.add_argument("--runs", type=int, default=25)
     parser.add_argument("--copies", type=int, default=4)
     parser.add_argument("--cold", action="store_true", help="an empty state folder for every run")
@@ -30,6 +32,11 @@ def main():
     command = sys.argv[split + 1:]
     if not command:
         parser.error("give aggctl's arguments after --")
+    if len(a.binaries) < 2:
+        parser.error("give at least two binaries")
+    # Labelled before, after (two binaries, as always), or by position and file name.
+    labels = (["before", "after"] if len(a.binaries) == 2
+              else [f"{n}:{os.path.basename(path)}" for n, path in enumerate(a.binaries)])
     if a.cold and a.changing:
         parser.error("--cold and --changing measure two different runs; give one")
     work = tempfile.mkdtemp(prefix="aggctl-compare-")
@@ -50,7 +57,7 @@ def main():
         os.utime(a.changing, (published, published))
     try:
         binaries = {}
-        for label, path in (("before", a.before), ("after", a.after)):
+        for label, path in zip(labels, a.binaries):
             binaries[label] = []
             for number in range(a.copies):
                 copy = os.path.join(work, f"{label}-{number}")
@@ -83,14 +90,17 @@ def main():
             for label, copy in jobs:
                 figures[label].append(run(label, copy))
         medians = {}
+        width = max(7, max(len(label) for label in labels))
         print(f"medians of {a.runs * a.copies} runs each, milliseconds")
         for label in binaries:
             wall, user, system = (statistics.median(run[i] for run in figures[label]) for i in range(3))
             cpu = statistics.median(run[1] + run[2] for run in figures[label])
             medians[label] = (wall, cpu)
-            print(f"{label:<7} wall {wall:8.2f}   cpu {cpu:8.2f}   user {user:8.2f}   system {system:8.2f}")
-        print(f"after/before: wall {medians['after'][0] / medians['before'][0]:.3f}, "
-              f"cpu {medians['after'][1] / medians['before'][1]:.3f}")
+            print(f"{label:<{width}} wall {wall:8.2f}   cpu {cpu:8.2f}   user {user:8.2f}   system {system:8.2f}")
+        first = labels[0]
+        for label in labels[1:]:
+            print(f"{label}/{first}: wall {medians[label][0] / medians[first][0]:.3f}, "
+                  f"cpu {medians[label][1] / medians[first][1]:.3f}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
         if a.changing:
