@@ -13,9 +13,9 @@ public enum Parallel {
     public static let cores = Processors.available()
 
     /// Has the pool start a thread on another core now, for a caller that will hand it work in a moment
-    /// (a merge, which lists the store first): a thread made only when the work arrives began a
-    /// millisecond after it on a 2-core virtual machine, each first run, with that core left idle.
-    /// Once per process; nothing on one core.
+    /// (a merge, which lists the store first): on a 2-core virtual machine a thread made only when the
+    /// work arrived began a millisecond after the caller's own share, that core idle meanwhile. Once per
+    /// process; nothing on one core.
     public static func startWorkers() {
         _ = workersStarted
     }
