@@ -75,7 +75,7 @@ public struct CachedMerge: Sendable {
             && cacheFolder.map { FileSystem.exists(ParseCache.path(in: $0, store: cacheName(history: history))) }
                 ?? false
         guard let namesPath else {
-            let records = try (examining ? store.listRecords() : store.listRecordNames()).sortedByName()
+            let records = try store.sortedListing(examining: examining)
             return Listing(records: records, fingerprint: RecordInfo.fingerprint(of: records))
         }
         // A folder whose entries stayed the same is not read again: its names come from the last listing.

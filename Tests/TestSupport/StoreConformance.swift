@@ -74,12 +74,12 @@ public enum StoreConformance {
             #expect(names.map(\.name) == listing.map(\.name))
             var buffer = RecordBuffer()
             defer { buffer.deallocate() }
-            for (named, examined) in zip(names, listing) {
+            for (named, listed) in zip(names, listing) {
                 let count = try store.readRecord(
                     named: named.name, maximumSize: SnapshotCodec.maximumRecordSize, into: &buffer)
-                #expect(count == Int(examined.size ?? -1))
+                #expect(count == Int(listed.size ?? -1))
                 // The version the full listing gives: from the names listing, or else from the read.
-                #expect((named.version ?? buffer.examined?.version) == examined.version, "\(named.name)")
+                #expect((named.version ?? buffer.examined?.version) == listed.version, "\(named.name)")
             }
         },
         ConformanceCheck(name: "a rewrite of the same size at once is never served stale from the parse cache") {

@@ -43,13 +43,12 @@ public struct ListingMemo: Sendable, Equatable {
     public static func listing(
         of store: any SnapshotStore, memo path: String, readerVersion: String, now: Date, examining: Bool = true
     ) throws -> (records: [RecordInfo], memoToKeep: ListingMemo?) {
-        let list = { try (examining ? store.listRecords() : store.listRecordNames()).sortedByName() }
-        guard let stamp = store.namesStamp() else { return (try list(), nil) }
+        guard let stamp = store.namesStamp() else { return (try store.sortedListing(examining: examining), nil) }
         let name = store.displayName
         if let memo = load(from: path, store: name, readerVersion: readerVersion), memo.stamp == stamp {
             return (examining ? try store.listRecords(named: memo.names) : memo.names.map { RecordInfo(name: $0) }, nil)
         }
-        let listing = try list()
+        let listing = try store.sortedListing(examining: examining)
         let memo = isSettled(stamp, at: now) ? ListingMemo(store: name, stamp: stamp, names: listing.map(\.name)) : nil
         return (listing, memo)
     }

@@ -105,6 +105,12 @@ extension SnapshotStore {
 
     public func listRecordNames() throws -> [RecordInfo] { try listRecords() }
 
+    /// The records sorted by name: each one examined (`listRecords`), or for a reader with no versions
+    /// to compare them with, only as far as the listing examines them for free (`listRecordNames`).
+    public func sortedListing(examining: Bool) throws -> [RecordInfo] {
+        try (examining ? listRecords() : listRecordNames()).sortedByName()
+    }
+
     public func listRecords(named names: [String]) throws -> [RecordInfo] {
         let wanted = Set(names)
         return try listRecords().filter { wanted.contains($0.name) }.sortedByName()
