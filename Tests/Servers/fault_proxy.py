@@ -8,8 +8,9 @@ a WebDAV Destination header is rewritten to the upstream's origin. Faults are ru
 itself (never forwarded):
 
   POST /__fault__/rule   {"method": "MOVE", "path": "substring", "action": ACTION, "count": N, ...}
-  POST /__fault__/clear  drops every rule
+  POST /__fault__/clear  drops every rule, and counts the peak below afresh
   GET  /__fault__/log    [{"method", "path", "action"}] of every request, with the fault applied or null
+  GET  /__fault__/peak   {"peak": N}: the most requests it was handling at once
 
 A rule matches a request by method (or "*") and a substring of its path, and applies to the next `count`
 matching requests (default 1). Actions:
@@ -39,6 +40,8 @@ KEEP_HOST = "--keep-host" in sys.argv[3:]
 rules = []
 log = []
 lock = threading.Lock()
+in_flight = 0
+peak = 0
 
 
 def take_rule(method, path):
@@ -58,6 +61,17 @@ class Proxy(http.server.BaseHTTPRequestHandler):
         body = self.rfile.read(length) if length else b""
         if self.path.startswith("/__fault__/"):
             return self.control(body)
+        global in_flight, peak
+        with lock:
+            in_flight += 1
+            peak = max(peak, in_flight)
+        try:
+            self.proxy_request(body)
+        finally:
+            with lock:
+                in_flight -= 1
+
+    def proxy_request(self, body):
         rule = take_rule(self.command, self.path)
         action = rule["action"] if rule else None
         with lock:
@@ -109,11 +123,16 @@ class Proxy(http.server.BaseHTTPRequestHandler):
             with lock:
                 rules.append(rule)
         elif self.path == "/__fault__/clear":
+            global peak
             with lock:
                 rules.clear()
+                peak = in_flight
         elif self.path == "/__fault__/log":
             with lock:
                 return self.answer(200, {"Content-Type": "application/json"}, json.dumps(log).encode())
+        elif self.path == "/__fault__/peak":
+            with lock:
+                return self.answer(200, {"Content-Type": "application/json"}, json.dumps({"peak": peak}).encode())
         self.answer(200, {"Content-Type": "application/json"}, b"{}")
 
     def answer(self, status, headers, content, send=None, close=False):
@@ -144,6 +163,12 @@ class Proxy(http.server.BaseHTTPRequestHandler):
         pass
 
 
-server = http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Proxy)
-server.daemon_threads = True
+class Server(http.server.ThreadingHTTPServer):
+    # Room for every connection a reader opens at once (16 for an S3 store): past the default of 5, a
+    # connection waits a second for its SYN to be sent again.
+    request_queue_size = 64
+    daemon_threads = True
+
+
+server = Server(("127.0.0.1", int(sys.argv[1])), Proxy)
 server.serve_forever()

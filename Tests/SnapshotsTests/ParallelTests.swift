@@ -75,4 +75,36 @@ struct ParallelTests {
         // call leaked what its workers made (a long `watch` grew by a listing each round).
         #expect(Tracked.live == before)
     }
+
+    @Test("work that waits runs on a thread each, all at once, whatever the cores, and each index once")
+    func onThreadsRunsAllAtOnce() {
+        let count = 12
+        let lock = NSLock()
+        nonisolated(unsafe) var arrived = 0
+        nonisolated(unsafe) var ran = [Int](repeating: 0, count: count)
+        nonisolated(unsafe) var together = 0
+        Parallel.onThreads(count) { index in
+            lock.lock()
+            arrived += 1
+            ran[index] += 1
+            lock.unlock()
+            // Each waits (up to 5 s) for all the others to arrive: on as many threads as there are cores
+            // only that many ever would, and every one would give up waiting.
+            let deadline = Date().addingTimeInterval(5)
+            while Date() < deadline {
+                lock.lock()
+                let all = arrived == count
+                lock.unlock()
+                if all {
+                    lock.lock()
+                    together += 1
+                    lock.unlock()
+                    return
+                }
+                usleep(1000)
+            }
+        }
+        #expect(ran == [Int](repeating: 1, count: count))
+        #expect(together == count)
+    }
 }

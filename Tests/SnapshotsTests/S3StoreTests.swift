@@ -83,6 +83,15 @@ struct S3StoreBehaviourTests {
         #expect(requests.allSatisfy { $0.method == "GET" && $0.path.contains("list-type=2") })
     }
 
+    @Test("a first read has as many objects in flight as the store reads at once, whatever the cores")
+    func readsAsManyAtOnceAsItSays() throws {
+        let (store, proxy) = try S3Harness(.seaweedfs).storeThroughProxy()
+        let (peak, contents) = try proxy.peakWhileReading(store, records: 2 * store.traits.readParallelism)
+        #expect(contents.records.count == 2 * store.traits.readParallelism)
+        #expect(contents.problems.isEmpty)
+        #expect(peak == store.traits.readParallelism)
+    }
+
     @Test("a throttled listing (503) is retried with the shared policy, and then succeeds")
     func throttled() throws {
         let harness = try S3Harness(.seaweedfs)

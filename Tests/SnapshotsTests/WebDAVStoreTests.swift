@@ -194,3 +194,21 @@ struct FaultyWebDAVStoreTests {
         try check.run(FaultyWebDAVHarness(kind))
     }
 }
+
+@Suite(
+    "WebDAV reads in parallel",
+    .enabled(if: RequiredTool.available("nginx"), "nginx \(missingServerReason)"))
+struct WebDAVReadParallelismTests {
+    @Test("a first read has as many records in flight as the store reads at once, whatever the cores")
+    func readsAsManyAtOnceAsItSays() throws {
+        let direct = try WebDAVHarness(.nginx)
+        let proxy = try FaultProxy(upstream: direct.server.origin)
+        let store = WebDAVStore(
+            url: URL(string: "\(proxy.origin)/\(direct.folder)/store/")!, client: WebDAVHarness.client())
+        let (peak, contents) = try proxy.peakWhileReading(store, records: 2 * store.traits.readParallelism)
+        #expect(contents.records.count == 2 * store.traits.readParallelism)
+        #expect(contents.problems.isEmpty)
+        // Dispatch ran as many at once as there are cores: 2 on the machines this project runs on.
+        #expect(peak == store.traits.readParallelism)
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Snapshots
 
 /// `Tests/Servers/fault_proxy.py` in front of a real server: forwards every request, and breaks the ones
 /// a test asks it to (answers lost after the request took effect, bodies cut short, stalls, 503s).
@@ -30,6 +31,7 @@ public final class FaultProxy: @unchecked Sendable {
         try control("rule", body: try JSONSerialization.data(withJSONObject: rule))
     }
 
+    /// Drops every rule, and starts counting the peak of requests in flight afresh.
     public func clear() throws {
         try control("clear", body: Data())
     }
@@ -41,11 +43,36 @@ public final class FaultProxy: @unchecked Sendable {
         return entries.map { ($0["method"] as? String ?? "", $0["path"] as? String ?? "", $0["action"] as? String) }
     }
 
+    /// The most requests the proxy was handling at once (its own control requests aside).
+    public func peakConcurrency() throws -> Int {
+        let response = try HTTPClient(.init(retry: .never)).send(HTTPRequest(url: origin + "/__fault__/peak"))
+        let answer = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+        return answer?["peak"] as? Int ?? 0
+    }
+
     private func control(_ command: String, body: Data) throws {
         let response = try HTTPClient(.init(retry: .never)).send(
             HTTPRequest(method: "POST", url: origin + "/__fault__/" + command, body: body))
         guard response.status == 200 else {
             throw LocalServer.Failure(description: "fault proxy: \(command) answered HTTP \(response.status)")
         }
+    }
+}
+
+extension FaultProxy {
+    /// Writes `count` records into `store`, has the proxy hold every GET of a record for `latency`
+    /// seconds, reads the store as a first run does, and returns the most GETs it had in flight at once
+    /// with what was read. Held that long, a reader that sends `n` at once has all `n` waiting together.
+    public func peakWhileReading(
+        _ store: any SnapshotStore, records count: Int, latency: Double = 0.3
+    ) throws -> (peak: Int, contents: StoreContents) {
+        for index in 0..<count {
+            let id = DeviceID(rawValue: "parallel-\(index)")!
+            try store.writeRecord(StoreConformance.record(id), for: id)
+        }
+        try clear()
+        try inject("latency", method: "GET", path: ".json", count: count, parameters: ["seconds": latency])
+        let contents = try store.readContents()
+        return (try peakConcurrency(), contents)
     }
 }

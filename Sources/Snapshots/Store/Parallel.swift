@@ -103,6 +103,33 @@ public enum Parallel {
         }
     }
 
+    /// Calls `body(0..<count)`, each on a thread of its own (the first on this one), and returns when all
+    /// have returned: for work that waits rather than computes (a server's answers, `readParallelism` of
+    /// a network store). Dispatch's `concurrentPerform` and its global queues run no more at once than
+    /// there are cores, however long each waits (8 requests of 100 ms took 400 ms on 2 cores). A thread
+    /// that cannot be started leaves its index to this one.
+    public static func onThreads(_ count: Int, _ body: @Sendable (Int) -> Void) {
+        guard count > 1 else {
+            if count == 1 { body(0) }
+            return
+        }
+        withoutActuallyEscaping(body) { body in
+            var started: [pthread_t] = []
+            var leftOver: [Int] = []
+            for index in 1..<count {
+                if let thread = ThreadStart.spawn({ body(index) }) {
+                    started.append(thread)
+                } else {
+                    leftOver.append(index)
+                }
+            }
+            body(0)
+            for index in leftOver { body(index) }
+            // Each thread has released its share of `body` when it ends, before the join returns.
+            for thread in started { pthread_join(thread, nil) }
+        }
+    }
+
     /// `count` split evenly into one piece per worker.
     public static func evenPieces(_ count: Int, minimumPerWorker: Int = 64) -> [Range<Int>] {
         let workers = workers(for: count, minimumPerWorker: minimumPerWorker)
@@ -113,4 +140,39 @@ public enum Parallel {
 /// A piece of `Parallel.makeArray` emitted more or fewer elements than its range holds.
 public enum ParallelError: Error {
     case wrongCount
+}
+
+/// What a thread of `Parallel.onThreads` runs, passed to `pthread_create` through its one pointer.
+private final class ThreadStart {
+    let run: () -> Void
+
+    private init(_ run: @escaping () -> Void) {
+        self.run = run
+    }
+
+    /// A joinable thread running `run`; nil when none could be started.
+    static func spawn(_ run: @escaping () -> Void) -> pthread_t? {
+        let context = Unmanaged.passRetained(ThreadStart(run)).toOpaque()
+        #if canImport(Glibc)
+            var thread = pthread_t()
+            let result = pthread_create(
+                &thread, nil,
+                { context in
+                    Unmanaged<ThreadStart>.fromOpaque(context!).takeRetainedValue().run()
+                    return nil
+                }, context)
+            if result == 0 { return thread }
+        #else
+            var thread: pthread_t?
+            let result = pthread_create(
+                &thread, nil,
+                { context in
+                    Unmanaged<ThreadStart>.fromOpaque(context).takeRetainedValue().run()
+                    return nil
+                }, context)
+            if result == 0, let thread { return thread }
+        #endif
+        Unmanaged<ThreadStart>.fromOpaque(context).release()
+        return nil
+    }
 }
