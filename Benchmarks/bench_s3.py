@@ -22,7 +22,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.parse
 import urllib.request
@@ -30,7 +29,7 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from bench_store import free_port, generated_store, remote_beside_folder, shared_tool  # noqa: E402
+from bench_store import free_port, generated_store, remote_beside_folder, shared_tool, store_bench_arguments  # noqa: E402
 
 NOW = "2026-11-30T12:00:00Z"
 KEY, SECRET, BUCKET = "BENCHKEY", "bench-secret", "aggctl-bench"
@@ -75,25 +74,16 @@ def curl_config(path, urls):
     return path
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("aggctl")
-    parser.add_argument("--devices", default="1000,10000")
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench"))
-    parser.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
-    args = parser.parse_args()
-    generator = shared_tool(args.shared, "gen_store.py")
-    os.makedirs(args.work, exist_ok=True)
-
-    served = os.path.join(args.work, "s3-seaweedfs")
+def start_seaweedfs(served):
+    """script/s3-server's SeaweedFS on a free port, keeping its data in `served` (made afresh), with the
+    benchmark's bucket made; returns the process (in a session of its own: stop it with its group) and
+    the origin."""
     shutil.rmtree(served, ignore_errors=True)
     port = free_port()
     log = open(served + ".log", "w")
     server = subprocess.Popen([os.path.join(ROOT, "script", "s3-server"), "seaweedfs", str(port), served, KEY, SECRET],
                               stdout=log, stderr=log, start_new_session=True)
     origin = f"http://127.0.0.1:{port}"
-    rows = []
     try:
         wait_for(port, server, "SeaweedFS")
         deadline = time.time() + 60
@@ -101,6 +91,35 @@ def main():
             if time.time() > deadline:
                 raise SystemExit("bench: SeaweedFS would not create the bucket")
             time.sleep(0.2)
+    except BaseException:
+        os.killpg(server.pid, 15)
+        raise
+    return server, origin
+
+
+def upload(origin, folder, names, prefix, config):
+    """Puts the records `names` of `folder` under `prefix` of the bucket with curl, 32 at a time (`config`:
+    where the curl config file goes)."""
+    with open(config, "w") as out:
+        for name in names:
+            out.write(f'upload-file = "{os.path.join(folder, name)}"\nurl = "{origin}/{BUCKET}/{prefix}{encode(name)}"\n'
+                      f'output = "/dev/null"\n')
+    subprocess.run(curl(origin) + ["--no-progress-meter", "-H", "Content-Type: application/json", "--parallel",
+                                   "--parallel-max", "32", "-K", config], check=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("aggctl")
+    parser.add_argument("--devices", default="1000,10000")
+    store_bench_arguments(parser, runs=5)
+    args = parser.parse_args()
+    generator = shared_tool(args.shared, "gen_store.py")
+    os.makedirs(args.work, exist_ok=True)
+
+    server, origin = start_seaweedfs(os.path.join(args.work, "s3-seaweedfs"))
+    rows = []
+    try:
         for devices in [int(n) for n in args.devices.split(",")]:
             rows.append(measure(args, generator, origin, devices))
     finally:
@@ -123,13 +142,7 @@ def measure(args, generator, origin, devices):
     names = sorted(os.listdir(folder))
     megabytes = sum(os.path.getsize(os.path.join(folder, n)) for n in names) / 1e6
     prefix = f"store-{devices}/"
-    # Upload with curl, 32 at a time.
-    with open(os.path.join(args.work, f"upload-{devices}.curl"), "w") as out:
-        for name in names:
-            out.write(f'upload-file = "{os.path.join(folder, name)}"\nurl = "{origin}/{BUCKET}/{prefix}{encode(name)}"\n'
-                      f'output = "/dev/null"\n')
-    subprocess.run(curl(origin) + ["--no-progress-meter", "-H", "Content-Type: application/json", "--parallel", "--parallel-max", "32",
-                                   "-K", out.name], check=True)
+    upload(origin, folder, names, prefix, os.path.join(args.work, f"upload-{devices}.curl"))
 
     store = f"s3://{BUCKET}/{prefix}"
     env_base = dict(os.environ, AWS_ENDPOINT_URL=origin, AWS_ACCESS_KEY_ID=KEY, AWS_SECRET_ACCESS_KEY=SECRET,

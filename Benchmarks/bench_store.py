@@ -30,6 +30,14 @@ import compare_accounts  # noqa: E402
 NOW = "2026-11-30T12:00:00Z"
 
 
+def store_bench_arguments(parser, runs):
+    """Adds what every store benchmark takes: --runs, --work (the generated stores, kept between runs) and
+    --shared (the workplace's shared folder, beside this checkout by default)."""
+    parser.add_argument("--runs", type=int, default=runs)
+    parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench"))
+    parser.add_argument("--shared", default=os.path.join(HERE, "..", "..", "shared"))
+
+
 def shared_tool(shared, name):
     """The path of shared/tools/NAME; exits with a clear message when the workplace's folder is not there."""
     path = os.path.join(os.path.abspath(shared), "tools", name)
@@ -155,9 +163,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("aggctl")
     parser.add_argument("--sizes", default="100,1000,10000,1000x10")
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench"))
-    parser.add_argument("--shared", default=os.path.join(HERE, "..", "..", "shared"))
+    store_bench_arguments(parser, runs=5)
     args = parser.parse_args()
     generator = shared_tool(args.shared, "gen_store.py")
     reference = shared_tool(args.shared, "merge_reference.py")

@@ -20,18 +20,28 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from bench_store import free_port, generated_store, remote_beside_folder, shared_tool  # noqa: E402
+from bench_store import free_port, generated_store, remote_beside_folder, shared_tool, store_bench_arguments  # noqa: E402
 
 NOW = "2026-11-30T12:00:00Z"
 USER, PASSWORD = "bench", "bench-password"
 PROPFIND = ('<?xml version="1.0" encoding="utf-8"?><D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/>'
             '<D:getetag/><D:getlastmodified/><D:getcontentlength/></D:prop></D:propfind>')
+
+
+def serve_copy(folder, served):
+    """`served` (made afresh) holding a copy of the store `folder` as `store/`, for a server to serve."""
+    shutil.rmtree(served, ignore_errors=True)
+    shutil.rmtree(served + ".run", ignore_errors=True)
+    os.makedirs(served)
+    shutil.copytree(folder, os.path.join(served, "store"))
+    for path in (os.path.dirname(served), served, os.path.join(served, "store")):
+        os.chmod(path, 0o777)  # Apache serves as nobody when started by root
+    return served
 
 
 def start_server(kind, root):
@@ -40,7 +50,7 @@ def start_server(kind, root):
     # rclone with its own default folder cache (the tests turn it off, which costs 7 s per listing).
     env = dict(os.environ, WEBDAV_DIR_CACHE_TIME="5m")
     process = subprocess.Popen([os.path.join(ROOT, "script", "webdav-server"), kind, str(port), root, USER, PASSWORD],
-                               stdout=log, stderr=log, env=env)
+                               stdout=log, stderr=log, env=env, start_new_session=True)
     deadline = time.time() + 20
     while time.time() < deadline:
         try:
@@ -56,10 +66,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("aggctl")
     parser.add_argument("--devices", type=int, default=1000)
-    parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--servers", default="rclone,apache,nginx")
-    parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench"))
-    parser.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
+    store_bench_arguments(parser, runs=5)
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     folder = generated_store(
@@ -69,13 +77,7 @@ def main():
 
     rows = []
     for kind in args.servers.split(","):
-        served = os.path.join(args.work, f"dav-{kind}")
-        shutil.rmtree(served, ignore_errors=True)
-        shutil.rmtree(served + ".run", ignore_errors=True)
-        os.makedirs(served)
-        shutil.copytree(folder, os.path.join(served, "store"))
-        for path in (args.work, served, os.path.join(served, "store")):
-            os.chmod(path, 0o777)  # Apache serves as nobody when started by root
+        served = serve_copy(folder, os.path.join(args.work, f"dav-{kind}"))
         server, origin = start_server(kind, served)
         try:
             store = f"{origin}/store/"

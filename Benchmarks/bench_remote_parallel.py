@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Two aggctl binaries reading the same store from a server, side by side: on loopback, and behind a
+proxy that holds every GET of a record for --latency seconds (a server farther away than loopback).
+
+    bench_remote_parallel.py BEFORE AFTER [--devices 1000] [--latency 0.01] [--runs 3] [--work DIR] [--shared DIR]
+
+Serves gen_store.py's store of --devices records from real nginx (WebDAV, script/webdav-server) and
+SeaweedFS (S3, script/s3-server) on 127.0.0.1, puts Tests/Servers/fault_proxy.py in front of each for the
+far runs, and measures cold `status --json` of both binaries with Benchmarks/compare_binaries.py (fresh
+state every run, interleaved, wall and CPU medians). This is what shows how many records a store really
+reads at once: its `readParallelism` (8 for WebDAV, 16 for S3) or, before, as many as there are cores.
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from bench_store import free_port, generated_store, shared_tool, store_bench_arguments  # noqa: E402
+from bench_s3 import BUCKET, KEY, SECRET, start_seaweedfs, upload, wait_for  # noqa: E402
+from bench_webdav import PASSWORD, USER, serve_copy, start_server  # noqa: E402
+
+NOW = "2026-11-30T12:00:00Z"
+
+
+def proxy(upstream, latency, keep_host=False):
+    """fault_proxy.py in front of `upstream`, holding every GET of a record for `latency` seconds."""
+    port = free_port()
+    argv = [sys.executable, os.path.join(ROOT, "Tests", "Servers", "fault_proxy.py"), str(port), upstream]
+    process = subprocess.Popen(argv + (["--keep-host"] if keep_host else []), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=True)
+    wait_for(port, process, "the fault proxy")
+    origin = f"http://127.0.0.1:{port}"
+    rule = ('{"action": "latency", "method": "GET", "path": ".json", "count": 1000000000, "seconds": %s}' % latency)
+    subprocess.run(["curl", "-s", "-f", "-o", "/dev/null", "-X", "POST", "--data", rule, f"{origin}/__fault__/rule"],
+                   check=True)
+    return process, origin
+
+
+def compare(args, store, env, label):
+    print(f"\n== {label}: {store}", flush=True)
+    command = [sys.executable, os.path.join(HERE, "compare_binaries.py"), args.before, args.after,
+               "--runs", str(args.runs), "--copies", "1", "--cold", "--",
+               "status", "--store", store, "--json", "--now", NOW]
+    output = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
+    print("\n".join(output.strip().splitlines()[-3:]), flush=True)
+
+
+def stop(process):
+    """Stops a server started in a session of its own, with its children."""
+    try:
+        os.killpg(process.pid, 15)
+    except ProcessLookupError:
+        pass
+    process.wait()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("before")
+    parser.add_argument("after")
+    parser.add_argument("--devices", type=int, default=1000)
+    parser.add_argument("--latency", type=float, default=0.01)
+    store_bench_arguments(parser, runs=3)
+    args = parser.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    folder = generated_store(
+        shared_tool(args.shared, "gen_store.py"), os.path.join(args.work, f"store-{args.devices}"), args.devices)
+    names = sorted(os.listdir(folder))
+    running = []
+    try:
+        nginx, dav = start_server("nginx", serve_copy(folder, os.path.join(args.work, "parallel-dav")))
+        running.append(nginx)
+        dav_proxy, dav_far = proxy(dav, args.latency)
+        running.append(dav_proxy)
+        dav_env = dict(os.environ, AGGCTL_WEBDAV_USER=USER, AGGCTL_WEBDAV_PASSWORD=PASSWORD)
+
+        weed, s3 = start_seaweedfs(os.path.join(args.work, "parallel-s3"))
+        running.append(weed)
+        upload(s3, folder, names, "store/", os.path.join(args.work, "parallel-upload.curl"))
+        s3_proxy, s3_far = proxy(s3, args.latency, keep_host=True)
+        running.append(s3_proxy)
+        s3_env = dict(os.environ, AWS_ACCESS_KEY_ID=KEY, AWS_SECRET_ACCESS_KEY=SECRET, AWS_REGION="us-east-1")
+
+        print(f"{args.devices} records; before {args.before}, after {args.after}; median of {args.runs} cold runs")
+        compare(args, f"{dav}/store/", dav_env, "WebDAV (nginx) on loopback")
+        compare(args, f"{dav_far}/store/", dav_env, f"WebDAV (nginx) behind {args.latency * 1000:.0f} ms per GET")
+        compare(args, f"s3://{BUCKET}/store/", dict(s3_env, AWS_ENDPOINT_URL=s3), "S3 (SeaweedFS) on loopback")
+        compare(args, f"s3://{BUCKET}/store/", dict(s3_env, AWS_ENDPOINT_URL=s3_far),
+                f"S3 (SeaweedFS) behind {args.latency * 1000:.0f} ms per GET")
+    finally:
+        for process in reversed(running):
+            stop(process)
+
+
+if __name__ == "__main__":
+    main()
