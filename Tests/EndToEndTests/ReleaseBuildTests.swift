@@ -48,6 +48,35 @@ struct ReleaseBuildTests {
         let kept = try FileManager.default.contentsOfDirectory(atPath: root.file("state/aggctl/cache"))
         #expect(kept.contains { $0.hasSuffix(".status") }, "\(kept)")
     }
+
+    #if os(Linux)
+        @Test("the release build loads nothing but glibc, and still opens libcurl when a store needs HTTP")
+        func loadsOnlyGlibc() throws {
+            try #require(
+                FileManager.default.isExecutableFile(atPath: ReleaseBuild.binary),
+                "no release build at \(ReleaseBuild.binary)")
+            // The C++ runtime and the unwinder come from their static archives (packaging/static-link).
+            let ldd = try BinaryRun.run(
+                [ReleaseBuild.binary], environment: ["PATH": "/usr/bin:/bin"], executable: "/usr/bin/ldd")
+            #expect(ldd.status == 0, "\(ldd.errors)")
+            let loaded = Set(
+                ldd.output.split(separator: "\n").compactMap { line in
+                    line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map {
+                        String($0.split(separator: "/").last ?? $0)
+                    }
+                })
+            #expect(
+                loaded.isSubset(of: ["linux-vdso.so.1", "libc.so.6", "libm.so.6", "ld-linux-x86-64.so.2"]), "\(loaded)")
+            // libcurl, opened on first use, works beside them: a server that is not there is a clear error.
+            let port = LocalServer.freePort()
+            let run = try BinaryRun.run(
+                ["status", "--store", "http://127.0.0.1:\(port)/store/"],
+                environment: environment(state: root.file("state-http")), executable: ReleaseBuild.binary)
+            #expect(run.status != 0)
+            #expect(run.errors.contains("cannot list 'http://127.0.0.1:\(port)/store/'"), "\(run.errors)")
+            #expect(run.errors.contains("connect"), "\(run.errors)")
+        }
+    #endif
 }
 
 /// Where the release build is, and whether its tests run here.
