@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "NotifyTests", dependencies: ["Notify", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(
-            name: "CollectorsTests", dependencies: ["Collectors", "Snapshots", "HTTP", "TestSupport"],
+            name: "CollectorsTests", dependencies: ["Collectors", "Snapshots", "HTTP", "Portable", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "aggctlTests", dependencies: ["AggctlCLI", "Snapshots", "Aggregator", "TestSupport"]),
         // Runs the built binary as a user would; depends on it so `swift test` builds it first.

@@ -84,6 +84,9 @@ extension StringProtocol {
 extension BidirectionalCollection<UInt8> {
     /// Without leading and trailing ASCII white space (space, tab, CR, LF): for protocol text read as
     /// bytes (header lines, XML text, hrefs, ETags), where Unicode-aware trimming costs more than the rest.
+    /// Inlinable, so that it is specialized where it is used: called generically across the module, it
+    /// looked its collection's types up at run time on every call (a twentieth of reading a listing).
+    @inlinable
     public func trimmingASCIIWhitespace() -> SubSequence {
         let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
         guard let first = firstIndex(where: { !isSpace($0) }) else { return self[endIndex...] }

@@ -1,4 +1,5 @@
 import Foundation
+import Portable
 import TestSupport
 import Testing
 

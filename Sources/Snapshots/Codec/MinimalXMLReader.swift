@@ -57,10 +57,17 @@ struct MinimalXMLReader {
         var bindings: Int
     }
 
+    /// A namespace declaration in scope (a struct, not a tuple: the generic code around an array of
+    /// tuples looked their type up at run time on every element, a twentieth of reading a listing).
+    private struct Binding {
+        var prefix: ArraySlice<UInt8>
+        var uri: String
+    }
+
     private mutating func document<H: Handler>(_ handler: inout H) throws(Failure) {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
         var stack: [Open] = []
-        var scopes: [(prefix: ArraySlice<UInt8>, uri: String)] = []
+        var scopes: [Binding] = []
         var sawRoot = false
         while position < bytes.count {
             guard bytes[position] == UInt8(ascii: "<") else {
@@ -78,19 +85,26 @@ struct MinimalXMLReader {
                 }
                 continue
             }
-            if matches("<?") {
+            // The byte after "<" says what follows (most tags are start and end tags, which were tried
+            // against four patterns first).
+            switch position + 1 < bytes.count ? bytes[position + 1] : 0 {
+            case UInt8(ascii: "?"):
                 try skip(past: "?>", what: "a processing instruction")
-            } else if matches("<!--") {
-                try skip(past: "-->", what: "a comment")
-            } else if matches("<![CDATA[") {
-                guard !stack.isEmpty else { throw fail("CDATA outside the root element") }
-                position += 9
-                let start = position
-                try skip(past: "]]>", what: "a CDATA section")
-                if handler.wantsText { handler.text(String(decoding: bytes[start..<(position - 3)], as: UTF8.self)) }
-            } else if matches("<!") {
-                throw fail("a DOCTYPE or declaration, which listings never need")
-            } else if matches("</") {
+            case UInt8(ascii: "!"):
+                if matches("<!--") {
+                    try skip(past: "-->", what: "a comment")
+                } else if matches("<![CDATA[") {
+                    guard !stack.isEmpty else { throw fail("CDATA outside the root element") }
+                    position += 9
+                    let start = position
+                    try skip(past: "]]>", what: "a CDATA section")
+                    if handler.wantsText {
+                        handler.text(String(decoding: bytes[start..<(position - 3)], as: UTF8.self))
+                    }
+                } else {
+                    throw fail("a DOCTYPE or declaration, which listings never need")
+                }
+            case UInt8(ascii: "/"):
                 position += 2
                 let name = try readName()
                 skipSpace()
@@ -101,74 +115,81 @@ struct MinimalXMLReader {
                 guard open.qualifiedName.elementsEqual(name) else { throw fail("an end tag that does not match") }
                 scopes.removeLast(open.bindings)
                 handler.end(namespace: open.namespace, name: open.name)
-            } else {
-                guard !(sawRoot && stack.isEmpty) else { throw fail("a second root element") }
-                position += 1
-                let qualifiedName = try readName()
-                var bindings = 0
-                var selfClosing = false
-                while true {
-                    let hadSpace = skipSpace()
-                    guard position < bytes.count else { throw cutShort() }
-                    if bytes[position] == UInt8(ascii: ">") {
-                        position += 1
-                        break
-                    }
-                    if matches("/>") {
-                        position += 2
-                        selfClosing = true
-                        break
-                    }
-                    guard hadSpace else { throw fail("a malformed start tag") }
-                    let attribute = try readName()
-                    skipSpace()
-                    guard position < bytes.count else { throw cutShort() }
-                    guard bytes[position] == UInt8(ascii: "=") else { throw fail("an attribute without a value") }
-                    position += 1
-                    skipSpace()
-                    guard position < bytes.count else { throw cutShort() }
-                    let quote = bytes[position]
-                    guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
-                        throw fail("an attribute value without quotes")
-                    }
-                    position += 1
-                    let start = position
-                    while position < bytes.count && bytes[position] != quote { position += 1 }
-                    guard position < bytes.count else { throw cutShort() }
-                    let value = bytes[start..<position]
-                    position += 1
-                    if attribute.elementsEqual("xmlns".utf8) {
-                        scopes.append((prefix: [], uri: try decodeText(value)))
-                        bindings += 1
-                    } else if attribute.starts(with: "xmlns:".utf8) {
-                        scopes.append((prefix: attribute.dropFirst(6), uri: try decodeText(value)))
-                        bindings += 1
-                    }
-                }
-                let colon = qualifiedName.firstIndex(of: UInt8(ascii: ":"))
-                let prefix = colon.map { qualifiedName[..<$0] } ?? []
-                let local = colon.map { qualifiedName[qualifiedName.index(after: $0)...] } ?? qualifiedName
-                guard !local.isEmpty else { throw fail("an element without a name") }
-                var namespace: String?
-                if let binding = scopes.last(where: { $0.prefix.elementsEqual(prefix) }) {
-                    namespace = binding.uri.isEmpty ? nil : binding.uri
-                } else if !prefix.isEmpty {
-                    throw fail("the undeclared namespace prefix '\(String(decoding: prefix, as: UTF8.self))'")
-                }
-                let name = String(decoding: local, as: UTF8.self)
-                sawRoot = true
-                handler.start(namespace: namespace, name: name)
-                if selfClosing {
-                    scopes.removeLast(bindings)
-                    handler.end(namespace: namespace, name: name)
-                } else {
-                    guard stack.count < Self.maximumDepth else { throw fail("elements nested too deep") }
-                    stack.append(
-                        Open(qualifiedName: qualifiedName, namespace: namespace, name: name, bindings: bindings))
-                }
+            default:
+                try startTag(&handler, stack: &stack, scopes: &scopes, sawRoot: &sawRoot)
             }
         }
         guard sawRoot, stack.isEmpty else { throw cutShort() }
+    }
+
+    /// A start tag at `position`: its attributes read, its namespace bindings pushed, reported.
+    private mutating func startTag<H: Handler>(
+        _ handler: inout H, stack: inout [Open], scopes: inout [Binding], sawRoot: inout Bool
+    ) throws(Failure) {
+        guard !(sawRoot && stack.isEmpty) else { throw fail("a second root element") }
+        position += 1
+        let qualifiedName = try readName()
+        var bindings = 0
+        var selfClosing = false
+        while true {
+            let hadSpace = skipSpace()
+            guard position < bytes.count else { throw cutShort() }
+            if bytes[position] == UInt8(ascii: ">") {
+                position += 1
+                break
+            }
+            if matches("/>") {
+                position += 2
+                selfClosing = true
+                break
+            }
+            guard hadSpace else { throw fail("a malformed start tag") }
+            let attribute = try readName()
+            skipSpace()
+            guard position < bytes.count else { throw cutShort() }
+            guard bytes[position] == UInt8(ascii: "=") else { throw fail("an attribute without a value") }
+            position += 1
+            skipSpace()
+            guard position < bytes.count else { throw cutShort() }
+            let quote = bytes[position]
+            guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
+                throw fail("an attribute value without quotes")
+            }
+            position += 1
+            let start = position
+            while position < bytes.count && bytes[position] != quote { position += 1 }
+            guard position < bytes.count else { throw cutShort() }
+            let value = bytes[start..<position]
+            position += 1
+            if attribute.elementsEqual("xmlns".utf8) {
+                scopes.append(Binding(prefix: [], uri: try decodeText(value)))
+                bindings += 1
+            } else if attribute.starts(with: "xmlns:".utf8) {
+                scopes.append(Binding(prefix: attribute.dropFirst(6), uri: try decodeText(value)))
+                bindings += 1
+            }
+        }
+        let colon = qualifiedName.firstIndex(of: UInt8(ascii: ":"))
+        let prefix = colon.map { qualifiedName[..<$0] } ?? []
+        let local = colon.map { qualifiedName[qualifiedName.index(after: $0)...] } ?? qualifiedName
+        guard !local.isEmpty else { throw fail("an element without a name") }
+        var namespace: String?
+        if let binding = scopes.last(where: { $0.prefix.elementsEqual(prefix) }) {
+            namespace = binding.uri.isEmpty ? nil : binding.uri
+        } else if !prefix.isEmpty {
+            throw fail("the undeclared namespace prefix '\(String(decoding: prefix, as: UTF8.self))'")
+        }
+        let name = String(decoding: local, as: UTF8.self)
+        sawRoot = true
+        handler.start(namespace: namespace, name: name)
+        if selfClosing {
+            scopes.removeLast(bindings)
+            handler.end(namespace: namespace, name: name)
+        } else {
+            guard stack.count < Self.maximumDepth else { throw fail("elements nested too deep") }
+            stack.append(
+                Open(qualifiedName: qualifiedName, namespace: namespace, name: name, bindings: bindings))
+        }
     }
 
     // MARK: Pieces
@@ -176,8 +197,7 @@ struct MinimalXMLReader {
     private func matches(_ text: StaticString) -> Bool {
         let count = text.utf8CodeUnitCount
         guard position + count <= bytes.count else { return false }
-        let pattern = UnsafeBufferPointer(start: text.utf8Start, count: count)
-        return bytes[position..<(position + count)].elementsEqual(pattern)
+        return bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + position, text.utf8Start, count) == 0 }
     }
 
     private mutating func skip(past end: StaticString, what: String) throws(Failure) {
@@ -282,12 +302,13 @@ extension MinimalXMLReader {
     static func isText(_ data: Data) -> Bool {
         data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            guard !bytes.contains(0) else { return false }
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
+            guard memchr(base, 0, bytes.count) == nil else { return false }
             // Valid UTF-8 is exactly what decodes and encodes back to the same bytes (a portable check:
             // `String(validating:)` needs macOS 15).
             var decoded = String(decoding: bytes, as: UTF8.self)
             return decoded.utf8.count == bytes.count
-                && decoded.withUTF8 { $0.elementsEqual(bytes) }
+                && decoded.withUTF8 { memcmp($0.baseAddress!, base, bytes.count) == 0 }
         }
     }
 }
