@@ -7,8 +7,10 @@ proxy that holds every GET of a record for --latency seconds (a server farther a
 Serves gen_store.py's store of --devices records from real nginx (WebDAV, script/webdav-server) and
 SeaweedFS (S3, script/s3-server) on 127.0.0.1, puts Tests/Servers/fault_proxy.py in front of each for the
 far runs, and measures cold `status --json` of both binaries with Benchmarks/compare_binaries.py (fresh
-state every run, interleaved, wall and CPU medians). This is what shows how many records a store really
-reads at once: its `readParallelism` (8 for WebDAV, 16 for S3) or, before, as many as there are cores.
+state every run, interleaved, wall and CPU medians), and on loopback also an unchanged store (the caches
+of an earlier run: one listing, nothing fetched; five times the runs). The cold runs show how many records
+a store really reads at once: its `readParallelism` (8 for WebDAV, 16 for S3) or, before 2026-12-03, as
+many as there are cores.
 """
 import argparse
 import os
@@ -39,11 +41,11 @@ def proxy(upstream, latency, keep_host=False):
     return process, origin
 
 
-def compare(args, store, env, label):
-    print(f"\n== {label}: {store}", flush=True)
+def compare(args, store, env, label, cold=True):
+    print(f"\n== {label}{'' if cold else ', unchanged (caches of an earlier run)'}: {store}", flush=True)
     command = [sys.executable, os.path.join(HERE, "compare_binaries.py"), args.before, args.after,
-               "--runs", str(args.runs), "--copies", "1", "--cold", "--",
-               "status", "--store", store, "--json", "--now", NOW]
+               "--runs", str(args.runs if cold else 5 * args.runs), "--copies", "1"] + (["--cold"] if cold else []) + [
+               "--", "status", "--store", store, "--json", "--now", NOW]
     output = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
     print("\n".join(output.strip().splitlines()[-3:]), flush=True)
 
@@ -86,8 +88,11 @@ def main():
 
         print(f"{args.devices} records; before {args.before}, after {args.after}; median of {args.runs} cold runs")
         compare(args, f"{dav}/store/", dav_env, "WebDAV (nginx) on loopback")
+        compare(args, f"{dav}/store/", dav_env, "WebDAV (nginx) on loopback", cold=False)
         compare(args, f"{dav_far}/store/", dav_env, f"WebDAV (nginx) behind {args.latency * 1000:.0f} ms per GET")
         compare(args, f"s3://{BUCKET}/store/", dict(s3_env, AWS_ENDPOINT_URL=s3), "S3 (SeaweedFS) on loopback")
+        compare(args, f"s3://{BUCKET}/store/", dict(s3_env, AWS_ENDPOINT_URL=s3), "S3 (SeaweedFS) on loopback",
+                cold=False)
         compare(args, f"s3://{BUCKET}/store/", dict(s3_env, AWS_ENDPOINT_URL=s3_far),
                 f"S3 (SeaweedFS) behind {args.latency * 1000:.0f} ms per GET")
     finally:
