@@ -20,7 +20,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from bench_store import free_port, generated_store, shared_tool, store_bench_arguments  # noqa: E402
+from bench_store import free_port, store_bench_arguments, store_of_devices  # noqa: E402
 from bench_s3 import BUCKET, KEY, SECRET, start_seaweedfs, upload, wait_for  # noqa: E402
 from bench_webdav import PASSWORD, USER, serve_copy, start_server  # noqa: E402
 
@@ -67,10 +67,7 @@ def main():
     parser.add_argument("--latency", type=float, default=0.01)
     store_bench_arguments(parser, runs=3)
     args = parser.parse_args()
-    os.makedirs(args.work, exist_ok=True)
-    folder = generated_store(
-        shared_tool(args.shared, "gen_store.py"), os.path.join(args.work, f"store-{args.devices}"), args.devices)
-    names = sorted(os.listdir(folder))
+    folder, names = store_of_devices(args)
     running = []
     try:
         nginx, dav = start_server("nginx", serve_copy(folder, os.path.join(args.work, "parallel-dav")))

@@ -61,6 +61,15 @@ def generated_store(generator, folder, devices, samples=None):
     return folder
 
 
+def store_of_devices(args):
+    """The store of `args.devices` records from gen_store.py in --work (made when missing), and its record
+    names, sorted: what the server benchmarks serve."""
+    os.makedirs(args.work, exist_ok=True)
+    folder = generated_store(
+        shared_tool(args.shared, "gen_store.py"), os.path.join(args.work, f"store-{args.devices}"), args.devices)
+    return folder, sorted(os.listdir(folder))
+
+
 # Runs that fill every cache of an unchanged store: the first keeps the parse cache, the second (finding
 # the store as the first left it) the merge memo, the third (from the memo) `status --json`'s document.
 WARM_UP_RUNS = 3

@@ -25,7 +25,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from bench_store import free_port, generated_store, remote_beside_folder, shared_tool, store_bench_arguments  # noqa: E402
+from bench_store import free_port, remote_beside_folder, store_bench_arguments, store_of_devices  # noqa: E402
 
 NOW = "2026-11-30T12:00:00Z"
 USER, PASSWORD = "bench", "bench-password"
@@ -69,10 +69,7 @@ def main():
     parser.add_argument("--servers", default="rclone,apache,nginx")
     store_bench_arguments(parser, runs=5)
     args = parser.parse_args()
-    os.makedirs(args.work, exist_ok=True)
-    folder = generated_store(
-        shared_tool(args.shared, "gen_store.py"), os.path.join(args.work, f"store-{args.devices}"), args.devices)
-    names = sorted(os.listdir(folder))
+    folder, names = store_of_devices(args)
     megabytes = sum(os.path.getsize(os.path.join(folder, n)) for n in names) / 1e6
 
     rows = []
