@@ -13,15 +13,15 @@ a store really reads at once: its `readParallelism` (8 for WebDAV, 16 for S3) or
 many as there are cores.
 """
 import argparse
+import json
 import os
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from bench_store import free_port, store_bench_arguments, store_of_devices  # noqa: E402
-from bench_s3 import BUCKET, KEY, SECRET, start_seaweedfs, upload, wait_for  # noqa: E402
+from bench_store import store_bench_arguments, store_of_devices  # noqa: E402
+from bench_s3 import BUCKET, KEY, SECRET, start_fault_proxy, start_seaweedfs, upload  # noqa: E402
 from bench_webdav import PASSWORD, USER, serve_copy, start_server  # noqa: E402
 
 NOW = "2026-11-30T12:00:00Z"
@@ -29,13 +29,8 @@ NOW = "2026-11-30T12:00:00Z"
 
 def proxy(upstream, latency, keep_host=False):
     """fault_proxy.py in front of `upstream`, holding every GET of a record for `latency` seconds."""
-    port = free_port()
-    argv = [sys.executable, os.path.join(ROOT, "Tests", "Servers", "fault_proxy.py"), str(port), upstream]
-    process = subprocess.Popen(argv + (["--keep-host"] if keep_host else []), stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, start_new_session=True)
-    wait_for(port, process, "the fault proxy")
-    origin = f"http://127.0.0.1:{port}"
-    rule = ('{"action": "latency", "method": "GET", "path": ".json", "count": 1000000000, "seconds": %s}' % latency)
+    process, origin = start_fault_proxy(upstream, keep_host=keep_host)
+    rule = json.dumps({"action": "latency", "method": "GET", "path": ".json", "count": 10**9, "seconds": latency})
     subprocess.run(["curl", "-s", "-f", "-o", "/dev/null", "-X", "POST", "--data", rule, f"{origin}/__fault__/rule"],
                    check=True)
     return process, origin

@@ -49,6 +49,17 @@ def wait_for(port, process, what, seconds=60):
     raise SystemExit(f"bench: {what} did not start")
 
 
+def start_fault_proxy(upstream, keep_host=False):
+    """Tests/Servers/fault_proxy.py in front of `upstream` on a free port, once it listens: the process and
+    its origin. `keep_host` forwards the client's Host header, which a signed S3 request covers."""
+    port = free_port()
+    argv = [sys.executable, os.path.join(ROOT, "Tests", "Servers", "fault_proxy.py"), str(port), upstream]
+    process = subprocess.Popen(argv + (["--keep-host"] if keep_host else []), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=True)
+    wait_for(port, process, "the fault proxy")
+    return process, f"http://127.0.0.1:{port}"
+
+
 def curl(origin):
     """curl signing as aggctl does (SigV4 for us-east-1), quiet, output discarded."""
     return ["curl", "-s", "-f", "--aws-sigv4", "aws:amz:us-east-1:s3", "--user", f"{KEY}:{SECRET}",
@@ -163,14 +174,11 @@ def measure(args, generator, origin, devices):
         s3, local, states, envs, floor_all, floor_list, args.runs, args.work, f"s3-{devices}")
 
     # What an unchanged run asks the server, through a counting proxy that keeps the signed Host.
-    proxy_port = free_port()
-    proxy = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests", "Servers", "fault_proxy.py"), str(proxy_port),
-                              origin, "--keep-host"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proxy, proxied = start_fault_proxy(origin, keep_host=True)
     try:
-        wait_for(proxy_port, proxy, "the counting proxy")
-        counted = dict(envs["warm"], AWS_ENDPOINT_URL=f"http://127.0.0.1:{proxy_port}")
+        counted = dict(envs["warm"], AWS_ENDPOINT_URL=proxied)
         subprocess.run(s3, stdout=subprocess.DEVNULL, env=counted, check=True)
-        entries = json.load(urllib.request.urlopen(f"http://127.0.0.1:{proxy_port}/__fault__/log"))
+        entries = json.load(urllib.request.urlopen(f"{proxied}/__fault__/log"))
     finally:
         proxy.terminate()
         proxy.wait()

@@ -28,8 +28,7 @@ public enum FileSystem {
 
     /// Whether anything is at `path` (following links).
     public static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0
+        isFolder(path) != nil
     }
 
     /// Whether `path` is a folder (following links); nil when nothing is there.

@@ -76,14 +76,14 @@ struct ParallelTests {
         #expect(Tracked.live == before)
     }
 
-    @Test("work that waits runs on a thread each, all at once, whatever the cores, and each index once")
-    func onThreadsRunsAllAtOnce() {
+    @Test("more workers than cores run all at once, each index once (work that waits, on a thread each)")
+    func moreWorkersThanCoresRunAllAtOnce() {
         let count = 12
         let lock = NSLock()
         nonisolated(unsafe) var arrived = 0
         nonisolated(unsafe) var ran = [Int](repeating: 0, count: count)
         nonisolated(unsafe) var together = 0
-        Parallel.onThreads(count) { index in
+        Parallel.perform(count) { index in
             lock.lock()
             arrived += 1
             ran[index] += 1

@@ -103,16 +103,21 @@ public enum Parallel {
         }
     }
 
-    /// Calls `body(0..<count)`, each on a thread of its own (the first on this one), and returns when all
-    /// have returned: for work that waits rather than computes (a server's answers, `readParallelism` of
-    /// a network store). Dispatch's `concurrentPerform` and its global queues run no more at once than
-    /// there are cores, however long each waits (8 requests of 100 ms took 400 ms on 2 cores). A thread
-    /// that cannot be started leaves its index to this one.
-    public static func onThreads(_ count: Int, _ body: @Sendable (Int) -> Void) {
-        guard count > 1 else {
-            if count == 1 { body(0) }
-            return
+    /// Runs `body(0..<count)` as `count` workers at once and returns when all have returned: on Dispatch's
+    /// pool up to the cores; beyond, each on a thread of its own, for work that waits rather than computes
+    /// (a network store's `readParallelism`). Dispatch's `concurrentPerform` and its queues run no more at
+    /// once than there are cores, however long each waits (8 requests of 100 ms took 400 ms on 2 cores).
+    public static func perform(_ count: Int, _ body: @Sendable (Int) -> Void) {
+        if count > cores {
+            onThreads(count, body)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: count, execute: body)
         }
+    }
+
+    /// `body(0..<count)`, each on a thread of its own (the first on this one); a thread that cannot be
+    /// started leaves its index to this one.
+    private static func onThreads(_ count: Int, _ body: @Sendable (Int) -> Void) {
         withoutActuallyEscaping(body) { body in
             var started: [pthread_t] = []
             var leftOver: [Int] = []
@@ -142,7 +147,7 @@ public enum ParallelError: Error {
     case wrongCount
 }
 
-/// What a thread of `Parallel.onThreads` runs, passed to `pthread_create` through its one pointer.
+/// What a thread of `Parallel.perform` runs beyond the cores, passed to `pthread_create` through its one pointer.
 private final class ThreadStart {
     let run: () -> Void
 

@@ -173,7 +173,9 @@ extension SnapshotStore {
         nonisolated(unsafe) let shared = slots
         let next = NextIndex()
         let workers = max(1, min(count, traits.readParallelism))
-        let worker: @Sendable (Int) -> Void = { _ in
+        // A store that asks for more readers than there are cores waits on a server: `perform` gives each
+        // a thread of its own.
+        Parallel.perform(workers) { _ in
             var buffer = RecordBuffer()
             defer { buffer.deallocate() }
             let shapes = JSONScanner.ShapeMemory()
@@ -181,12 +183,6 @@ extension SnapshotStore {
                 let outcome = readRecord(listing[index], history: history, into: &buffer, shapes: shapes)
                 shared[index] = (outcome, buffer.examined)
             }
-        }
-        // A store that asks for more readers than there are cores waits on a server: a thread for each.
-        if workers > Parallel.cores {
-            Parallel.onThreads(workers, worker)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: workers, execute: worker)
         }
         return slots.map { $0! }
     }
