@@ -46,9 +46,19 @@ public final class WebDAVServer: @unchecked Sendable {
             port: port, log: folder.file("server.log"))
     }
 
-    /// The log of requests, one "METHOD PATH STATUS" line each (Apache and nginx; empty for rclone).
+    /// The log of requests, one "METHOD PATH STATUS" line each (Apache and nginx; empty for rclone), once
+    /// it has settled: a server logs a request after answering it, so a client that has all its answers
+    /// (records read in parallel finish together) can be ahead of the last lines. Read until two reads
+    /// 50 ms apart agree, for at most 2 s.
     public func requestLog() -> [String] {
-        let text = (try? String(contentsOfFile: root + ".run/access.log", encoding: .utf8)) ?? ""
+        func read() -> String { (try? String(contentsOfFile: root + ".run/access.log", encoding: .utf8)) ?? "" }
+        var text = read()
+        for _ in 0..<40 {
+            Thread.sleep(forTimeInterval: 0.05)
+            let again = read()
+            if again == text { break }
+            text = again
+        }
         return text.split(separator: "\n").map(String.init)
     }
 
