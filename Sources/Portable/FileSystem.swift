@@ -105,6 +105,41 @@ extension FileSystem {
         return try? readAll(descriptor, expecting: size)
     }
 
+    /// How much of a kept file `turnsAway` is shown before the file is read whole: enough for any header
+    /// aggctl writes (magic, versions, the store's name, a fingerprint).
+    public static let headSize = 4096
+
+    /// The regular file at `path`, read whole unless `turnsAway` rejects its first `headSize` bytes; nil
+    /// when it is turned away, missing or unreadable.
+    ///
+    /// For the caches kept per state of a store: on a store that changes between runs (a team's), every
+    /// run finds the files of an older state, and reading megabytes only to drop them for their header
+    /// was a run's largest read after the records'. `turnsAway` sees unchecked bytes, so it may only
+    /// reject; a file no larger than the head is read whole without it (its reader judges it all anyway).
+    public static func contents(of path: String, unless turnsAway: (UnsafeRawBufferPointer) -> Bool) -> Data? {
+        guard let (descriptor, size) = openRegularFile(path) else { return nil }
+        defer { close(descriptor) }
+        if headTurnsAway(descriptor, size: size, turnsAway) { return nil }
+        return try? readAll(descriptor, expecting: size)
+    }
+
+    /// Whether `turnsAway` rejects the first `headSize` bytes of a file of `size` (never for a file no
+    /// larger than that, or one whose head cannot be read). Read in place (`pread`): the descriptor's
+    /// offset stays at the start.
+    static func headTurnsAway(_ descriptor: Int32, size: Int, _ turnsAway: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        guard size > headSize else { return false }
+        return withUnsafeTemporaryAllocation(byteCount: headSize, alignment: 16) { head in
+            var filled = 0
+            while filled < headSize {
+                let count = pread(descriptor, head.baseAddress! + filled, headSize - filled, off_t(filled))
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                filled += count
+            }
+            return turnsAway(UnsafeRawBufferPointer(head))
+        }
+    }
+
     /// `path` opened for reading, and its size, when it is a regular file; the caller closes it. Opened
     /// without blocking: a FIFO in a cache file's place must not hang the run (it is refused here).
     static func openRegularFile(_ path: String) -> (descriptor: Int32, size: Int)? {
@@ -125,11 +160,13 @@ extension FileSystem {
 public final class MappedFile: @unchecked Sendable {
     public let bytes: UnsafeRawBufferPointer
 
-    /// Maps the regular, non-empty file at `path`; nil when it cannot be opened or mapped.
-    public init?(path: String) {
+    /// Maps the regular, non-empty file at `path` unless `turnsAway` rejects its first bytes (as
+    /// `FileSystem.contents(of:unless:)` judges them): nil when it is turned away or cannot be opened or
+    /// mapped. A file turned away is never mapped: mapping populates every page first.
+    public init?(path: String, unless turnsAway: (UnsafeRawBufferPointer) -> Bool = { _ in false }) {
         guard let (descriptor, size) = FileSystem.openRegularFile(path) else { return nil }
         defer { close(descriptor) }
-        guard size > 0 else { return nil }
+        guard size > 0, !FileSystem.headTurnsAway(descriptor, size: size, turnsAway) else { return nil }
         #if os(Linux)
             // Every page is about to be read: mapped in one call instead of a fault per few pages.
             let flags = MAP_PRIVATE | MAP_POPULATE

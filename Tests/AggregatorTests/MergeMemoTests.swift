@@ -1,5 +1,6 @@
 import Aggregator
 import Foundation
+import Portable
 import Snapshots
 import TestSupport
 import Testing
@@ -72,6 +73,25 @@ struct MergeMemoTests {
         bytes[bytes.count / 3] ^= 0x01
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         #expect(MergeMemo.load(from: path, store: "/s", readerVersion: "v") == nil)
+        #expect(MergeMemo.load(from: path, store: "/s", readerVersion: "v", fingerprint: 7) == nil)
+    }
+
+    @Test("a memo larger than the head it is judged by: turned away by its listing, whole and checked otherwise")
+    func largeFileJudgedByItsHead() throws {
+        let root = TemporaryDirectory("aggctl-memo-large")
+        let entries = (0..<60).map { Records.entry(email: "user\($0)@example.com", at: "2026-11-30T11:50:00Z") }
+        let result = merged(entries, options: noon)
+        let memo = MergeMemo(store: "/s", readerVersion: "v", fingerprint: 7, options: noon, result: result)
+        let path = root.file("cache/s.merge")
+        try memo.save(to: path)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes.count > 2 * FileSystem.headSize)
+        #expect(MergeMemo.load(from: path, store: "/s", readerVersion: "v", fingerprint: 7)?.result == result)
+        #expect(MergeMemo.load(from: path, store: "/s", readerVersion: "v", fingerprint: 8) == nil)
+        #expect(MergeMemo.load(from: path, store: "/other", readerVersion: "v", fingerprint: 7) == nil)
+        // Damage past the head: the head still names the listing, and the checksum refuses the file.
+        bytes[FileSystem.headSize + 100] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
         #expect(MergeMemo.load(from: path, store: "/s", readerVersion: "v", fingerprint: 7) == nil)
     }
 

@@ -174,6 +174,40 @@ struct PortableTests {
         #expect(FileSystem.contents(of: folder + "/fifo") == nil)
     }
 
+    @Test("a kept file whose first bytes are turned away is neither read nor mapped; any other is, whole")
+    func fileJudgedByItsHead() throws {
+        let folder = NSTemporaryDirectory() + "aggctl-portable-head-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let head = FileSystem.headSize
+        for size in [1, head, head + 1, 3 * head + 5] {
+            let path = folder + "/f\(size)"
+            let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 * 11) })
+            try bytes.write(to: URL(fileURLWithPath: path))
+            var shown: [Data] = []
+            let judge = { (first: UnsafeRawBufferPointer) -> Bool in
+                shown.append(Data(first))
+                return true
+            }
+            let read = FileSystem.contents(of: path, unless: judge)
+            let mapped = MappedFile(path: path, unless: judge)
+            if size <= head {
+                // Small enough to be judged whole by its own reader: read without asking.
+                #expect(shown.isEmpty)
+                #expect(read == bytes)
+                #expect(mapped.map { Data($0.bytes) } == bytes)
+            } else {
+                #expect(shown == [bytes.prefix(head), bytes.prefix(head)])
+                #expect(read == nil)
+                #expect(mapped == nil)
+            }
+            #expect(FileSystem.contents(of: path, unless: { _ in false }) == bytes)
+            #expect(MappedFile(path: path, unless: { _ in false }).map { Data($0.bytes) } == bytes)
+        }
+        #expect(FileSystem.contents(of: folder + "/missing", unless: { _ in false }) == nil)
+        #expect(FileSystem.contents(of: folder, unless: { _ in false }) == nil)
+    }
+
     @Test("figures without a needless fraction, others in the shortest form that reads back the same")
     func plainText() {
         #expect(62.0.plainText == "62")

@@ -1,5 +1,6 @@
 import Aggregator
 import Foundation
+import Portable
 import Snapshots
 import TestSupport
 import Testing
@@ -191,6 +192,25 @@ struct StatusTemplateTests {
         let kept = try #require(StatusTemplate.load(from: path, readerVersion: "aggctl \(Aggctl.version)"))
         try keep("{\"kept\":\"\u{1B}]0;owned\u{7}\"}", for: kept.key, at: path)
         #expect(harness.run(arguments).output == expected)
+    }
+
+    @Test("a kept document larger than the head it is judged by stands for its key alone")
+    func largeDocumentJudgedByItsHead() throws {
+        let store = try keptStore(records: 3, seed: 9)
+        defer { withExtendedLifetime(store.harness) {} }
+        let version = "aggctl \(Aggctl.version)"
+        let key = try #require(StatusTemplate.load(from: store.path, readerVersion: version)).key
+        let document = "[" + String(repeating: "{\"kept\":true},", count: 1000) + "{}]"
+        try keep(document, for: key, at: store.path)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: store.path)[.size] as? Int)
+        #expect(size > 2 * FileSystem.headSize)
+        let kept = try #require(StatusTemplate.load(from: store.path, readerVersion: version, accepting: { $0 == key }))
+        #expect(kept.key == key)
+        var other = key
+        other.provider = "codex"
+        #expect(StatusTemplate.load(from: store.path, readerVersion: version, accepting: { $0 == other }) == nil)
+        // The run itself answers from the kept document while its key stands.
+        #expect(store.harness.run(store.arguments).output == document + "\n")
     }
 
     @Test("a kept document whose marks are out of order, past its end or of no known kind is refused")

@@ -148,8 +148,25 @@ extension StatusTemplate {
         from path: String, readerVersion: String, accepting: (Key) -> Bool = { _ in true }
     ) -> StatusTemplate? {
         // Mapped, not read: the document goes from the page cache to the output without another copy.
-        guard let file = MappedFile(path: path) else { return nil }
+        // Not mapped at all when its first bytes hold a key turned away (mapping populates every page:
+        // 25 MB at 10000 records, for every run on a store that changed).
+        let turnsAway = { (head: UnsafeRawBufferPointer) in
+            (try? BinaryReader.peek(head, magic: magic, format: format, readerVersion: readerVersion) {
+                try readKey(&$0, readerVersion: readerVersion)
+            }).map { !accepting($0) } ?? false
+        }
+        guard let file = MappedFile(path: path, unless: turnsAway) else { return nil }
         return try? decode(file, readerVersion: readerVersion, accepting: accepting)
+    }
+
+    /// The key at the start of a template's content.
+    private static func readKey(_ input: inout BinaryReader, readerVersion: String) throws -> Key {
+        Key(
+            identity: MergeIdentity(
+                store: try input.string(), readerVersion: readerVersion, fingerprint: try input.u64(),
+                staleAfter: try input.double(), maxSkew: try input.double()),
+            provider: try input.optionalString(), account: try input.optionalString(),
+            newestEntry: try input.optionalDate())
     }
 
     /// Keeps `document` (rendered without its final newline, `marks` where its moment-dependent values
@@ -180,12 +197,7 @@ extension StatusTemplate {
         let template = try BinaryReader.readBeforeChecking(
             file.bytes, magic: magic, format: format, readerVersion: readerVersion
         ) { input in
-            let key = Key(
-                identity: MergeIdentity(
-                    store: try input.string(), readerVersion: readerVersion, fingerprint: try input.u64(),
-                    staleAfter: try input.double(), maxSkew: try input.double()),
-                provider: try input.optionalString(), account: try input.optionalString(),
-                newestEntry: try input.optionalDate())
+            let key = try readKey(&input, readerVersion: readerVersion)
             // Read from unchecked bytes, so it may only turn the file away.
             guard accepting(key) else { throw BinaryReader.Corrupt() }
             let documentSize = Int(clamping: try input.u64())

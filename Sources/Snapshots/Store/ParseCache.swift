@@ -54,16 +54,20 @@ public struct ParseCache: Sendable {
 
     /// Replaces the entries with the outcomes of the current listing; records without a version or
     /// changed too recently to trust are left out.
+    ///
+    /// - Parameter read: the indices of the records read this run. Every other one came from this cache
+    ///   as it stands (`outcome(for:)` found its entry under its version), so its entry is kept without
+    ///   being looked up again: on a store where one record changed, those lookups were most of the work.
     mutating func update(
-        _ listing: [RecordInfo], _ outcomes: [Result<DecodedRecord, RecordProblem>], now: Date
+        _ listing: [RecordInfo], _ outcomes: [Result<DecodedRecord, RecordProblem>], read: [Int], now: Date
     ) {
         // In place: on a store where one record changed, rebuilding the table (a thousand insertions and
-        // as many lookups to compare) cost more than the record's reading. An entry whose version is
-        // unchanged holds the outcome it gave this run, so only new and changed ones are written.
-        var listedAndKept = 0
+        // as many lookups to compare) cost more than the record's reading.
+        var listedAndKept = listing.count - read.count
         // A first run's cache has nothing to look up (hashing each name for it was the loop's cost).
         let wasEmpty = entries.isEmpty
-        for (info, outcome) in zip(listing, outcomes) {
+        for index in read {
+            let info = listing[index]
             let settled = info.modified.map { now.timeIntervalSince($0) >= ParseCache.settleTime } ?? true
             guard let version = info.version, settled else {
                 if !wasEmpty, entries.removeValue(forKey: info.name) != nil { changed(info.name) }
@@ -71,7 +75,7 @@ public struct ParseCache: Sendable {
             }
             listedAndKept += 1
             if !wasEmpty, entries[info.name]?.version == version { continue }
-            entries[info.name] = Entry(version: version, outcome: outcome)
+            entries[info.name] = Entry(version: version, outcome: outcomes[index])
             changed(info.name)
         }
         // Entries of records no longer listed (counted apart: a listing never names a record twice).

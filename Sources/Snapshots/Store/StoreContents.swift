@@ -80,7 +80,7 @@ extension SnapshotStore {
             }
         }
         let resolved = outcomes.map { $0! }
-        cache?.update(listing, resolved, now: now)
+        cache?.update(listing, resolved, read: missing, now: now)
         return assemble(listing, resolved)
     }
 
