@@ -1,4 +1,5 @@
 import Foundation
+import Portable
 import Snapshots
 import TestSupport
 import Testing
@@ -47,6 +48,23 @@ struct ListingMemoTests {
         #expect(listing.map(\.name) == ["a.json", "b.json", "c.json"])
         #expect(listing[2].version == nil)
         #expect(listing[0].version != nil)
+    }
+
+    @Test("asked for the memo of a stamp, only one kept under it is given, however large")
+    func memoOfAStamp() throws {
+        let names = (0..<1000).map { String(format: "dev-%05d.json", $0) }
+        let stamp = RecordVersion.file(size: 1, modified: 2, changed: 3, inode: 4)
+        let memo = ListingMemo(store: storePath, stamp: stamp, names: names)
+        try FileManager.default.createDirectory(
+            atPath: FileSystem.parent(of: memoPath), withIntermediateDirectories: true)
+        try memo.save(to: memoPath, readerVersion: "test")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: memoPath)[.size] as? Int)
+        #expect(size > 2 * FileSystem.headSize)
+        #expect(ListingMemo.load(from: memoPath, store: storePath, readerVersion: "test", stamp: stamp) == memo)
+        #expect(ListingMemo.load(from: memoPath, store: storePath, readerVersion: "test") == memo)
+        let another = RecordVersion.file(size: 1, modified: 5, changed: 6, inode: 4)
+        #expect(ListingMemo.load(from: memoPath, store: storePath, readerVersion: "test", stamp: another) == nil)
+        #expect(ListingMemo.load(from: memoPath, store: root.file("other"), readerVersion: "test", stamp: stamp) == nil)
     }
 
     @Test("records added, removed and renamed are listed at once")

@@ -45,7 +45,7 @@ public struct ListingMemo: Sendable, Equatable {
     ) throws -> (records: [RecordInfo], memoToKeep: ListingMemo?) {
         guard let stamp = store.namesStamp() else { return (try store.sortedListing(examining: examining), nil) }
         let name = store.displayName
-        if let memo = load(from: path, store: name, readerVersion: readerVersion), memo.stamp == stamp {
+        if let memo = load(from: path, store: name, readerVersion: readerVersion, stamp: stamp) {
             return (examining ? try store.listRecords(named: memo.names) : memo.names.map { RecordInfo(name: $0) }, nil)
         }
         let listing = try store.sortedListing(examining: examining)
@@ -68,11 +68,33 @@ public struct ListingMemo: Sendable, Equatable {
 
     /// The memo at `path`; nil when it is missing, damaged, another store's or another version's, or
     /// holds a name that is not a record's (a memo never makes a listing look outside the store).
-    public static func load(from path: String, store: String, readerVersion: String) -> ListingMemo? {
-        guard let data = FileSystem.contents(of: path) else { return nil }
+    ///
+    /// - Parameter stamp: the folder's stamp now, when only a memo kept under it will do. A memo under
+    ///   another one is turned away by its first bytes, unread: a store that changed since the last run
+    ///   (a team's, a record renamed into it every minute) finds the memo of its older state on every
+    ///   run, and decoding its every name first was a twentieth of the listing.
+    public static func load(
+        from path: String, store: String, readerVersion: String, stamp expected: RecordVersion? = nil
+    ) -> ListingMemo? {
+        // The store and stamp a memo was kept under, read from its first bytes (unchecked: they may only
+        // turn it away).
+        func keptUnder(_ bytes: UnsafeRawBufferPointer) -> RecordVersion? {
+            try? BinaryReader.peek(bytes, magic: magic, format: format, readerVersion: readerVersion) { input in
+                guard try input.string() == store else { throw BinaryReader.Corrupt() }
+                return try input.version()
+            }
+        }
+        let data =
+            if let expected {
+                FileSystem.contents(of: path, unless: { keptUnder($0).map { $0 != expected } ?? false })
+            } else {
+                FileSystem.contents(of: path)
+            }
+        guard let data else { return nil }
         return try? BinaryReader.unseal(data, magic: magic, format: format, readerVersion: readerVersion) { input in
             guard try input.string() == store else { throw BinaryReader.Corrupt() }
             let stamp = try input.version()
+            if let expected, stamp != expected { throw BinaryReader.Corrupt() }
             let count = Int(try input.u32())
             var names: [String] = []
             names.reserveCapacity(min(count, 1 << 20))
