@@ -60,7 +60,7 @@ extension MergeMemo {
             let options = MergeOptions(
                 now: try input.date(), staleAfter: try input.double(), maxSkew: try input.double())
             let newestEntry = try input.optionalDate()
-            let devices = try (0..<Int(try input.u32())).map { _ in
+            let devices = try (0..<(try input.count())).map { _ in
                 DeviceSummary(
                     deviceID: try input.deviceID(), deviceName: try input.string(), generatedAt: try input.date(),
                     appVersion: try input.optionalString(), providerCount: try input.int(),
@@ -69,8 +69,10 @@ extension MergeMemo {
             let deviceIDs = devices.map(\.deviceID)
             var chunks: [(bytes: UnsafeRawBufferPointer, count: Int)] = []
             for _ in 0..<Int(try input.u32()) {
-                let length = Int(try input.u64())
+                let length = Int(clamping: try input.u64())
                 let count = Int(try input.u32())
+                // Each account a byte at least: the accounts are made at their full count first.
+                guard count <= length else { throw BinaryReader.Corrupt() }
                 chunks.append((try input.take(length), count))
             }
             nonisolated(unsafe) let shared = chunks
@@ -83,7 +85,7 @@ extension MergeMemo {
                 for _ in 0..<shared[piece].count { emit(try reader.account(devices: deviceIDs)) }
                 guard reader.isAtEnd else { throw BinaryReader.Corrupt() }
             }
-            let problems = try (0..<Int(try input.u32())).map { _ in
+            let problems = try (0..<(try input.count())).map { _ in
                 RecordProblem(file: try input.string(), reason: try input.string())
             }
             return MergeMemo(
@@ -177,21 +179,21 @@ extension BinaryReader {
         let session = try optional { WindowStatus(try $0.window()) }
         let weekly = try optional { WindowStatus(try $0.window()) }
         let modelWeekly = try optional { reader in
-            try (0..<Int(try reader.u32())).map { _ in
+            try (0..<(try reader.count())).map { _ in
                 NamedWindowStatus(name: try reader.string(), window: WindowStatus(try reader.window()))
             }
         }
         let deviceID = try device(devices)
         let deviceName = try string()
         let lastUpdated = try date()
-        let seenOn = try (0..<Int(try u32())).map { _ in try device(devices) }
+        let seenOn = try (0..<(try count())).map { _ in try device(devices) }
         let tokens = try optional { reader in
             TokenTotals(today: try reader.optionalInt(), last30Days: try reader.optionalInt())
         }
         let cost = try optional { reader in
             CostTotals(today: try reader.optionalDouble(), last30Days: try reader.optionalDouble())
         }
-        let perDevice = try (0..<Int(try u32())).map { _ in
+        let perDevice = try (0..<(try count())).map { _ in
             DeviceLedger(
                 deviceID: try device(devices), tokensToday: try optionalInt(),
                 tokens30Days: try optionalInt(), costTodayUSD: try optionalDouble(),

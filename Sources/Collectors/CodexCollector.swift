@@ -337,7 +337,7 @@ extension CodexCollector.Scan: LogScanPartial {
             var limits = CodexCollector.RateLimits(
                 at: try reader.date(), session: try reader.optional { try $0.window() },
                 weekly: try reader.optional { try $0.window() })
-            limits.models = try (0..<Int(try reader.u32())).map { _ in
+            limits.models = try (0..<(try reader.count())).map { _ in
                 NamedWindow(name: try reader.string(), window: try reader.window())
             }
             limits.plan = try reader.optionalString()

@@ -28,4 +28,22 @@ struct BinaryCodingTests {
             #expect(throws: BinaryReader.Corrupt.self) { try records.records(Int.max, size: 32) }
         }
     }
+
+    @Test("a list's count that the bytes left cannot hold is refused before anything is made for it")
+    func countsAreBoundedByTheBytesLeft() throws {
+        for (count, left, refused) in [(3, 3, false), (0, 0, false), (4, 3, true), (4_000_000_000, 16, true)] {
+            var out = BinaryWriter(capacity: 32)
+            out.u32(UInt32(count))
+            out.raw([UInt8](repeating: 1, count: left))
+            let bytes = Array(out.bytes)
+            try bytes.withUnsafeBytes { buffer in
+                var input = BinaryReader(buffer)
+                if refused {
+                    #expect(throws: BinaryReader.Corrupt.self, "\(count)") { try input.count() }
+                } else {
+                    #expect((try? input.count()) == count)
+                }
+            }
+        }
+    }
 }

@@ -14,6 +14,9 @@ import Foundation
 /// - `listing`: a WebDAV PROPFIND answer.
 /// - `s3-listing`: an S3 `ListObjectsV2` page or error answer.
 /// - `codex-line`, `claude-line`: one line of the agents' logs.
+/// - `caches`: the parse cache, the merge memo and the folder's names memo, from content sealed with a
+///   valid checksum (a kept file is never trusted: whatever its bytes, it decodes or is refused, and what
+///   decodes writes back to what reads back).
 /// - `alert-state`, `history`: `check`'s per-account state and `publish`'s history read straight from
 ///   their bytes (`StateReader`), with Foundation's decoder as the oracle: what the quick reader
 ///   accepts, Foundation reads to the same.
@@ -96,10 +99,52 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             }
             guard reference == quick else { fatalError("the quick history reader and Foundation disagree") }
         }
+    case "caches":
+        // Behind the checksum: the input is a kept file's content after its store's name, sealed as
+        // aggctl seals its files, so that mutations reach the decoders instead of failing the checksum.
+        // What decodes must write back to bytes that decode and write back to the same bytes.
+        func sealed(_ magic: [UInt8], _ format: UInt32) -> Data {
+            var out = BinaryWriter(capacity: bytes.count + 64)
+            out.header(magic: magic, format: format, readerVersion: "fuzz")
+            out.string("fuzz-store")
+            out.raw(bytes)
+            return out.sealed()
+        }
+        func parseCache(_ data: Data) -> ParseCache? {
+            try? ParseCache.decode(data, store: "fuzz-store", readerVersion: "fuzz")
+        }
+        if var cache = parseCache(sealed(ParseCache.magic, ParseCache.format)) {
+            // Written back with its chunks copied as read, and encoded afresh.
+            guard parseCache(cache.encode())?.knownNames == cache.knownNames else {
+                fatalError("a parse cache written back with its chunks as read does not read back")
+            }
+            cache.loaded = nil
+            cache.intactChunks = []
+            guard parseCache(cache.encode())?.knownNames == cache.knownNames else {
+                fatalError("a parse cache encoded afresh does not read back")
+            }
+        }
+        func mergeMemo(_ data: Data) -> MergeMemo? {
+            try? MergeMemo.decode(data, store: "fuzz-store", readerVersion: "fuzz")
+        }
+        if let memo = mergeMemo(sealed(MergeMemo.magic, MergeMemo.format)) {
+            let written = memo.encode()
+            guard let again = mergeMemo(written), again.encode() == written else {
+                fatalError("a merge memo written back does not read back to the same bytes")
+            }
+        }
+        func listingMemo(_ data: Data) -> ListingMemo? {
+            try? ListingMemo.decode(data, store: "fuzz-store", readerVersion: "fuzz")
+        }
+        if let names = listingMemo(sealed(ListingMemo.magic, ListingMemo.format)) {
+            guard listingMemo(names.encode(readerVersion: "fuzz")) == names else {
+                fatalError("a listing memo written back does not read back")
+            }
+        }
     default:
         fatalError(
             "unknown AGGCTL_FUZZ_TARGET '\(target)': record, input, listing, s3-listing, codex-line, claude-line, "
-                + "alert-state, history")
+                + "alert-state, history, caches")
     }
     return 0
 }

@@ -281,6 +281,16 @@ package struct BinaryReader {
     package mutating func u32() throws -> UInt32 { UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self)) }
     package mutating func u64() throws -> UInt64 { UInt64(littleEndian: try take(8).loadUnaligned(as: UInt64.self)) }
     package mutating func int() throws -> Int { Int(Int64(bitPattern: try u64())) }
+
+    /// How many elements follow, as `u32` wrote it; refused when the bytes left could not hold that many
+    /// (each element takes a byte at least). A list is made at its full size before its first element is
+    /// read, so a damaged or crafted count of four billion ran the process out of memory where a short
+    /// read should have refused the file.
+    package mutating func count() throws -> Int {
+        let count = Int(try u32())
+        guard count <= buffer.count - offset else { throw Corrupt() }
+        return count
+    }
     package mutating func double() throws -> Double { Double(bitPattern: try u64()) }
 
     /// `count` doubles written one after another by `double(_:)`, read in one pass: a call per value

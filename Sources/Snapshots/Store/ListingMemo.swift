@@ -90,8 +90,15 @@ public struct ListingMemo: Sendable, Equatable {
             } else {
                 FileSystem.contents(of: path)
             }
-        guard let data else { return nil }
-        return try? BinaryReader.unseal(data, magic: magic, format: format, readerVersion: readerVersion) { input in
+        return data.flatMap { try? decode($0, store: store, readerVersion: readerVersion, stamp: expected) }
+    }
+
+    /// A memo from a file's bytes; throws when they are damaged, another store's or another version's,
+    /// kept under another stamp than `expected` (when given), or hold a name that is not a record's.
+    static func decode(
+        _ data: Data, store: String, readerVersion: String, stamp expected: RecordVersion? = nil
+    ) throws -> ListingMemo {
+        try BinaryReader.unseal(data, magic: magic, format: format, readerVersion: readerVersion) { input in
             guard try input.string() == store else { throw BinaryReader.Corrupt() }
             let stamp = try input.version()
             if let expected, stamp != expected { throw BinaryReader.Corrupt() }
@@ -120,12 +127,17 @@ public struct ListingMemo: Sendable, Equatable {
 
     /// Writes the memo atomically, not flushed (a memo torn by a power cut fails its checksum).
     public func save(to path: String, readerVersion: String) throws {
+        try AtomicFile.writePrivate(encode(readerVersion: readerVersion), to: path)
+    }
+
+    /// The memo's file: header, store, stamp, the names, sealed with a checksum.
+    func encode(readerVersion: String) -> Data {
         var out = BinaryWriter(capacity: 256 + names.count * 40)
         out.header(magic: ListingMemo.magic, format: ListingMemo.format, readerVersion: readerVersion)
         out.string(store)
         out.version(stamp)
         out.u32(UInt32(names.count))
         for name in names { out.string(name) }
-        try AtomicFile.writePrivate(out.sealed(), to: path)
+        return out.sealed()
     }
 }

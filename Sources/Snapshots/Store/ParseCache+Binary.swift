@@ -127,7 +127,7 @@ extension BinaryReader {
         switch try u8() {
         case 0:
             let snapshot = try snapshot()
-            let notes = try (0..<Int(try u32())).map { _ in try string() }
+            let notes = try (0..<(try count())).map { _ in try string() }
             return (
                 name,
                 ParseCache.Entry(version: version, outcome: .success(DecodedRecord(snapshot: snapshot, notes: notes)))
@@ -257,7 +257,7 @@ extension BinaryReader {
             let session = try optional { try $0.window() }
             let weekly = try optional { try $0.window() }
             let modelWeekly = try optional { reader in
-                try (0..<Int(try reader.u32())).map { _ in
+                try (0..<(try reader.count())).map { _ in
                     NamedWindow(name: try reader.string(), window: try reader.window())
                 }
             }
