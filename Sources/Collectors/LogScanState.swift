@@ -170,10 +170,16 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
             var files: [String: FileEntry] = [:]
             for _ in 0..<Int(try input.u32()) {
                 let name = try input.string()
-                files[name] = FileEntry(
+                let entry = FileEntry(
                     inode: try input.u64(), size: Int64(bitPattern: try input.u64()),
                     modified: Int64(bitPattern: try input.u64()), offset: try input.int(), headLength: try input.int(),
                     head: try input.u64(), partial: try Partial.decode(from: &input))
+                // A head past the fingerprint's 4 KiB, or an offset before the start, is damage: the head
+                // is read again into a buffer of its length.
+                guard entry.offset >= 0, (0...Self.headLength).contains(entry.headLength) else {
+                    throw BinaryReader.Corrupt()
+                }
+                files[name] = entry
             }
             return files
         }

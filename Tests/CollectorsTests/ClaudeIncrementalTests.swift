@@ -84,4 +84,33 @@ struct ClaudeIncrementalTests {
             toFile: files[2], atomically: true, encoding: .utf8)
         #expect(try incremental() == (try full()))
     }
+
+    @Test(
+        "a scan state whose fingerprinted head is past 4 KiB or whose offset is negative is ignored: the logs are read again"
+    )
+    func damagedStateIsIgnored() throws {
+        _ = try incremental()
+        let path = LogScanState<ClaudeCollector.FileScan>.path(in: state, name: "claude", root: folder)
+        var kept = LogScanState<ClaudeCollector.FileScan>()
+        kept.load(from: path, readerVersion: "test")
+        #expect(!kept.files.isEmpty)
+        for damage in [
+            { (entry: inout LogScanState<ClaudeCollector.FileScan>.FileEntry) in entry.headLength = 1 << 40 },
+            { entry in entry.offset = -1 },
+        ] {
+            var damaged = kept
+            for name in damaged.files.keys { damage(&damaged.files[name]!) }
+            try damaged.save(to: path, readerVersion: "test")
+            var again = LogScanState<ClaudeCollector.FileScan>()
+            again.load(from: path, readerVersion: "test")
+            #expect(again.files.isEmpty)
+            // A file that grew is where the head would be read again: the run reads everything instead.
+            try FileHandle(forWritingAtPath: files[0]).map { handle in
+                handle.seekToEndOfFile()
+                handle.write(Data((response("grown-\(damage)", at: "2026-11-30T09:30:00Z", input: 7) + "\n").utf8))
+                try handle.close()
+            }
+            #expect(try incremental() == (try full()))
+        }
+    }
 }

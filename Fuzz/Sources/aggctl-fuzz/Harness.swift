@@ -14,8 +14,8 @@ import Foundation
 /// - `listing`: a WebDAV PROPFIND answer.
 /// - `s3-listing`: an S3 `ListObjectsV2` page or error answer.
 /// - `codex-line`, `claude-line`: one line of the agents' logs.
-/// - `caches`: the parse cache, the merge memo and the folder's names memo, from content sealed with a
-///   valid checksum (a kept file is never trusted: whatever its bytes, it decodes or is refused, and what
+/// - `caches`: the parse cache, the merge memo, the folder's names memo and the collectors' scan states,
+///   from content sealed with a valid checksum (a kept file is never trusted: whatever its bytes, it decodes or is refused, and what
 ///   decodes writes back to what reads back).
 /// - `alert-state`, `history`: `check`'s per-account state and `publish`'s history read straight from
 ///   their bytes (`StateReader`), with Foundation's decoder as the oracle: what the quick reader
@@ -103,13 +103,21 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         // Behind the checksum: the input is a kept file's content after its store's name, sealed as
         // aggctl seals its files, so that mutations reach the decoders instead of failing the checksum.
         // What decodes must write back to bytes that decode and write back to the same bytes.
-        func sealed(_ magic: [UInt8], _ format: UInt32) -> Data {
+        func sealed(_ magic: [UInt8], _ format: UInt32, store: String? = "fuzz-store") -> Data {
             var out = BinaryWriter(capacity: bytes.count + 64)
             out.header(magic: magic, format: format, readerVersion: "fuzz")
-            out.string("fuzz-store")
+            if let store { out.string(store) }
             out.raw(bytes)
             return out.sealed()
         }
+        // The collectors' scan states (no store's name: they are kept per agent and log folder).
+        func scanState<Partial: LogScanPartial>(_: Partial.Type) {
+            _ = try? LogScanState<Partial>().decode(
+                sealed(Array(Partial.magic.utf8), LogScanState<Partial>.format, store: nil), readerVersion: "fuzz")
+        }
+        scanState(CodexCollector.Scan.self)
+        scanState(ClaudeCollector.FileScan.self)
+        scanState(GeminiCollector.Scan.self)
         func parseCache(_ data: Data) -> ParseCache? {
             try? ParseCache.decode(data, store: "fuzz-store", readerVersion: "fuzz")
         }
