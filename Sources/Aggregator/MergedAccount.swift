@@ -63,8 +63,9 @@ public struct MergedAccount: Sendable, Equatable {
         var sums: [String: (tokens: Int, cost: Double?)] = [:]
         for day in perDevice.flatMap(\.daily) {
             let sum = sums[day.date] ?? (0, nil)
-            let (tokens, overflow) = sum.tokens.addingReportingOverflow(day.tokens)
-            sums[day.date] = (overflow ? Int.max : tokens, day.costUSD.map { (sum.cost ?? 0) + $0 } ?? sum.cost)
+            sums[day.date] = (
+                sum.tokens.saturatingAdding(day.tokens), day.costUSD.map { (sum.cost ?? 0) + $0 } ?? sum.cost
+            )
         }
         return sums.keys.sorted().map { DailyTokens(date: $0, tokens: sums[$0]!.tokens, costUSD: sums[$0]!.cost) }
     }

@@ -199,10 +199,13 @@ public enum Merger {
     }
 
     private static func tokenTotals(_ entries: [ProviderUsage]) -> TokenTotals? {
-        sums(entries, { $0.tokens }, today: { $0.today }, last30Days: { $0.last30Days }, zero: 0, adding: saturatingSum)
-            .map {
-                TokenTotals(today: $0.today, last30Days: $0.last30Days)
-            }
+        sums(
+            entries, { $0.tokens }, today: { $0.today }, last30Days: { $0.last30Days }, zero: 0,
+            adding: { $0.saturatingAdding($1) }
+        )
+        .map {
+            TokenTotals(today: $0.today, last30Days: $0.last30Days)
+        }
     }
 
     private static func costTotals(_ entries: [ProviderUsage]) -> CostTotals? {
@@ -227,12 +230,6 @@ public enum Merger {
             if let value = last30Days(figures) { sums.last30Days = add(sums.last30Days ?? zero, value) }
         }
         return any ? sums : nil
-    }
-
-    /// Addition that stops at the largest Int instead of trapping: a hostile record must not crash a merge.
-    private static func saturatingSum(_ a: Int, _ b: Int) -> Int {
-        let (result, overflow) = a.addingReportingOverflow(b)
-        return overflow ? (b > 0 ? Int.max : Int.min) : result
     }
 }
 

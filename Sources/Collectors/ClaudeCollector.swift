@@ -71,7 +71,7 @@ public struct ClaudeCollector: Sendable {
             for response in file.responses where seen.insert(response.key).inserted {
                 if response.at.timeIntervalSince1970 >= since { recentTimes.append(response.at.timeIntervalSince1970) }
                 let day = utcDay(response.at)
-                tokensByDay[day, default: 0] += response.tokens
+                tokensByDay[day] = tokensByDay[day, default: 0].saturatingAdding(response.tokens)
                 costByDay[day, default: 0] += response.costUSD
             }
         }
@@ -81,7 +81,9 @@ public struct ClaudeCollector: Sendable {
         private var lastDay: (number: Int, name: String)?
 
         private mutating func utcDay(_ at: Date) -> String {
-            let number = Int((at.timeIntervalSince1970 / 86_400).rounded(.down))
+            // A time read back from a damaged state may be past any day number: such times share one.
+            let days = (at.timeIntervalSince1970 / 86_400).rounded(.down)
+            let number = days.isFinite && abs(days) < 1e15 ? Int(days) : Int.min
             if let lastDay, lastDay.number == number { return lastDay.name }
             let name = RFC3339.utcDay(at)
             lastDay = (number, name)
@@ -139,7 +141,7 @@ public struct ClaudeCollector: Sendable {
         var entry = ProviderUsage(
             providerID: "claude", lastUpdated: scan.newest ?? now,
             tokens: TokenUsage(
-                today: scan.tokensByDay[today] ?? 0, last30Days: days.reduce(0) { $0 + scan.tokensByDay[$1]! },
+                today: scan.tokensByDay[today] ?? 0, last30Days: days.map { scan.tokensByDay[$0]! }.saturatingSum(),
                 daily: days.map { DailyTokens(date: $0, tokens: scan.tokensByDay[$0]!, costUSD: scan.costByDay[$0]) }),
             costUSD: CostUsage(
                 today: scan.costByDay[today] ?? 0, last30Days: days.reduce(0) { $0 + (scan.costByDay[$1] ?? 0) }))

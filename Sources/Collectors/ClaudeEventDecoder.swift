@@ -15,7 +15,7 @@ enum ClaudeEventDecoder: LogLineDecoder {
         var cacheWrite = 0
         var cacheRead = 0
 
-        var tokens: Int { input + output + cacheWrite + cacheRead }
+        var tokens: Int { [input, output, cacheWrite, cacheRead].saturatingSum() }
     }
 
     static func decode(_ line: UnsafeRawBufferPointer) -> Usage? {

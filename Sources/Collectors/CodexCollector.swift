@@ -56,8 +56,7 @@ public struct CodexCollector: Sendable {
 
         mutating func append(at: Date, tokens count: Int) {
             let day = Int32(clamping: Int((at.timeIntervalSince1970 / 86_400).rounded(.down)))
-            let (sum, overflow) = sums[day, default: 0].addingReportingOverflow(count)
-            sums[day] = overflow ? Int.max : sum
+            sums[day] = sums[day, default: 0].saturatingAdding(count)
             moments.append(at.timeIntervalSince1970)
             days.append(day)
             tokens.append(count)
@@ -71,8 +70,7 @@ public struct CodexCollector: Sendable {
 
         mutating func append(contentsOf other: Responses) {
             for (day, count) in other.sums {
-                let (sum, overflow) = sums[day, default: 0].addingReportingOverflow(count)
-                sums[day] = overflow ? Int.max : sum
+                sums[day] = sums[day, default: 0].saturatingAdding(count)
             }
             moments += other.moments
             days += other.days
@@ -126,9 +124,8 @@ public struct CodexCollector: Sendable {
             var sums: [Int32: Int] = [:]
             let start = forkedAt.timeIntervalSince1970
             for index in responses.moments.indices where responses.moments[index] >= start {
-                let (sum, overflow) = sums[responses.days[index], default: 0].addingReportingOverflow(
+                sums[responses.days[index]] = sums[responses.days[index], default: 0].saturatingAdding(
                     responses.tokens[index])
-                sums[responses.days[index]] = overflow ? Int.max : sum
             }
             return sums
         }
@@ -141,8 +138,7 @@ public struct CodexCollector: Sendable {
         for scan in scans {
             combined.mergeLimits(scan)
             for (day, count) in scan.ownSums {
-                let (sum, overflow) = byDay[day, default: 0].addingReportingOverflow(count)
-                byDay[day] = overflow ? Int.max : sum
+                byDay[day] = byDay[day, default: 0].saturatingAdding(count)
             }
         }
         return (combined, byDay)
@@ -191,7 +187,7 @@ public struct CodexCollector: Sendable {
             lastUpdated: limits?.at ?? scan.newestEvent ?? now, session: limits?.session,
             weekly: limits?.weekly, modelWeekly: (limits?.models ?? []).isEmpty ? nil : limits?.models,
             tokens: TokenUsage(
-                today: tokensByDay[today] ?? 0, last30Days: recent.values.reduce(0, +),
+                today: tokensByDay[today] ?? 0, last30Days: recent.values.saturatingSum(),
                 daily: recent.keys.sorted().map { DailyTokens(date: $0, tokens: recent[$0]!) }))
         entry.error = limits == nil ? "no rate limits in the Codex logs yet" : limits?.reason
         return entry

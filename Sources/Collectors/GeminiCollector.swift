@@ -71,7 +71,7 @@ public struct GeminiCollector: Sendable {
             providerID: "gemini", accountEmail: account.flatMap { $0.isEmpty ? nil : $0 },
             lastUpdated: totals.newest ?? now,
             tokens: TokenUsage(
-                today: byDay[today] ?? 0, last30Days: days.reduce(0) { $0 &+ byDay[$1]! },
+                today: byDay[today] ?? 0, last30Days: days.map { byDay[$0]! }.saturatingSum(),
                 daily: days.map { DailyTokens(date: $0, tokens: byDay[$0]!) }))
     }
 }
@@ -88,8 +88,7 @@ extension GeminiCollector {
 
         init(_ scan: Scan) {
             for counted in scan.messages.values {
-                let (sum, overflow) = byDay[counted.day, default: 0].addingReportingOverflow(counted.tokens)
-                byDay[counted.day] = overflow ? Int.max : sum
+                byDay[counted.day] = byDay[counted.day, default: 0].saturatingAdding(counted.tokens)
             }
             newest = scan.newest
         }
@@ -158,7 +157,7 @@ extension GeminiCollector.Scan: LogScanPartial {
         func count(_ key: String) -> Int { tokens[key]?.number.flatMap(wholeCount) ?? 0 }
         let total =
             tokens["total"]?.number.flatMap(wholeCount)
-            ?? [count("input"), count("output"), count("thoughts"), count("tool")].reduce(0, &+)
+            ?? [count("input"), count("output"), count("thoughts"), count("tool")].saturatingSum()
         let id = message["id"]?.string ?? "\(at.timeIntervalSince1970)|\(total)"
         messages[BinaryWriter.fnv1a(id.utf8)] = Counted(day: RFC3339.utcDay(at), tokens: total)
         newest.raise(to: at)
