@@ -82,6 +82,9 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             messageAt: Date(timeIntervalSince1970: 1_796_040_000), zone: TimeZone(identifier: "UTC")!)
         var file = ClaudeCollector.FileScan()
         file.read(bytes)
+        // Counted as a run counts it (per-day sums of hostile counts).
+        var scan = ClaudeCollector.Scan()
+        scan.add(file)
     case "alert-state":
         var scanner = JSONScanner(bytes)
         let quick = try? StateReader.accounts(&scanner)
