@@ -1,5 +1,6 @@
 import Foundation
 
+@testable import AggctlCLI
 @testable import Aggregator
 @testable import Collectors
 @testable import Snapshots
@@ -17,6 +18,9 @@ import Foundation
 /// - `caches`: the parse cache, the merge memo, the folder's names memo and the collectors' scan states,
 ///   from content sealed with a valid checksum (a kept file is never trusted: whatever its bytes, it decodes or is refused, and what
 ///   decodes writes back to what reads back).
+/// - `pipeline`: a record that decodes, merged as two devices' at moments around its own dates, and every
+///   output a user sees rendered from the merge (`status --json`, the table in colour and in ASCII, the
+///   status bars, the Prometheus text, the report page): hostile but valid figures must not trap anywhere.
 /// - `alert-state`, `history`: `check`'s per-account state and `publish`'s history read straight from
 ///   their bytes (`StateReader`), with Foundation's decoder as the oracle: what the quick reader
 ///   accepts, Foundation reads to the same.
@@ -152,10 +156,31 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
                 fatalError("a listing memo written back does not read back")
             }
         }
+    case "pipeline":
+        guard let record = try? FastRecordDecoder.decode(bytes, fileName: "fuzz.json", history: .full) else { break }
+        var copy = record.snapshot
+        copy.deviceID = DeviceID(rawValue: "fuzz-copy")!
+        let stored = [
+            StoredRecord(fileName: record.snapshot.deviceID.recordName, snapshot: record.snapshot),
+            StoredRecord(fileName: "fuzz-copy.json", snapshot: copy),
+        ]
+        let dates = [record.snapshot.generatedAt] + record.snapshot.providers.map(\.lastUpdated)
+        for now in dates.flatMap({ [$0, $0.addingTimeInterval(3 * 3600), $0.addingTimeInterval(-86_400)] }) {
+            let result = Merger.merge(StoreContents(records: stored), options: MergeOptions(now: now))
+            var json = JSONWriter(capacity: 4096)
+            StatusReport.status(result, to: &json)
+            json.finish()
+            _ = StatusCommand.table(result, color: true)
+            _ = StatusCommand.table(result, color: false, ascii: true)
+            _ = StatusBar.line(result)
+            _ = StatusBar.waybar(result)
+            _ = PrometheusText.render(result)
+            _ = ReportPage(result: result, days: 14).render()
+        }
     default:
         fatalError(
             "unknown AGGCTL_FUZZ_TARGET '\(target)': record, input, listing, s3-listing, codex-line, claude-line, "
-                + "alert-state, history, caches")
+                + "alert-state, history, caches, pipeline")
     }
     return 0
 }
