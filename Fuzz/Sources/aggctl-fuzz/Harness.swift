@@ -4,6 +4,7 @@ import Foundation
 @testable import Aggregator
 @testable import Collectors
 @testable import Snapshots
+import TextSafety
 
 /// One libFuzzer entry point for every parser of outside input; `AGGCTL_FUZZ_TARGET` picks the parser:
 ///
@@ -20,7 +21,8 @@ import Foundation
 ///   decodes writes back to what reads back).
 /// - `pipeline`: a record that decodes, merged as two devices' at moments around its own dates, and every
 ///   output a user sees rendered from the merge (`status --json`, the table in colour and in ASCII, the
-///   status bars, the Prometheus text, the report page): hostile but valid figures must not trap anywhere.
+///   status bars, the Prometheus text, the report page, `check`'s notifications): hostile but valid figures
+///   must not trap anywhere, and the plain table and the notifications must carry no control character.
 /// - `alert-state`, `history`: `check`'s per-account state and `publish`'s history read straight from
 ///   their bytes (`StateReader`), with Foundation's decoder as the oracle: what the quick reader
 ///   accepts, Foundation reads to the same.
@@ -165,13 +167,34 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             StoredRecord(fileName: "fuzz-copy.json", snapshot: copy),
         ]
         let dates = [record.snapshot.generatedAt] + record.snapshot.providers.map(\.lastUpdated)
+        var alerts = AlertState()
         for now in dates.flatMap({ [$0, $0.addingTimeInterval(3 * 3600), $0.addingTimeInterval(-86_400)] }) {
             let result = Merger.merge(StoreContents(records: stored), options: MergeOptions(now: now))
+            // `check`: the events the moments fire, as the notifications every backend is given.
+            let (events, next) = TransitionDetector.evaluate(
+                previous: alerts, accounts: result.accounts, warnAt: [25, 10], paceAt: now)
+            alerts = next
+            for event in events {
+                let notification = CheckCommand.notification(event)
+                guard !SafeText.hasControlCharacters(notification.title),
+                    !SafeText.hasControlCharacters(notification.body), !notification.jsonLine.contains("\n"),
+                    !SafeText.markup(notification.body).contains("<")
+                else { fatalError("a notification carries a record's control characters or markup") }
+            }
             var json = JSONWriter(capacity: 4096)
             StatusReport.status(result, to: &json)
             json.finish()
             _ = StatusCommand.table(result, color: true)
-            _ = StatusCommand.table(result, color: false, ascii: true)
+            // One line per row, each free of control characters.
+            let plain = StatusCommand.table(result, color: false, ascii: true)
+            for line in plain.split(separator: "\n", omittingEmptySubsequences: false) {
+                guard Array(line.utf8).withUnsafeBytes(SafeText.isTerminalSafe) else {
+                    fatalError("the table carries a record's control characters")
+                }
+            }
+            guard plain.split(separator: "\n").count == 1 + result.accounts.count || result.accounts.isEmpty else {
+                fatalError("the table has other than one line per account")
+            }
             _ = StatusBar.line(result)
             _ = StatusBar.waybar(result)
             _ = PrometheusText.render(result)
