@@ -80,6 +80,9 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         _ = S3ErrorDocument(parsing: Data(bytes))
     case "codex-line":
         _ = CodexEventDecoder.decode(bytes)
+        // Counted as a run counts it: the line as a log of its own, twice (two files, per-day sums added).
+        let scan = CodexCollector.scan(bytes: bytes)
+        _ = CodexCollector.combine([scan, scan])
     case "claude-line":
         _ = ClaudeEventDecoder.decode(bytes)
         // The limit messages' reset times in words, and the scan that finds them.
