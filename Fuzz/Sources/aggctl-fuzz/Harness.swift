@@ -12,7 +12,8 @@ import TextSafety
 ///   accepts, Foundation must accept as the same record (the fast reader may be stricter, never laxer);
 ///   the reader that keeps only the weekly trend (`status`'s table) on the same bytes; and arrays skipped
 ///   by their repeated shape against the plain loop.
-/// - `input`: `publish --from` input (aggctl's shapes and CodexBar's).
+/// - `input`: `publish --from` input (aggctl's shapes and CodexBar's); what it accepts must make a record
+///   that reads back and writes back to the same bytes, the bytes Foundation's encoder writes.
 /// - `listing`: a WebDAV PROPFIND answer.
 /// - `s3-listing`: an S3 `ListObjectsV2` page or error answer.
 /// - `codex-line`, `claude-line`: one line of the agents' logs.
@@ -72,7 +73,26 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             _ = try? FastRecordDecoder.decode(bytes, fileName: "fuzz.json", history: .trend)
         }
     case "input":
-        _ = try? UsageInput.providers(from: Data(bytes), now: Date(timeIntervalSince1970: 1_796_040_000))
+        let now = Date(timeIntervalSince1970: 1_796_040_000)
+        // No entries: publish refuses to write ("nothing to publish").
+        guard let providers = try? UsageInput.providers(from: Data(bytes), now: now), !providers.isEmpty else { break }
+        // What `publish` writes from input it accepts is a record every reader accepts, written back to
+        // the same bytes, and the same bytes Foundation's encoder writes.
+        let snapshot = DeviceSnapshot(
+            deviceID: DeviceID(rawValue: "fuzz")!, deviceName: "fuzz", appVersion: "fuzz", generatedAt: now,
+            providers: providers)
+        guard let written = try? SnapshotCodec.encode(snapshot, pretty: false) else {
+            fatalError("publish cannot write a record of input it accepted")
+        }
+        guard let read = try? SnapshotCodec.decode(written, fileName: "fuzz.json") else {
+            fatalError("publish wrote a record its reader refuses")
+        }
+        guard (try? SnapshotCodec.encode(read.snapshot, pretty: false)) == written else {
+            fatalError("a record written and read back writes other bytes")
+        }
+        guard (try? SnapshotCodec.encodeWithFoundation(snapshot)) == written else {
+            fatalError("the record writer and Foundation's encoder write other bytes")
+        }
     case "listing":
         _ = try? WebDAVListing(parsing: Data(bytes))
     case "s3-listing":

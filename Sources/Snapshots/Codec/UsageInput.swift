@@ -47,8 +47,24 @@ public enum UsageInput {
                     reason: "providers[\(index)].\(field) holds control characters (a line break, ESC, ...); "
                         + "identity fields are plain one-line text")
             }
+            if let problem = rangeProblem(providers[index], at: "providers[\(index)]") {
+                throw RecordDecodingError(reason: problem)
+            }
         }
         return providers
+    }
+
+    /// The first value of `entry` every reader would report (its `lastUpdated`, or a window's percent,
+    /// length or reset time, or a count, out of range: `RecordFields`' rules), naming its field; nil when
+    /// there is none. `publish` refuses such input rather than write a record every run reports a problem
+    /// with (a reset in the year 4052 was written, then ignored with a note by each reader).
+    static func rangeProblem(_ entry: ProviderUsage, at path: String) -> String? {
+        if let problem = RecordFields.dateProblem(entry.lastUpdated, path + ".lastUpdated") { return problem }
+        var checked = entry
+        var notes: [String] = []
+        RecordFields.checkRanges(&checked, at: path, notes: &notes)
+        // A reader's note ends with what it did about the value ("; ignored"): input is refused instead.
+        return notes.first.map { note in String(note[..<(note.firstRange(of: "; ")?.lowerBound ?? note.endIndex)]) }
     }
 
     /// The first identity field of `entry` (account, plan, a model's name) that a terminal would not show
