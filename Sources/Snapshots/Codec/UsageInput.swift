@@ -54,17 +54,18 @@ public enum UsageInput {
         return providers
     }
 
-    /// The first value of `entry` every reader would report (its `lastUpdated`, or a window's percent,
-    /// length or reset time, or a count, out of range: `RecordFields`' rules), naming its field; nil when
-    /// there is none. `publish` refuses such input rather than write a record every run reports a problem
-    /// with (a reset in the year 4052 was written, then ignored with a note by each reader).
+    /// The first value of `entry` every reader would ignore (its `lastUpdated`, or a window's length or
+    /// reset time, or a count, out of range: `RecordFields`' rules), naming its field; nil when there is
+    /// none. `publish` refuses such input rather than write a record whose figure each run drops with a
+    /// note (a reset in the year 4052 was written, then ignored by every reader). A used percent outside
+    /// 0...100 is written as the provider reported it: readers keep it and clamp what remains (SPEC 4).
     static func rangeProblem(_ entry: ProviderUsage, at path: String) -> String? {
         if let problem = RecordFields.dateProblem(entry.lastUpdated, path + ".lastUpdated") { return problem }
         var checked = entry
         var notes: [String] = []
         RecordFields.checkRanges(&checked, at: path, notes: &notes)
-        // A reader's note ends with what it did about the value ("; ignored"): input is refused instead.
-        return notes.first.map { note in String(note[..<(note.firstRange(of: "; ")?.lowerBound ?? note.endIndex)]) }
+        let ignored = "; ignored"
+        return notes.first(where: { $0.hasSuffix(ignored) }).map { String($0.dropLast(ignored.count)) }
     }
 
     /// The first identity field of `entry` (account, plan, a model's name) that a terminal would not show
