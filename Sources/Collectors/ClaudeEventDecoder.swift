@@ -15,7 +15,8 @@ enum ClaudeEventDecoder: LogLineDecoder {
         var cacheWrite = 0
         var cacheRead = 0
 
-        var tokens: Int { [input, output, cacheWrite, cacheRead].saturatingSum() }
+        // Chained, not summed over an array: this runs for every response of every log line read.
+        var tokens: Int { input.saturatingAdding(output).saturatingAdding(cacheWrite).saturatingAdding(cacheRead) }
     }
 
     static func decode(_ line: UnsafeRawBufferPointer) -> Usage? {
