@@ -71,7 +71,7 @@ public struct ClaudeCollector: Sendable {
             for response in file.responses where seen.insert(response.key).inserted {
                 if response.at.timeIntervalSince1970 >= since { recentTimes.append(response.at.timeIntervalSince1970) }
                 let day = utcDay(response.at)
-                tokensByDay[day] = tokensByDay[day, default: 0].saturatingAdding(response.tokens)
+                tokensByDay[day, default: 0].saturatingAdd(response.tokens)
                 costByDay[day, default: 0] += response.costUSD
             }
         }

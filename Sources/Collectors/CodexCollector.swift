@@ -56,7 +56,7 @@ public struct CodexCollector: Sendable {
 
         mutating func append(at: Date, tokens count: Int) {
             let day = Int32(clamping: Int((at.timeIntervalSince1970 / 86_400).rounded(.down)))
-            sums[day] = sums[day, default: 0].saturatingAdding(count)
+            sums[day, default: 0].saturatingAdd(count)
             moments.append(at.timeIntervalSince1970)
             days.append(day)
             tokens.append(count)
@@ -70,7 +70,7 @@ public struct CodexCollector: Sendable {
 
         mutating func append(contentsOf other: Responses) {
             for (day, count) in other.sums {
-                sums[day] = sums[day, default: 0].saturatingAdding(count)
+                sums[day, default: 0].saturatingAdd(count)
             }
             moments += other.moments
             days += other.days
@@ -124,8 +124,7 @@ public struct CodexCollector: Sendable {
             var sums: [Int32: Int] = [:]
             let start = forkedAt.timeIntervalSince1970
             for index in responses.moments.indices where responses.moments[index] >= start {
-                sums[responses.days[index]] = sums[responses.days[index], default: 0].saturatingAdding(
-                    responses.tokens[index])
+                sums[responses.days[index], default: 0].saturatingAdd(responses.tokens[index])
             }
             return sums
         }
@@ -138,7 +137,7 @@ public struct CodexCollector: Sendable {
         for scan in scans {
             combined.mergeLimits(scan)
             for (day, count) in scan.ownSums {
-                byDay[day] = byDay[day, default: 0].saturatingAdding(count)
+                byDay[day, default: 0].saturatingAdd(count)
             }
         }
         return (combined, byDay)

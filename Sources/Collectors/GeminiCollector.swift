@@ -88,7 +88,7 @@ extension GeminiCollector {
 
         init(_ scan: Scan) {
             for counted in scan.messages.values {
-                byDay[counted.day] = byDay[counted.day, default: 0].saturatingAdding(counted.tokens)
+                byDay[counted.day, default: 0].saturatingAdd(counted.tokens)
             }
             newest = scan.newest
         }

@@ -8,6 +8,13 @@ extension Int {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? (other > 0 ? .max : .min) : sum
     }
+
+    /// Adds `other` in place as `saturatingAdding` does: for a table's entry (`byDay[day, default: 0]`),
+    /// found once, where reading and writing it back looked the key up twice.
+    @inlinable
+    public mutating func saturatingAdd(_ other: Int) {
+        self = saturatingAdding(other)
+    }
 }
 
 extension Sequence where Element == Int {
