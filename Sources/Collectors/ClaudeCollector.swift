@@ -81,9 +81,10 @@ public struct ClaudeCollector: Sendable {
         private var lastDay: (number: Int, name: String)?
 
         private mutating func utcDay(_ at: Date) -> String {
-            // A time read back from a damaged state may be past any day number: such times share one.
+            // Clamped as `RFC3339` clamps what it writes (a time read back from a damaged state may be past
+            // any day number): equal numbers must name equal days.
             let days = (at.timeIntervalSince1970 / 86_400).rounded(.down)
-            let number = days.isFinite && abs(days) < 1e15 ? Int(days) : Int.min
+            let number = days.isFinite ? Int(min(max(days, -1e7), 1e7)) : 0
             if let lastDay, lastDay.number == number { return lastDay.name }
             let name = RFC3339.utcDay(at)
             lastDay = (number, name)

@@ -57,4 +57,15 @@ struct HugeTokenCountTests {
         #expect(entry.tokens?.today == Int.max)
         #expect(entry.tokens?.last30Days == Int.max)
     }
+
+    @Test("times far outside the calendar, as a damaged scan state may hold them, are each counted on their own day")
+    func timesOutsideTheCalendar() {
+        var file = ClaudeCollector.FileScan()
+        file.responses = [1e300, -1e300, .nan, 1e300].enumerated().map { index, seconds in
+            .init(key: UInt64(index), at: Date(timeIntervalSince1970: seconds), tokens: 1, costUSD: 0)
+        }
+        var scan = ClaudeCollector.Scan()
+        scan.add(file)
+        #expect(scan.tokensByDay == ["9999-12-31": 2, "0001-01-01": 1, "1970-01-01": 1])
+    }
 }

@@ -64,8 +64,8 @@ struct ReportPage {
             var sum = providers[account.providerID] ?? (0, 0, 0, 0, 0, false)
             sum.costs = sum.costs || account.costUSD != nil
             sum.accounts += 1
-            sum.tokensToday = sum.tokensToday.saturatingAdding(account.tokens?.today ?? 0)
-            sum.tokens30 = sum.tokens30.saturatingAdding(account.tokens?.last30Days ?? 0)
+            sum.tokensToday.saturatingAdd(account.tokens?.today ?? 0)
+            sum.tokens30.saturatingAdd(account.tokens?.last30Days ?? 0)
             sum.costToday += account.costUSD?.today ?? 0
             sum.cost30 += account.costUSD?.last30Days ?? 0
             providers[account.providerID] = sum
