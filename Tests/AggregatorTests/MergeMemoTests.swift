@@ -76,6 +76,25 @@ struct MergeMemoTests {
         #expect(MergeMemo.load(from: path, store: "/s", readerVersion: "v", fingerprint: 7) == nil)
     }
 
+    @Test("a sealed memo naming a device by an id no record could have is ignored, not believed")
+    func deviceIDsCheckedOnLoad() throws {
+        let root = TemporaryDirectory("aggctl-memo-ids")
+        var result = merged([Records.entry(email: "a@example.com", at: "2026-11-30T11:50:00Z")], options: noon)
+        let path = root.file("cache/s.merge")
+        try MergeMemo(store: "/s", readerVersion: "v", fingerprint: 7, options: noon, result: result).save(to: path)
+        #expect(MergeMemo.load(from: path, store: "/s", readerVersion: "v")?.result == result)
+        // The same memo, its checksum valid, as a hand that can write the state folder would seal it.
+        for hostile in ["../../etc/passwd", "dev\u{1B}[2J", ".hidden", ""] {
+            let id = DeviceID(alreadyValidated: hostile)
+            result.devices[0].deviceID = id
+            result.accounts[0].deviceID = id
+            result.accounts[0].seenOn = [id]
+            result.accounts[0].perDevice[0].deviceID = id
+            try MergeMemo(store: "/s", readerVersion: "v", fingerprint: 7, options: noon, result: result).save(to: path)
+            #expect(MergeMemo.load(from: path, store: "/s", readerVersion: "v") == nil, "\(hostile)")
+        }
+    }
+
     @Test("a memo larger than the head it is judged by: turned away by its listing, whole and checked otherwise")
     func largeFileJudgedByItsHead() throws {
         let root = TemporaryDirectory("aggctl-memo-large")

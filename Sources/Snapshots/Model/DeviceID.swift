@@ -11,7 +11,8 @@ public struct DeviceID: RawRepresentable, Hashable, Comparable, Sendable, Custom
         self.rawValue = rawValue
     }
 
-    /// An id known to be valid already (read back from this program's own checksummed files).
+    /// An id `problem(with:)` has just passed, for a caller that wanted the reason when it failed. Never
+    /// for ids read back from kept files: a checksum says only that the bytes are the ones written.
     package init(alreadyValidated rawValue: String) {
         self.rawValue = rawValue
     }
