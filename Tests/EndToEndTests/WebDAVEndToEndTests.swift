@@ -149,7 +149,8 @@ struct WebDAVEndToEndTests {
             #expect(run.status == 0, "\(run.errors)")
             return server.requestLog().dropFirst(before).filter { $0.contains("/\(folder)/") }
         }
-        #expect(try requestsOfOneStatus().map { $0.split(separator: " ")[0] } == ["PROPFIND", "GET", "GET", "GET"])
+        let first = try requestsOfOneStatus()
+        #expect(first.map { $0.split(separator: " ")[0] } == ["PROPFIND", "GET", "GET", "GET"], "\(first)")
         #expect(try requestsOfOneStatus() == ["PROPFIND /\(folder)/store/ 207"])
         let publish = try BinaryRun.run(
             ["publish", "--store", store, "--device-id", "b", "--from", "-"],

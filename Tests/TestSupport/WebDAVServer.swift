@@ -48,15 +48,18 @@ public final class WebDAVServer: @unchecked Sendable {
 
     /// The log of requests, one "METHOD PATH STATUS" line each (Apache and nginx; empty for rclone), once
     /// it has settled: a server logs a request after answering it, so a client that has all its answers
-    /// (records read in parallel finish together) can be ahead of the last lines. Read until two reads
-    /// 50 ms apart agree, for at most 2 s.
+    /// (records read in parallel finish together) can be ahead of the last lines. Read until it has
+    /// stayed the same for 250 ms, for at most 5 s: under a full test run a worker on this 2-core machine
+    /// was seen to write its line more than 50 ms after its answer, and one quiet gap of 50 ms then
+    /// returned the log one GET short.
     public func requestLog() -> [String] {
         func read() -> String { (try? String(contentsOfFile: root + ".run/access.log", encoding: .utf8)) ?? "" }
         var text = read()
-        for _ in 0..<40 {
+        var quiet = 0
+        for _ in 0..<100 where quiet < 5 {
             Thread.sleep(forTimeInterval: 0.05)
             let again = read()
-            if again == text { break }
+            quiet = again == text ? quiet + 1 : 0
             text = again
         }
         return text.split(separator: "\n").map(String.init)
