@@ -15,6 +15,7 @@ public enum Merger {
     /// reported the key.
     public static func merge(_ contents: StoreContents, options: MergeOptions) -> MergeResult {
         let records = contents.records
+        let devices = DeviceOrder(records)
         // One candidate per provider entry, holding indices rather than copies: copying entries and
         // records (and the reference counting that comes with it) cost more than reading them.
         var candidates: [Candidate] = []
@@ -47,7 +48,8 @@ public enum Merger {
                 groupOfCandidate.append(group)
                 candidates.append(
                     Candidate(
-                        deviceID: deviceID, record: recordIndex, entry: entryIndex, lastUpdated: lastUpdated,
+                        device: devices.rank[recordIndex], record: recordIndex, entry: entryIndex,
+                        lastUpdated: lastUpdated,
                         generatedAt: generatedAt,
                         clockSkew: lastUpdated.timeIntervalSince(options.now) > options.maxSkew,
                         hasWindows: hasWindows))
@@ -77,33 +79,38 @@ public enum Merger {
                 deviceBests.removeAll(keepingCapacity: true)
                 for index in members[firsts[group]..<firsts[group + 1]] {
                     let candidate = candidates[index]
-                    if let same = deviceBests.firstIndex(where: { $0.deviceID == candidate.deviceID }) {
+                    if let same = deviceBests.firstIndex(where: { $0.device == candidate.device }) {
                         if candidate.ranksAbove(deviceBests[same]) { deviceBests[same] = candidate }
                     } else {
                         deviceBests.append(candidate)
                     }
                 }
-                if deviceBests.count > 1 { deviceBests.sort { $0.deviceID < $1.deviceID } }
+                if deviceBests.count > 1 { deviceBests.sort { $0.device < $1.device } }
                 emit(account(key, deviceBests, records, options))
             }
         }
 
-        let devices = records.map { record in
-            let snapshot = record.snapshot
-            return DeviceSummary(
-                deviceID: snapshot.deviceID, deviceName: snapshot.deviceName, generatedAt: snapshot.generatedAt,
-                appVersion: snapshot.appVersion, providerCount: snapshot.providers.count,
-                stale: options.isStale(since: snapshot.generatedAt))
-        }.sorted { $0.deviceID < $1.deviceID }
+        // In the devices' order already (records of equal ids, which a store's read never gives, keep
+        // theirs, as a stable sort by id would).
+        let summaries = devices.order.map { index in
+            DeviceSummary(
+                deviceID: records[index].snapshot.deviceID, deviceName: records[index].snapshot.deviceName,
+                generatedAt: records[index].snapshot.generatedAt, appVersion: records[index].snapshot.appVersion,
+                providerCount: records[index].snapshot.providers.count,
+                stale: options.isStale(since: records[index].snapshot.generatedAt))
+        }
 
         return MergeResult(
-            now: options.now, accounts: accounts, devices: devices, problems: contents.problems,
+            now: options.now, accounts: accounts, devices: summaries, problems: contents.problems,
             newestEntry: candidates.map(\.lastUpdated).max())
     }
 
-    /// A provider entry competing to speak for its account: where it is, and what ranks it.
+    /// A provider entry competing to speak for its account: where it is, and what ranks it. Plain values
+    /// only: candidates are copied and compared tens of thousands of times on a large store, and a
+    /// device id held here was a reference counted on every copy, often on the other core's memory.
     private struct Candidate {
-        var deviceID: DeviceID
+        /// The rank of its device's id in byte order (`DeviceOrder`): equal for equal ids.
+        var device: Int
         var record: Int
         /// Position in its record: the last tie-break, for a record that lists one account twice.
         var entry: Int
@@ -119,12 +126,15 @@ public enum Merger {
             if clockSkew != other.clockSkew { return !clockSkew }
             if lastUpdated != other.lastUpdated { return lastUpdated > other.lastUpdated }
             if generatedAt != other.generatedAt { return generatedAt > other.generatedAt }
-            if deviceID != other.deviceID { return deviceID < other.deviceID }
+            if device != other.device { return device < other.device }
             return entry < other.entry
         }
     }
 
     /// One account from the best candidate of each device that reported it (sorted by device).
+    ///
+    /// Entries are read where they lie (`Entries.of`), never copied whole: a copy retains and releases
+    /// each of an entry's fields, on memory the other core decoded.
     private static func account(
         _ key: AccountKey, _ deviceBests: [Candidate], _ records: [StoredRecord], _ options: MergeOptions
     ) -> MergedAccount {
@@ -135,50 +145,68 @@ public enum Merger {
             : deviceBests.filter(\.hasWindows).reduce(nil as Candidate?) { best, candidate in
                 best.map { candidate.ranksAbove($0) ? candidate : $0 } ?? candidate
             } ?? newest
-        let snapshot = records[winner.record].snapshot
-        let entry = snapshot.providers[winner.entry]
-        let entries = deviceBests.map { records[$0.record].snapshot.providers[$0.entry] }
+        let entries = Entries(records: records, candidates: deviceBests)
+        let deviceOf = { (candidate: Candidate) in records[candidate.record].snapshot.deviceID }
         // A newer entry without windows stands beside the figures with its error, never in their place.
-        let newestError =
-            winner.deviceID == newest.deviceID ? nil : records[newest.record].snapshot.providers[newest.entry].error
+        let newestError = winner.device == newest.device ? nil : entries.of(newest) { $0.error }
 
         return MergedAccount(
             key: key,
-            providerID: entry.providerID,
-            accountEmail: key.normalizedEmail == nil ? nil : entry.accountEmail.map(AccountKey.trimmed),
-            plan: entry.plan,
-            session: entry.session.map(WindowStatus.init),
-            weekly: entry.weekly.map(WindowStatus.init),
-            modelWeekly: entry.modelWeekly.map {
-                $0.map { NamedWindowStatus(name: $0.name, window: WindowStatus($0.window)) }
+            providerID: entries.of(winner) { $0.providerID },
+            accountEmail: key.normalizedEmail == nil
+                ? nil : entries.of(winner) { $0.accountEmail.map(AccountKey.trimmed) },
+            plan: entries.of(winner) { $0.plan },
+            session: entries.of(winner) { $0.session.map(WindowStatus.init) },
+            weekly: entries.of(winner) { $0.weekly.map(WindowStatus.init) },
+            modelWeekly: entries.of(winner) { entry in
+                entry.modelWeekly.map { $0.map { NamedWindowStatus(name: $0.name, window: WindowStatus($0.window)) } }
             },
-            deviceID: winner.deviceID,
-            deviceName: snapshot.deviceName,
-            lastUpdated: entry.lastUpdated,
-            seenOn: deviceBests.map(\.deviceID),
+            deviceID: deviceOf(winner),
+            deviceName: records[winner.record].snapshot.deviceName,
+            lastUpdated: entries.of(winner) { $0.lastUpdated },
+            seenOn: deviceBests.map(deviceOf),
             tokens: tokenTotals(entries),
             costUSD: costTotals(entries),
-            // By index, each entry's fields read in place: pairs of `zip` copied every whole entry.
-            perDevice: deviceBests.indices.map { index in
-                DeviceLedger(
-                    deviceID: deviceBests[index].deviceID,
-                    tokensToday: entries[index].tokens?.today,
-                    tokens30Days: entries[index].tokens?.last30Days,
-                    costTodayUSD: entries[index].costUSD?.today,
-                    cost30DaysUSD: entries[index].costUSD?.last30Days,
-                    daily: entries[index].tokens?.daily ?? [])
+            perDevice: deviceBests.map { candidate in
+                entries.of(candidate) { entry in
+                    DeviceLedger(
+                        deviceID: deviceOf(candidate), tokensToday: entry.tokens?.today,
+                        tokens30Days: entry.tokens?.last30Days, costTodayUSD: entry.costUSD?.today,
+                        cost30DaysUSD: entry.costUSD?.last30Days, daily: entry.tokens?.daily ?? [])
+                }
             },
-            stale: options.isStale(since: entry.lastUpdated),
+            stale: options.isStale(since: entries.of(winner) { $0.lastUpdated }),
             clockSkew: winner.clockSkew,
-            error: newestError ?? entry.error,
-            errorDeviceID: newestError == nil ? nil : newest.deviceID,
+            error: newestError ?? entries.of(winner) { $0.error },
+            errorDeviceID: newestError == nil ? nil : deviceOf(newest),
             history: history(of: entries, options),
             weeklyTrend: weeklyTrend(of: entries, options))
     }
 
+    /// The entries of an account's candidates, read where they lie.
+    private struct Entries {
+        let records: [StoredRecord]
+        let candidates: [Candidate]
+
+        /// What `read` makes of `candidate`'s entry, read where it lies.
+        func of<T>(_ candidate: Candidate, _ read: (ProviderUsage) -> T) -> T {
+            read(records[candidate.record].snapshot.providers[candidate.entry])
+        }
+
+        /// `field` of each entry that has it, in the candidates' order.
+        func compactMap<T>(_ field: (ProviderUsage) -> T?) -> [T] {
+            candidates.compactMap { of($0, field) }
+        }
+
+        /// Whether any entry passes `test`.
+        func contains(where test: (ProviderUsage) -> Bool) -> Bool {
+            candidates.contains { of($0, test) }
+        }
+    }
+
     /// The devices' weekly trends (from their samples when the history was read), merged; a half day
     /// dated past the skew tolerance is left out like a skewed sample.
-    private static func weeklyTrend(of entries: [ProviderUsage], _ options: MergeOptions) -> WeeklyTrend? {
+    private static func weeklyTrend(of entries: Entries, _ options: MergeOptions) -> WeeklyTrend? {
         let trends = entries.compactMap { entry in entry.weeklySamples.map(WeeklyTrend.init) ?? entry.weeklyTrend }
             .filter { !$0.points.isEmpty }
         guard !trends.isEmpty else { return nil }
@@ -189,7 +217,7 @@ public enum Merger {
     }
 
     /// The union of the devices' samples; nil when none carries any (records read without history).
-    private static func history(of entries: [ProviderUsage], _ options: MergeOptions) -> MergedHistory? {
+    private static func history(of entries: Entries, _ options: MergeOptions) -> MergedHistory? {
         guard entries.contains(where: { $0.sessionSamples != nil || $0.weeklySamples != nil }) else { return nil }
         return MergedHistory(
             session: MergedHistory.union(
@@ -198,7 +226,7 @@ public enum Merger {
         )
     }
 
-    private static func tokenTotals(_ entries: [ProviderUsage]) -> TokenTotals? {
+    private static func tokenTotals(_ entries: Entries) -> TokenTotals? {
         sums(
             entries, { $0.tokens }, today: { $0.today }, last30Days: { $0.last30Days }, zero: 0,
             adding: { $0.saturatingAdding($1) }
@@ -208,7 +236,7 @@ public enum Merger {
         }
     }
 
-    private static func costTotals(_ entries: [ProviderUsage]) -> CostTotals? {
+    private static func costTotals(_ entries: Entries) -> CostTotals? {
         sums(entries, { $0.costUSD }, today: { $0.today }, last30Days: { $0.last30Days }, zero: 0, adding: +).map {
             CostTotals(today: $0.today, last30Days: $0.last30Days)
         }
@@ -218,13 +246,13 @@ public enum Merger {
     /// have it (nil when none has); nil when no entry has a ledger. In one loop, not through arrays of
     /// the figures: every account of a merge has them, and the arrays were half a dozen allocations each.
     private static func sums<Ledger, Value>(
-        _ entries: [ProviderUsage], _ ledger: (ProviderUsage) -> Ledger?, today: (Ledger) -> Value?,
+        _ entries: Entries, _ ledger: (ProviderUsage) -> Ledger?, today: (Ledger) -> Value?,
         last30Days: (Ledger) -> Value?, zero: Value, adding add: (Value, Value) -> Value
     ) -> (today: Value?, last30Days: Value?)? {
         var any = false
         var sums: (today: Value?, last30Days: Value?) = (nil, nil)
-        for index in entries.indices {
-            guard let figures = ledger(entries[index]) else { continue }
+        for candidate in entries.candidates {
+            guard let figures = entries.of(candidate, ledger) else { continue }
             any = true
             if let value = today(figures) { sums.today = add(sums.today ?? zero, value) }
             if let value = last30Days(figures) { sums.last30Days = add(sums.last30Days ?? zero, value) }

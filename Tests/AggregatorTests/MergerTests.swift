@@ -137,6 +137,21 @@ struct MergerTests {
         #expect(smallerID.accounts.first?.deviceID.rawValue == "alpha")
     }
 
+    @Test("records of one device id, out of order (a store's read never gives them), count as one device")
+    func oneDeviceInTwoRecords() {
+        let result = merge([
+            Records.snapshot("m", generatedAt: "2026-11-30T11:50:00Z", [Records.entry(at: "2026-11-30T11:40:00Z")]),
+            Records.snapshot(
+                "b", generatedAt: "2026-11-30T11:50:00Z", [Records.entry(at: "2026-11-30T11:30:00Z", tokensToday: 5)]),
+            Records.snapshot(
+                "m", generatedAt: "2026-11-30T11:50:00Z", [Records.entry(at: "2026-11-30T11:45:00Z", tokensToday: 7)]),
+        ])
+        #expect(result.accounts.map(\.deviceID.rawValue) == ["m"])
+        #expect(result.accounts.first?.seenOn.map(\.rawValue) == ["b", "m"])
+        #expect(result.accounts.first?.perDevice.map(\.tokensToday) == [5, 7])
+        #expect(result.devices.map(\.deviceID.rawValue) == ["b", "m", "m"])
+    }
+
     @Test("different accounts of the same provider stay side by side")
     func accountsStaySideBySide() {
         let result = merge([
