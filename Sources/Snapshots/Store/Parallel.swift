@@ -58,7 +58,7 @@ public enum Parallel {
     /// `pieces` must cover `0..<count` in order. When a piece throws or emits the wrong number of
     /// elements, everything made is released and the first error is thrown.
     public static func makeArray<Element>(
-        count: Int, pieces: [Range<Int>], _ make: @Sendable (Int, (Element) -> Void) throws -> Void
+        count: Int, pieces: [Range<Int>], _ make: @Sendable (Int, (consuming Element) -> Void) throws -> Void
     ) throws -> [Element] {
         precondition(
             pieces.first?.lowerBound ?? 0 == 0 && pieces.last?.upperBound ?? 0 == count
@@ -82,7 +82,9 @@ public enum Parallel {
                 let range = pieces[piece]
                 var next = range.lowerBound
                 do {
-                    try make(piece) { element in
+                    // Each element moved into its slot: a copy retained everything it holds (on the
+                    // core that made it, the copy's release then on the one that frees the array).
+                    try make(piece) { (element: consuming Element) in
                         if next < range.upperBound { (slots.baseAddress! + next).initialize(to: element) }
                         next += 1
                     }

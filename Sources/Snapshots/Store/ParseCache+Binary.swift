@@ -270,12 +270,13 @@ extension BinaryReader {
                     today: try reader.optionalDouble(), last30Days: try reader.optionalDouble())
             }
             let error = try optionalString()
-            var entry = ProviderUsage(
-                providerID: providerID, accountEmail: accountEmail, plan: plan, lastUpdated: lastUpdated,
-                session: session, weekly: weekly, modelWeekly: modelWeekly, tokens: tokens, costUSD: cost,
-                error: error)
-            entry.weeklyTrend = try optional { try $0.trend() }
-            providers.append(entry)
+            let weeklyTrend = try optional { try $0.trend() }
+            // Made in the append: a local entry appended was copied, and the copy retained its texts.
+            providers.append(
+                ProviderUsage(
+                    providerID: providerID, accountEmail: accountEmail, plan: plan, lastUpdated: lastUpdated,
+                    session: session, weekly: weekly, modelWeekly: modelWeekly, tokens: tokens, costUSD: cost,
+                    error: error, weeklyTrend: weeklyTrend))
         }
         return DeviceSnapshot(
             schemaVersion: schemaVersion, deviceID: deviceID, deviceName: deviceName, appVersion: appVersion,
