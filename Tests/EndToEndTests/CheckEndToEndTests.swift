@@ -413,6 +413,10 @@ struct CheckEndToEndTests {
         #expect(lines(log).count == 4)
         #expect(run.output.components(separatedBy: "\"depleted\"").count == 4)
         #expect(run.errors.contains("3 event(s) stay queued"))
+        // One line for the dead hook, not one per event it did not take.
+        let told = run.errors.split(separator: "\n").filter { $0.contains("could not deliver") }
+        #expect(told.count == 1, "\(run.errors)")
+        #expect(told.first?.contains("could not deliver 3 events to 'command:\(hookPath)' (the first evt-") == true)
     }
 }
 

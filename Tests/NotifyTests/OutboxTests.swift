@@ -60,7 +60,9 @@ struct OutboxTests {
         }
         let report = outbox.deliver(to: [up, down], policy: counting, now: Self.now, lifetime: 86_400) { _, _ in }
         #expect(report.failures.count == 3)
-        #expect(report.failures.first == "event evt-1 to 'down': down is down")
+        #expect(report.failures.first?.description == "event evt-1 to 'down': down is down")
+        // Told once for the backend, not once per event.
+        #expect(DeliveryFailure.summaries(report.failures) == ["3 events to 'down' (the first evt-1): down is down"])
         #expect(waits.entries.count == 3, "the waits of one event's four attempts; later events do not try again")
         #expect(outbox.items.map(\.deliveredTo) == [["up"], ["up"], ["up"]])
         // Next run, the backend is back: only it is tried, and only for what it lacks.
@@ -69,6 +71,22 @@ struct OutboxTests {
         #expect(next == DeliveryReport() && outbox.items.isEmpty)
         #expect(up.delivered.entries == ["evt-1", "evt-2", "evt-3"])
         #expect(down.delivered.entries == ["evt-1", "evt-2", "evt-3"])
+    }
+
+    @Test("failures are told once per backend, in the order the backends failed; one event is told by its id")
+    func failuresSummedPerBackend() {
+        let failures = [
+            DeliveryFailure(event: "evt-1", backend: "hook", reason: "exited with status 3"),
+            DeliveryFailure(event: "evt-1", backend: "stdout", reason: "broken pipe"),
+            DeliveryFailure(event: "evt-2", backend: "hook", reason: "exited with status 3"),
+            DeliveryFailure(event: "evt-3", backend: "hook", reason: "exited with status 3"),
+        ]
+        #expect(
+            DeliveryFailure.summaries(failures) == [
+                "3 events to 'hook' (the first evt-1): exited with status 3",
+                "event evt-1 to 'stdout': broken pipe",
+            ])
+        #expect(DeliveryFailure.summaries([]).isEmpty)
     }
 
     @Test("an event failing for longer than its lifetime is dropped and reported")

@@ -143,16 +143,15 @@ enum CheckCommand {
             try stateFile.appendToJournal(["delivered": id, "to": backend])
         }
         try save(state, to: stateFile, over: &persisted)
-        for dropped in report.dropped {
+        for dropped in DeliveryFailure.summaries(report.dropped) {
             context.console.warn("dropping \(dropped): undelivered for over a day")
         }
-        guard report.failures.isEmpty else {
-            for failure in report.failures.dropLast() { context.console.warn("could not deliver \(failure)") }
-            throw CommandFailure(
-                "could not deliver \(report.failures.last!); \(state.outbox.items.count) event(s) stay queued for the next run"
-            )
-        }
-        return .success
+        // One line per backend: a webhook that is down fails every queued event alike.
+        let failures = DeliveryFailure.summaries(report.failures)
+        guard let last = failures.last else { return .success }
+        for failure in failures.dropLast() { context.console.warn("could not deliver \(failure)") }
+        throw CommandFailure(
+            "could not deliver \(last); \(state.outbox.items.count) event(s) stay queued for the next run")
     }
 
     /// Writes the whole state unless the file holds exactly it already (`persisted`); the journal it now

@@ -55,13 +55,14 @@ public struct Outbox: Codable, Sendable, Equatable {
         var index = 0
         while index < items.count {
             let item = items[index]
-            var failed: [String] = []
+            var failed: [DeliveryFailure] = []
             for notifier in notifiers where !items[index].deliveredTo.contains(notifier.name) {
                 if let reason = down[notifier.name] {
-                    failed.append("event \(item.notification.id) to '\(notifier.name)': \(reason)")
+                    failed.append(DeliveryFailure(event: item.notification.id, backend: notifier.name, reason: reason))
                 } else if let failure = policy.deliver(item.notification, with: notifier) {
                     down[notifier.name] = failure.reason
-                    failed.append("event \(item.notification.id) to '\(notifier.name)': \(failure.reason)")
+                    failed.append(
+                        DeliveryFailure(event: item.notification.id, backend: notifier.name, reason: failure.reason))
                 } else {
                     items[index].deliveredTo.append(notifier.name)
                     try recorder(item.notification.id, notifier.name)
@@ -104,13 +105,48 @@ public struct OutboxItem: Codable, Sendable, Equatable {
 
 /// What one `deliver` left undone.
 public struct DeliveryReport: Sendable, Equatable {
-    /// "event ID to 'BACKEND': reason" for each delivery that failed; those events stay queued.
-    public var failures: [String] = []
+    /// Each delivery that failed; those events stay queued.
+    public var failures: [DeliveryFailure] = []
     /// The same for events dropped after failing longer than the lifetime.
-    public var dropped: [String] = []
+    public var dropped: [DeliveryFailure] = []
 
-    public init(failures: [String] = [], dropped: [String] = []) {
+    public init(failures: [DeliveryFailure] = [], dropped: [DeliveryFailure] = []) {
         self.failures = failures
         self.dropped = dropped
+    }
+}
+
+/// One event a backend did not take, and why (one line, no secrets: `NotifierError`).
+public struct DeliveryFailure: Sendable, Equatable, CustomStringConvertible {
+    public var event: String
+    public var backend: String
+    public var reason: String
+
+    public init(event: String, backend: String, reason: String) {
+        self.event = event
+        self.backend = backend
+        self.reason = reason
+    }
+
+    /// "event ID to 'BACKEND': reason".
+    public var description: String { "event \(event) to '\(backend)': \(reason)" }
+
+    /// `failures` told once per backend, in the order the backends first failed: "event ID to
+    /// 'BACKEND': reason" for one event, "N events to 'BACKEND' (the first ID): reason" for more, with the
+    /// first one's reason. A backend is tried once per run (`Outbox.deliver`), so every event it did not
+    /// take failed for that reason, and a line for each of hundreds of them told nothing more.
+    public static func summaries(_ failures: [DeliveryFailure]) -> [String] {
+        var order: [String] = []
+        var byBackend: [String: [DeliveryFailure]] = [:]
+        for failure in failures {
+            if byBackend[failure.backend] == nil { order.append(failure.backend) }
+            byBackend[failure.backend, default: []].append(failure)
+        }
+        return order.map { backend in
+            let failed = byBackend[backend]!
+            let first = failed[0]
+            guard failed.count > 1 else { return first.description }
+            return "\(failed.count) events to '\(backend)' (the first \(first.event)): \(first.reason)"
+        }
     }
 }
