@@ -56,8 +56,10 @@ public final class WebDAVServer: @unchecked Sendable {
         func read() -> String { (try? String(contentsOfFile: root + ".run/access.log", encoding: .utf8)) ?? "" }
         var text = read()
         var quiet = 0
-        for _ in 0..<100 where quiet < 5 {
+        var polls = 0
+        while quiet < 5 && polls < 100 {
             Thread.sleep(forTimeInterval: 0.05)
+            polls += 1
             let again = read()
             quiet = again == text ? quiet + 1 : 0
             text = again
