@@ -7,7 +7,7 @@ import Testing
 /// hours, each with its own state directory, and `check --warn-pace` after every publish. Made once per
 /// test process and read by the tests below.
 final class SimulatedWeek: Sendable {
-    let root = TemporaryDirectory("aggctl-week")
+    let root: TemporaryDirectory
     var store: String { root.file("store") }
     /// Monday 2026-11-23 00:00 UTC; the weekly window resets on Thursday and again a week later.
     static let start = Records.date("2026-11-23T00:00:00Z")
@@ -50,6 +50,7 @@ final class SimulatedWeek: Sendable {
     static let shared = Result { try SimulatedWeek() }
 
     private init() throws {
+        root = try TemporaryDirectory.lastingThisProcess("aggctl-week")
         eventLines = try Self.simulate(in: root)
     }
 

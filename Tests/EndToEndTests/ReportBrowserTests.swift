@@ -25,9 +25,12 @@ struct ReportBrowserTests {
 
     static func load(_ page: String, screenshot: String, width: Int = 1000) throws -> Loaded {
         let browser = try #require(chromium, "missing under CI: \(reason)")
+        // Chromium writes its profile (.cache, .config) under HOME: a folder of its own, gone after it.
+        let home = TemporaryDirectory("aggctl-chromium-home")
+        defer { withExtendedLifetime(home) {} }
         let run = try BinaryRun.run(
             [Repository.path("Tests/Browser/load_page.py"), browser, page, screenshot, String(width), "1400"],
-            environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()], executable: "/usr/bin/python3",
+            environment: ["PATH": "/usr/bin:/bin", "HOME": home.path], executable: "/usr/bin/python3",
             timeout: 90)
         try #require(run.status == 0, "load_page.py failed: \(run.errors)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])

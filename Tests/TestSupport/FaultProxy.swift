@@ -18,7 +18,7 @@ public final class FaultProxy: @unchecked Sendable {
         server = try LocalServer(
             ["python3", Repository.path("Tests/Servers/fault_proxy.py"), String(port), upstream]
                 + (keepsHost ? ["--keep-host"] : []), port: port,
-            log: folder.file("proxy.log"))
+            log: folder.file("proxy.log"), folder: folder)
     }
 
     /// What the proxy does to the next `count` requests of `method` whose path contains `path` (see the

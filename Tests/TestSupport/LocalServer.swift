@@ -12,6 +12,11 @@ import Foundation
 /// killed test run never leaves servers behind: SIGTERM first, and when the server has not exited
 /// `stopGrace` seconds later, SIGKILL to the whole process group (the server's workers included). Output
 /// goes to a log file, quoted when it fails to start.
+///
+/// The watchdog also removes the server's folder once the test process and then the server are gone. A
+/// server shared by a test
+/// process is held by a static, whose deinit never runs: its folder (a SeaweedFS one holds 35 MB) was
+/// left in the temporary folder by every test run.
 public final class LocalServer: @unchecked Sendable {
     public let port: Int
     public let log: String
@@ -28,14 +33,22 @@ public final class LocalServer: @unchecked Sendable {
 
     /// Starts `command` (whose arguments may include `port`), and waits until it accepts connections.
     ///
+    /// - Parameter folder: the server's own folder (its data and `log`), removed once the test process
+    ///   and then the server have gone; a server that outlives its test (a shared one) must pass it.
     /// - Throws: `LocalServer.Failure` when it exits or does not listen within `readyTimeout` seconds.
-    public init(_ command: [String], port: Int, log: String, readyTimeout: TimeInterval = 20) throws {
+    public init(
+        _ command: [String], port: Int, log: String, folder: TemporaryDirectory? = nil,
+        readyTimeout: TimeInterval = 20
+    ) throws {
         self.port = port
         self.log = log
         // The loop polls both the test process and the server; `stop` runs on either one's end and on
-        // the watchdog's own SIGTERM. `kill -KILL 0` ends the watchdog's whole group, itself included.
+        // the watchdog's own SIGTERM. When the test process is gone, the folder goes once the server has
+        // exited (or been killed), so that nothing writes into it again; while it lives, the folder is
+        // its own (a server that did not start is reported with its log). `kill -KILL 0` then ends the
+        // watchdog's whole group (the server's workers, and itself).
         let script = """
-            parent=$1; shift
+            parent=$1; folder=$2; shift 2
             "$@" & child=$!
             stop() {
               trap '' TERM INT
@@ -44,6 +57,8 @@ public final class LocalServer: @unchecked Sendable {
               while kill -0 $child 2>/dev/null && [ $ticks -lt \(Self.stopGrace * 10) ]; do
                 sleep 0.1; ticks=$((ticks + 1))
               done
+              kill -KILL $child 2>/dev/null
+              if [ -n "$folder" ] && ! kill -0 "$parent" 2>/dev/null; then rm -rf -- "$folder"; fi
               kill -KILL 0
             }
             trap stop TERM INT
@@ -51,7 +66,8 @@ public final class LocalServer: @unchecked Sendable {
             stop
             """
         _ = FileManager.default.createFile(atPath: log, contents: nil)
-        watchdog = try SpawnedProcess(["/bin/sh", "-c", script, "watchdog", String(getpid())] + command, output: log)
+        watchdog = try SpawnedProcess(
+            ["/bin/sh", "-c", script, "watchdog", String(getpid()), folder?.path ?? ""] + command, output: log)
         let deadline = Date().addingTimeInterval(readyTimeout)
         while !LocalServer.accepts(port: port) {
             guard watchdog.isRunning, Date() < deadline else {
@@ -175,7 +191,7 @@ extension LocalServer {
         let folder = TemporaryDirectory("aggctl-http")
         let server = try LocalServer(
             ["python3", Repository.path("Tests/Servers/http_server.py"), String(port)], port: port,
-            log: folder.file("server.log"))
+            log: folder.file("server.log"), folder: folder)
         return (server, folder)
     }
 }

@@ -56,7 +56,7 @@ public final class S3Server: @unchecked Sendable {
                 Repository.path("script/s3-server"), kind.rawValue, String(port), folder.file("root"), Self.accessKey,
                 Self.secret,
             ],
-            port: port, log: folder.file("server.log"), readyTimeout: 60)
+            port: port, log: folder.file("server.log"), folder: folder, readyTimeout: 60)
         client = HTTPClient(
             .init(
                 credentials: HTTPCredentials(user: Self.accessKey, password: Self.secret), timeout: .seconds(30),

@@ -15,6 +15,17 @@ public final class TemporaryDirectory: @unchecked Sendable {
         path = made
     }
 
+    /// A folder for the whole test process, for what a static holds (a static's deinit never runs, and
+    /// its folder was left behind by every test run): a small shell removes it once this process has
+    /// gone, however it ended.
+    public static func lastingThisProcess(_ label: String) throws -> TemporaryDirectory {
+        let folder = TemporaryDirectory(label)
+        let reaper = "while kill -0 \"$1\" 2>/dev/null; do sleep 0.2; done; rm -rf -- \"$2\""
+        _ = try SpawnedProcess(
+            ["/bin/sh", "-c", reaper, "reaper", String(getpid()), folder.path], output: "/dev/null")
+        return folder
+    }
+
     deinit {
         try? FileManager.default.removeItem(atPath: path)
     }

@@ -43,7 +43,7 @@ public final class WebDAVServer: @unchecked Sendable {
                 "env", "WEBDAV_AUTH=\(digest ? "digest" : "basic")", Repository.path("script/webdav-server"),
                 kind.rawValue, String(port), root, Self.user, Self.password,
             ],
-            port: port, log: folder.file("server.log"))
+            port: port, log: folder.file("server.log"), folder: folder)
     }
 
     /// The log of requests, one "METHOD PATH STATUS" line each (Apache and nginx; empty for rclone), once
