@@ -112,6 +112,16 @@ struct NoLeftoversTests {
         }
     #endif
 
+    @Test("a run that leaves something in its temporary folder fails and names it; SwiftPM's locks do not count")
+    func leftoverFile() throws {
+        let left = try Self.run("mkdir \"$TMPDIR/aggctl-forgotten.1\" && touch \"$TMPDIR/_root_.swiftpm.lock\"")
+        #expect(left.status == 1)
+        #expect(
+            left.errors.contains("1 item(s) left in the run's temporary folder: aggctl-forgotten.1"), "\(left.errors)")
+        #expect(
+            try Self.run("touch \"$TMPDIR/_root_.swiftpm.lock\"; mkdir \"$TMPDIR/TemporaryDirectory.x\"").status == 0)
+    }
+
     @Test("a run that cleans up passes its own exit status on")
     func clean() throws {
         #expect(try Self.run("sleep 0.1 & wait; exit 0").status == 0)
