@@ -119,7 +119,11 @@ struct NoLeftoversTests {
         #expect(
             left.errors.contains("1 item(s) left in the run's temporary folder: aggctl-forgotten.1"), "\(left.errors)")
         #expect(
-            try Self.run("touch \"$TMPDIR/_root_.swiftpm.lock\"; mkdir \"$TMPDIR/TemporaryDirectory.x\"").status == 0)
+            try Self.run(
+                "touch \"$TMPDIR/_root_.swiftpm.lock\"; mkdir \"$TMPDIR/TemporaryDirectory.x\" && touch \"$TMPDIR/TemporaryDirectory.x/.keep-directory\""
+            ).status == 0)
+        let full = try Self.run("mkdir \"$TMPDIR/TemporaryDirectory.y\" && touch \"$TMPDIR/TemporaryDirectory.y/z\"")
+        #expect(full.status == 1, "a helper folder with something in it is not SwiftPM's leftover: \(full.errors)")
     }
 
     @Test("a run that cleans up passes its own exit status on")

@@ -14,9 +14,8 @@ import Foundation
 /// goes to a log file, quoted when it fails to start.
 ///
 /// The watchdog also removes the server's folder once the test process and then the server are gone. A
-/// server shared by a test
-/// process is held by a static, whose deinit never runs: its folder (a SeaweedFS one holds 35 MB) was
-/// left in the temporary folder by every test run.
+/// server shared by a test process is held by a static, whose deinit never runs: its folder (a SeaweedFS
+/// one holds 35 MB) was left in the temporary folder by every test run.
 public final class LocalServer: @unchecked Sendable {
     public let port: Int
     public let log: String
