@@ -12,10 +12,58 @@ import Testing
 /// run leaves no process behind (`script/no-leftovers` checks the whole run).
 struct LocalServerTests {
     /// A Python HTTP server on `port`, started through `sh` so that `prefix` can change its signals first.
-    static func server(_ prefix: String, port: Int, log: String) throws -> LocalServer {
+    static func server(
+        _ prefix: String, port: Int, log: String, folder: TemporaryDirectory? = nil, parent: pid_t = getpid()
+    ) throws -> LocalServer {
         try LocalServer(
             ["sh", "-c", "\(prefix) exec python3 -m http.server --bind 127.0.0.1 \"$0\"", String(port)], port: port,
-            log: log)
+            log: log, folder: folder, parent: parent)
+    }
+
+    /// Waits up to `seconds` for `condition`; whether it came true.
+    static func eventually(within seconds: TimeInterval, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            guard Date() < deadline else { return false }
+            usleep(50_000)
+        }
+        return true
+    }
+
+    @Test("when the test process dies, its server is stopped and the server's folder removed; not before")
+    func testProcessDies() throws {
+        // A stand-in for the test process, killed as a crashed or killed test run would be.
+        let standIn = try SpawnedProcess(["sleep", "600"], output: "/dev/null")
+        defer { standIn.send(SIGKILL) }
+        let folder = TemporaryDirectory("aggctl-local-server")
+        try folder.write("data/record.json", "{}")
+        let server = try Self.server(
+            "", port: LocalServer.freePort(), log: folder.file("log"), folder: folder, parent: standIn.pid)
+        defer { server.stop() }
+        withExtendedLifetime(folder) {
+            // While the test process lives the folder is the test's, even past a while of serving.
+            usleep(500_000)
+            #expect(server.isAlive)
+            #expect(FileManager.default.fileExists(atPath: folder.file("data/record.json")))
+            standIn.send(SIGKILL)
+            // Reaped, as a dead test process is by whatever started it: a zombie still answers `kill -0`.
+            #expect(standIn.waitForExit(timeout: 5))
+            let grace = TimeInterval(LocalServer.stopGrace) + 5
+            #expect(Self.eventually(within: grace) { !server.isAlive }, "the server outlived its test process")
+            #expect(!LocalServer.accepts(port: server.port))
+            #expect(
+                Self.eventually(within: grace) { !FileManager.default.fileExists(atPath: folder.path) },
+                "the server's folder outlived its test process")
+        }
+    }
+
+    @Test("a server stopped while its test process lives keeps its folder, for the test to read its log")
+    func stoppedServerKeepsFolder() throws {
+        let folder = TemporaryDirectory("aggctl-local-server")
+        let server = try Self.server("", port: LocalServer.freePort(), log: folder.file("log"), folder: folder)
+        server.stop()
+        #expect(Self.eventually(within: TimeInterval(LocalServer.stopGrace) + 5) { !server.isAlive })
+        #expect(FileManager.default.fileExists(atPath: folder.file("log")))
     }
 
     @Test("a server that ignores SIGTERM is killed with its whole group shortly after it is told to stop")

@@ -32,12 +32,15 @@ public final class LocalServer: @unchecked Sendable {
 
     /// Starts `command` (whose arguments may include `port`), and waits until it accepts connections.
     ///
-    /// - Parameter folder: the server's own folder (its data and `log`), removed once the test process
-    ///   and then the server have gone; a server that outlives its test (a shared one) must pass it.
+    /// - Parameters:
+    ///   - folder: the server's own folder (its data and `log`), removed once the test process and then
+    ///     the server have gone; a server that outlives its test (a shared one) must pass it.
+    ///   - parent: the process whose end stops the server: this test process, or in the watchdog's own
+    ///     tests a stand-in that can be killed as a crashed test run would be.
     /// - Throws: `LocalServer.Failure` when it exits or does not listen within `readyTimeout` seconds.
     public init(
         _ command: [String], port: Int, log: String, folder: TemporaryDirectory? = nil,
-        readyTimeout: TimeInterval = 20
+        readyTimeout: TimeInterval = 20, parent: pid_t = getpid()
     ) throws {
         self.port = port
         self.log = log
@@ -66,7 +69,7 @@ public final class LocalServer: @unchecked Sendable {
             """
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         watchdog = try SpawnedProcess(
-            ["/bin/sh", "-c", script, "watchdog", String(getpid()), folder?.path ?? ""] + command, output: log)
+            ["/bin/sh", "-c", script, "watchdog", String(parent), folder?.path ?? ""] + command, output: log)
         let deadline = Date().addingTimeInterval(readyTimeout)
         while !LocalServer.accepts(port: port) {
             guard watchdog.isRunning, Date() < deadline else {
