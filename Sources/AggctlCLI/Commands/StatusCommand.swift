@@ -91,7 +91,8 @@ enum StatusCommand {
             context.console.output.write(StatusBar.waybar(result) + "\n")
         case .table:
             context.console.printRendered(
-                table(result, color: context.console.usesColor, ascii: context.environment["TERM"] == "dumb"))
+                lines: tableLines(
+                    result, color: context.console.usesColor, ascii: context.environment["TERM"] == "dumb"))
             report(result.problems, on: context.console)
         }
         return .success
@@ -192,12 +193,18 @@ enum StatusCommand {
 
     /// - Parameter ascii: draw the weekly sparkline in ASCII (`TERM=dumb`).
     static func table(_ result: MergeResult, color: Bool, ascii: Bool = false) -> String {
-        if result.accounts.isEmpty { return "no accounts in the store" }
+        String(decoding: tableLines(result, color: color, ascii: ascii).dropLast(), as: UTF8.self)
+    }
+
+    /// `table` as UTF-8 lines, each ending in a line feed.
+    static func tableLines(_ result: MergeResult, color: Bool, ascii: Bool = false) -> [UInt8] {
+        if result.accounts.isEmpty { return Array("no accounts in the store\n".utf8) }
         let showTrend = result.accounts.contains { $0.weeklyTrend != nil }
         var headers = ["PROVIDER", "ACCOUNT", "PLAN", "SESSION", "WEEKLY"]
         if showTrend { headers.append("7 DAYS") }
         headers += ["RESETS", "PACE", "FROM", "NOTE"]
         var table = TextTable(headers: headers)
+        table.rows.reserveCapacity(result.accounts.count)
         for account in result.accounts {
             var notes: [String] = []
             if account.clockSkew { notes.append("clock skew") }
@@ -209,40 +216,40 @@ enum StatusCommand {
             }
             var from = "\(account.deviceName), \(HumanFormat.ago(account.lastUpdated, now: result.now))"
             if account.seenOn.count > 1 { from += " (seen on \(account.seenOn.count))" }
-            var row: [TextTable.Cell] = [
-                TextTable.Cell(ProviderNames.displayName(of: account.providerID)),
-                TextTable.Cell(account.accountEmail ?? "-"),
-                TextTable.Cell(account.plan ?? "-"),
-                windowCell(account.session),
-                windowCell(account.weekly),
-            ]
+            var row: [TextTable.Cell] = []
+            row.reserveCapacity(headers.count)
+            row.append(TextTable.Cell(ProviderNames.displayName(of: account.providerID)))
+            row.append(TextTable.Cell(account.accountEmail ?? "-"))
+            row.append(TextTable.Cell(account.plan ?? "-"))
+            row.append(windowCell(account.session))
+            row.append(windowCell(account.weekly))
             if showTrend {
                 // The weekly window at the end of each half day of the last week, across every machine.
                 let values = account.weeklyTrend?.halfDays(endingAt: result.now) ?? []
-                row.append(TextTable.Cell(values.isEmpty ? "-" : HumanFormat.sparkline(values, ascii: ascii)))
+                row.append(values.isEmpty ? "-" : TextTable.Cell(sparkline: values, ascii: ascii))
             }
-            table.rows.append(
-                row + [
-                    TextTable.Cell(account.session?.resetsAt.map { HumanFormat.until($0, now: result.now) } ?? "-"),
-                    paceCell(account, now: result.now),
-                    TextTable.Cell(from, color: account.stale ? .dim : nil),
-                    TextTable.Cell(notes.joined(separator: "; "), color: notes.isEmpty ? nil : .yellow),
-                ])
+            row.append(
+                TextTable.Cell(account.session?.resetsAt.map { HumanFormat.until($0, now: result.now) } ?? "-"))
+            row.append(paceCell(account, now: result.now))
+            row.append(TextTable.Cell(from, color: account.stale ? .dim : nil))
+            row.append(TextTable.Cell(notes.joined(separator: "; "), color: notes.isEmpty ? nil : .yellow))
+            table.rows.append(row)
         }
-        return table.render(color: color)
+        return table.renderedLines(color: color)
     }
 
     /// The weekly window's pace, since it decides the days ahead; the session's instead when the session
     /// runs out before its reset, which is the more urgent news.
     static func paceCell(_ account: MergedAccount, now: Date) -> TextTable.Cell {
-        if let session = account.session?.pace(at: now), !session.lastsUntilReset {
+        let session = account.session?.pace(at: now)
+        if let session, !session.lastsUntilReset {
             return TextTable.Cell("session " + HumanFormat.pace(session), color: .yellow)
         }
         if let weekly = account.weekly?.pace(at: now) {
             return TextTable.Cell(
                 "weekly " + HumanFormat.pace(weekly), color: weekly.lastsUntilReset ? nil : .yellow)
         }
-        if let session = account.session?.pace(at: now) {
+        if let session {
             return TextTable.Cell("session " + HumanFormat.pace(session))
         }
         return "-"

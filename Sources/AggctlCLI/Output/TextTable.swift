@@ -16,42 +16,72 @@ struct TextTable {
             self.text = SafeText.line(text)
             self.color = color
             // ASCII (most cells) is one character a byte; anything else is counted as characters.
-            width = self.text.utf8.allSatisfy { $0 < 0x80 } ? self.text.utf8.count : self.text.count
+            var bytes = self.text
+            width = bytes.withUTF8 { $0.allSatisfy { $0 < 0x80 } } ? self.text.utf8.count : self.text.count
         }
 
         init(stringLiteral value: String) {
             self.init(value)
+        }
+
+        /// A sparkline of `values` (`HumanFormat.sparkline`). It is made of aggctl's own characters, one a
+        /// value, so it needs no making safe and its width is the number of values: counting the
+        /// characters of the thousand sparklines of a large table was a tenth of rendering it.
+        init(sparkline values: [Double?], ascii: Bool) {
+            text = HumanFormat.sparkline(values, ascii: ascii)
+            color = nil
+            width = values.count
         }
     }
 
     var headers: [String]
     var rows: [[Cell]] = []
 
+    /// The table, a line per row after the header's; no line ends in blanks. Colour, when on, wraps a
+    /// cell's text (the headers bold) and leaves an empty cell bare.
     func render(color: Bool) -> String {
+        String(decoding: renderedLines(color: color).dropLast(), as: UTF8.self)
+    }
+
+    /// `render(color:)` as UTF-8, each line ending in a line feed: for writing out as it is.
+    func renderedLines(color: Bool) -> [UInt8] {
         var widths = headers.map(\.count)
         for row in rows {
             for (index, cell) in row.enumerated() where index < widths.count {
                 widths[index] = max(widths[index], cell.width)
             }
         }
-        func line(_ cells: [Cell], header: Bool) -> String {
-            var out = ""
-            for (index, cell) in cells.enumerated() {
-                let last = index == cells.count - 1
-                let padding = last ? "" : String(repeating: " ", count: widths[index] - cell.width + 2)
-                if color, let code = header ? ANSIColor.bold : cell.color {
-                    out += code.rawValue + cell.text + ANSIColor.reset.rawValue + padding
+        // Written as bytes: a thousand-row table is ten thousand cells, and appending strings (with their
+        // paddings made as strings) was most of a warm `status`.
+        var out: [UInt8] = []
+        out.reserveCapacity((widths.reduce(0, +) + 2 * widths.count + 1) * (rows.count + 1))
+        func append(_ text: String) {
+            if text.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
+                out.append(contentsOf: text.utf8)
+            }
+        }
+        func line(_ cells: [Cell], header: Bool) {
+            let start = out.count
+            for index in cells.indices {
+                let cell = cells[index]
+                if color, !cell.text.isEmpty, let code = header ? ANSIColor.bold : cell.color {
+                    append(code.rawValue)
+                    append(cell.text)
+                    append(ANSIColor.reset.rawValue)
                 } else {
-                    out += cell.text + padding
+                    append(cell.text)
+                }
+                if index < cells.count - 1 {
+                    for _ in 0..<(widths[index] - cell.width + 2) { out.append(UInt8(ascii: " ")) }
                 }
             }
             // An empty last column would otherwise leave trailing blanks.
-            while out.hasSuffix(" ") { out.removeLast() }
-            return out
+            while out.count > start, out.last == UInt8(ascii: " ") { out.removeLast() }
+            out.append(UInt8(ascii: "\n"))
         }
-        var lines = [line(headers.map { Cell($0) }, header: true)]
-        lines += rows.map { line($0, header: false) }
-        return lines.joined(separator: "\n")
+        line(headers.map { Cell($0) }, header: true)
+        for row in rows { line(row, header: false) }
+        return out
     }
 }
 

@@ -63,6 +63,8 @@ struct Console: Sendable {
     func print(_ line: String) { output.write(SafeText.line(line) + "\n") }
     /// Output already made safe, as it is: a rendered `TextTable`, help texts.
     func printRendered(_ text: String) { output.write(text.hasSuffix("\n") ? text : text + "\n") }
+    /// Output already made safe, as UTF-8 lines each ending in a line feed (a large rendered table).
+    func printRendered(lines: [UInt8]) { lines.withUnsafeBytes { output.write(bytes: $0) } }
     func warn(_ message: String) { errors.write("aggctl: warning: \(SafeText.line(message))\n") }
     func fail(_ message: String) { errors.write("aggctl: error: \(SafeText.line(message))\n") }
     func note(_ message: String) { errors.write("aggctl: \(SafeText.line(message))\n") }
