@@ -42,4 +42,14 @@ struct TextTableTests {
         // An empty cell gets no colour, so the line still ends where its text does.
         #expect(lines[3] == "evil\\x1B[2J\\nrow  -         -")
     }
+
+    @Test("wide characters and emoji count the columns a terminal gives them")
+    func wide() {
+        var table = TextTable(headers: ["NAME", "LEFT"])
+        table.rows = [["開発機", "1%"], ["🚀 box", "2%"], ["laptop", "3%"], ["cafe\u{301}", "4%"]]
+        #expect(
+            table.render(color: false).split(separator: "\n") == [
+                "NAME    LEFT", "開発機  1%", "🚀 box  2%", "laptop  3%", "cafe\u{301}    4%",
+            ])
+    }
 }

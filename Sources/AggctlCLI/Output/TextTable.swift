@@ -9,15 +9,14 @@ struct TextTable {
     struct Cell: ExpressibleByStringLiteral {
         var text: String
         var color: ANSIColor?
-        /// Characters shown, counted once: counting them is most of rendering a large table.
+        /// The columns a terminal gives the text, counted once: counting them is most of rendering a
+        /// large table.
         var width: Int
 
         init(_ text: String, color: ANSIColor? = nil) {
             self.text = SafeText.line(text)
             self.color = color
-            // ASCII (most cells) is one character a byte; anything else is counted as characters.
-            var bytes = self.text
-            width = bytes.withUTF8 { $0.allSatisfy { $0 < 0x80 } } ? self.text.utf8.count : self.text.count
+            width = TerminalWidth.of(self.text)
         }
 
         init(stringLiteral value: String) {

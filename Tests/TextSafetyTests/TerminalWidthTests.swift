@@ -1,0 +1,26 @@
+import Testing
+import TextSafety
+
+struct TerminalWidthTests {
+    @Test(
+        "wide scripts and emoji take two columns, accents and zero-width characters none",
+        arguments: [
+            ("laptop", 6),
+            ("開発機", 6),
+            ("한국", 4),
+            ("ｈｉ", 4),
+            ("café", 4),
+            ("cafe\u{301}", 4),
+            ("🚀 box", 6),
+            ("👨‍👩‍👧", 2),
+            ("🇩🇪", 2),
+            ("a\u{200B}b", 2),
+            ("❤", 1),
+            ("❤\u{FE0F}", 2),
+            ("▁▅█", 3),
+            ("", 0),
+        ])
+    func columns(text: String, width: Int) {
+        #expect(TerminalWidth.of(text) == width)
+    }
+}
