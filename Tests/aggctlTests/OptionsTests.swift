@@ -113,7 +113,7 @@ struct OptionsTests {
         let report = try ReportCommand.Options(
             try flags("--store", "/s", "--out", "/tmp/r.html", "--days", "14", specs: ReportCommand.flags),
             context: try context())
-        #expect(report.days == 14 && report.out == "/tmp/r.html")
+        #expect(report.days == 14 && report.out == .file("/tmp/r.html"))
         #expect(
             usageError {
                 _ = try ReportCommand.Options(

@@ -13,7 +13,9 @@ enum ExportCommand {
         "table", "TABLE", choices: ["accounts", "daily"],
         "with csv: accounts (a row per account and window; default) or daily (tokens and cost per device and day)")
     static let out = FlagSpec.option(
-        "out", "FILE", "write to FILE atomically (a temporary name in its folder, then a rename) instead of stdout")
+        "out", "FILE",
+        "write to FILE atomically (a temporary name in its folder, then a rename; a new path or a regular file) instead of stdout"
+    )
     static let flags = [
         CommonFlags.store, format, table, out, CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew,
     ]
@@ -35,7 +37,7 @@ enum ExportCommand {
     /// `export`'s options, settled before anything is read.
     struct Options: Equatable {
         var merge: MergeSettings
-        var out: String?
+        var out: OutputTarget
         var output: Output
 
         init(_ flags: ParsedFlags, context: RunContext) throws {
@@ -54,10 +56,8 @@ enum ExportCommand {
             default:
                 throw UsageError("--format: '\(chosen)' is not a format; expected prometheus or csv", command: name)
             }
-            out = try flags.value(ExportCommand.out).map { path in
-                guard !path.isEmpty else { throw UsageError("--out: '' is not a file path", command: name) }
-                return path
-            }
+            out =
+                try flags.value(ExportCommand.out).map { try OutputTarget.parse($0, command: name) } ?? .standardOutput
             merge = try MergeSettings(flags, context: context, command: name)
         }
     }
@@ -74,15 +74,7 @@ enum ExportCommand {
             case .csvAccounts: CSVTable.accounts(result)
             case .csvDaily: CSVTable.daily(result)
             }
-        if let out = options.out {
-            do {
-                try AtomicFile.write(Data(text.utf8), to: out, mode: 0o644)
-            } catch {
-                throw CommandFailure("cannot write --out '\(out)': \(error)")
-            }
-        } else {
-            context.console.output.write(text)
-        }
+        try options.out.write(Data(text.utf8), console: context.console)
         StatusCommand.report(result.problems, on: context.console)
         return .success
     }

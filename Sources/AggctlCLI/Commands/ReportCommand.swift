@@ -6,7 +6,9 @@ import Snapshots
 enum ReportCommand {
     static let name: String = "report"
     static let summary = "Write one self-contained HTML page: each account's window lines, pace, daily tokens and cost."
-    static let out = FlagSpec.option("out", "FILE.html", "where to write the page (atomically); required")
+    static let out = FlagSpec.option(
+        "out", "FILE.html", "where to write the page (atomically; a new path or a regular file), - for stdout; required"
+    )
     static let days = FlagSpec.option("days", "N", "days of the session and weekly lines, 1-56 (default 7)")
     static let flags = [CommonFlags.store, out, days, CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew]
     static let details = """
@@ -25,17 +27,14 @@ enum ReportCommand {
     /// `report`'s options, settled before anything is read.
     struct Options: Equatable {
         var merge: MergeSettings
-        var out: String
+        var out: OutputTarget
         var days: Int
 
         init(_ flags: ParsedFlags, context: RunContext) throws {
-            guard let out = flags.value(ReportCommand.out), !out.isEmpty else {
+            guard let out = flags.value(ReportCommand.out) else {
                 throw UsageError("report needs --out FILE.html, the page to write", command: name)
             }
-            if FileSystem.isFolder(out) == true {
-                throw UsageError("--out: '\(out)' is a folder; expected a file such as report.html", command: name)
-            }
-            self.out = out
+            self.out = try OutputTarget.parse(out, command: name)
             days = try flags.value(ReportCommand.days).map(parseDays) ?? 7
             merge = try MergeSettings(flags, context: context, command: name)
         }
@@ -57,13 +56,9 @@ enum ReportCommand {
             forecasts[key] = WeeklyForecast.make(history: history, current: current, now: result.now)
         }
         let page = ReportPage(result: result, days: days, forecasts: forecasts).render()
-        do {
-            try AtomicFile.write(Data(page.utf8), to: out, mode: 0o644)
-        } catch {
-            throw CommandFailure("cannot write --out '\(out)': \(error)")
-        }
-        if context.console.errorsAreTerminal {
-            context.console.note("wrote the report of \(result.accounts.count) account(s) to '\(out)'")
+        try out.write(Data(page.utf8), console: context.console)
+        if case .file(let path) = out, context.console.errorsAreTerminal {
+            context.console.note("wrote the report of \(result.accounts.count) account(s) to '\(path)'")
         }
         return .success
     }
