@@ -168,7 +168,9 @@ public struct CachedMerge: Sendable {
         // every run (a team's, each machine publishing every minute) never pays for one, and a first run
         // leaves it to the second. A record changed moments ago may change again within its time stamp's
         // tick: no memo then either.
-        let unchanged = cache.map { !$0.hasChanged } ?? false
+        // A read that failed for a passing reason (a cut body, a timeout) is not kept in the parse cache,
+        // and must not be kept in a memo either.
+        let unchanged = (cache.map { !$0.hasChanged } ?? false) && contents.isFinal
         let settled = listing.records.allSatisfy { info in
             info.modified.map { realNow.timeIntervalSince($0) >= ParseCache.settleTime } ?? false
         }

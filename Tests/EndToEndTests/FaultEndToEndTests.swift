@@ -94,6 +94,45 @@ struct FaultEndToEndTests {
         #expect((report?["accounts"] as? [Any])?.count == 3)
     }
 
+    @Test(
+        "a record cut short or timed out is this run's problem only: the next run without faults merges it",
+        arguments: [WebDAVServer.Kind.apache, .rclone])
+    func passingFailuresNotCached(kind: WebDAVServer.Kind) throws {
+        let (proxy, url, folder) = try store(kind)
+        for device in ["a", "b", "c"] {
+            let record = Records.snapshot(
+                device, generatedAt: "2026-11-30T11:50:00Z",
+                [Records.entry(email: "\(device)@x.test", at: "2026-11-30T11:50:00Z")])
+            try Records.json(record).write(to: URL(fileURLWithPath: "\(folder)/\(device).json"))
+        }
+        // Older than the parse cache's settle time, so that what is read is kept.
+        let past = Date().addingTimeInterval(-60)
+        for device in ["a", "b", "c"] {
+            try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: "\(folder)/\(device).json")
+        }
+        func status() throws -> (run: BinaryRun, files: [String], accounts: Int) {
+            let run = try BinaryRun.run(
+                ["status", "--store", url, "--json", "--now", "2026-11-30T12:00:00Z"],
+                environment: machine("reader", ["AGGCTL_HTTP_TIMEOUT": "1"]), timeout: 60)
+            let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+            let files = (report?["problems"] as? [[String: Any]] ?? []).compactMap { $0["file"] as? String }
+            return (run, files.sorted(), (report?["accounts"] as? [Any])?.count ?? -1)
+        }
+        // Every read of b.json cut short of the length the listing gave, by a proxy that sends no length.
+        try proxy.inject("truncate-nolength", method: "GET", path: "b.json", count: 20, parameters: ["bytes": 40])
+        try proxy.inject("stall", method: "GET", path: "c.json", count: 1, parameters: ["seconds": 5])
+        let faulted = try status()
+        #expect(faulted.run.status == 0, "\(faulted.run.errors)")
+        #expect(faulted.files == ["b.json", "c.json"], "\(faulted.run.output)")
+        #expect(faulted.run.output.contains("bytes listed arrived"), "\(faulted.run.output)")
+        try proxy.clear()
+        for _ in 0..<2 {
+            let clean = try status()
+            #expect(clean.files == [], "\(kind): \(clean.run.output)")
+            #expect(clean.accounts == 3, "\(kind): \(clean.run.output)")
+        }
+    }
+
     @Test("a record that hangs costs one timeout, and a record over the limit is downloaded once")
     func oneTimeoutPerFault() throws {
         let (proxy, url, folder) = try store(.nginx)

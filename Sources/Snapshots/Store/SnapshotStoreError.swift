@@ -49,6 +49,16 @@ public enum SnapshotStoreError: Error, Equatable, Sendable, CustomStringConverti
         }
     }
 
+    /// Whether the failure judges the record itself, and stays true while the record is unchanged (too
+    /// large, not a regular file): only such a failure may be cached under the record's version. A
+    /// timeout, a reset or a refusal says nothing about the next read.
+    public var isVerdictOnRecord: Bool {
+        switch self {
+        case .recordTooLarge, .notARegularFile: return true
+        default: return false
+        }
+    }
+
     /// The one-line reason for a problem list, where the file name is already given beside it.
     public var reasonForProblem: String {
         switch self {

@@ -11,10 +11,14 @@ import Portable
 public struct StoreContents: Sendable, Equatable {
     public var records: [StoredRecord]
     public var problems: [RecordProblem]
+    /// Whether every outcome judges its record as listed. False when a read failed for a passing reason (a
+    /// body cut short, a timeout): a memo of a merge of these contents would keep that failure.
+    public var isFinal: Bool
 
-    public init(records: [StoredRecord] = [], problems: [RecordProblem] = []) {
+    public init(records: [StoredRecord] = [], problems: [RecordProblem] = [], isFinal: Bool = true) {
         self.records = records
         self.problems = problems
+        self.isFinal = isFinal
     }
 }
 
@@ -69,19 +73,33 @@ extension SnapshotStore {
         listing: [RecordInfo], cache: inout ParseCache?, now: Date, history: HistoryDetail = .skip
     ) throws -> StoreContents {
         var listing = listing.sortedByName()
-        if history == .full { return assemble(listing, readRecords(listing, history: .full).map(\.outcome)) }
+        if history == .full {
+            let reads = readRecords(listing, history: .full)
+            var contents = assemble(listing, reads.map(\.outcome))
+            contents.isFinal = reads.allSatisfy(\.isVerdict)
+            return contents
+        }
         var outcomes: [Result<DecodedRecord, RecordProblem>?] = listing.map { cache?.outcome(for: $0) }
         let missing = outcomes.indices.filter { outcomes[$0] == nil }
+        var isFinal = true
         if !missing.isEmpty {
             for (index, read) in zip(missing, readRecords(missing.map { listing[$0] }, history: history)) {
                 outcomes[index] = read.outcome
                 // A record listed unexamined is cached under the version of the bytes that were read.
                 if listing[index].version == nil, let examined = read.examined { listing[index] = examined }
+                // An outcome that says nothing about the record as it is (a cut body, a timeout) is not
+                // kept: cached under the record's version, it stood until the record changed.
+                if !read.isVerdict {
+                    listing[index].version = nil
+                    isFinal = false
+                }
             }
         }
         let resolved = outcomes.map { $0! }
         cache?.update(listing, resolved, read: missing, now: now)
-        return assemble(listing, resolved)
+        var contents = assemble(listing, resolved)
+        contents.isFinal = isFinal
+        return contents
     }
 
     private func assemble(_ listing: [RecordInfo], _ outcomes: [Result<DecodedRecord, RecordProblem>]) -> StoreContents
@@ -155,12 +173,9 @@ extension SnapshotStore {
     ///
     /// Short of `.full`, history (samples, `tokens.daily`) is validated but not kept: most reports never
     /// need it, and it is most of a record's bytes, so memory stays proportional to what is used.
-    func readRecords(
-        _ listing: [RecordInfo], history: HistoryDetail
-    ) -> [(outcome: Result<DecodedRecord, RecordProblem>, examined: RecordInfo?)] {
+    func readRecords(_ listing: [RecordInfo], history: HistoryDetail) -> [RecordRead] {
         let count = listing.count
-        let slots = UnsafeMutableBufferPointer<(outcome: Result<DecodedRecord, RecordProblem>, examined: RecordInfo?)?>
-            .allocate(capacity: count)
+        let slots = UnsafeMutableBufferPointer<RecordRead?>.allocate(capacity: count)
         slots.initialize(repeating: nil)
         // Deinitialized first: freeing the buffer alone leaked every decoded record it held.
         defer {
@@ -180,8 +195,8 @@ extension SnapshotStore {
             defer { buffer.deallocate() }
             let shapes = JSONScanner.ShapeMemory()
             while let index = next.claim(below: count) {
-                let outcome = readRecord(listing[index], history: history, into: &buffer, shapes: shapes)
-                shared[index] = (outcome, buffer.examined)
+                let (outcome, isVerdict) = readRecord(listing[index], history: history, into: &buffer, shapes: shapes)
+                shared[index] = RecordRead(outcome: outcome, examined: buffer.examined, isVerdict: isVerdict)
             }
         }
         return slots.map { $0! }
@@ -191,38 +206,59 @@ extension SnapshotStore {
     /// read that met a replacement half way (`traits.rereadsOfFailedRecords`).
     private func readRecord(
         _ info: RecordInfo, history: HistoryDetail, into buffer: inout RecordBuffer, shapes: JSONScanner.ShapeMemory
-    ) -> Result<DecodedRecord, RecordProblem> {
-        var (outcome, worthRereading) = readRecordOnce(info, history: history, into: &buffer, shapes: shapes)
+    ) -> (Result<DecodedRecord, RecordProblem>, isVerdict: Bool) {
+        var read = readRecordOnce(info, history: history, into: &buffer, shapes: shapes)
         var rereads = 0
-        while case .failure = outcome, worthRereading, rereads < traits.rereadsOfFailedRecords {
+        while case .failure = read.outcome, read.worthRereading, rereads < traits.rereadsOfFailedRecords {
             rereads += 1
             usleep(UInt32(20_000 << (rereads - 1)))  // 20, 40, 80, ... ms
-            (outcome, worthRereading) = readRecordOnce(info, history: history, into: &buffer, shapes: shapes)
+            read = readRecordOnce(info, history: history, into: &buffer, shapes: shapes)
         }
-        return outcome
+        return (read.outcome, read.isVerdict)
     }
 
     /// One read; on failure, also whether a replacement in flight may explain it (a torn body that did not
-    /// decode, a record briefly gone or refused mid-replace), which is what rereads are for.
+    /// decode, a record briefly gone or refused mid-replace), which is what rereads are for; and whether
+    /// the outcome is a verdict on the record as listed, which a cache may keep under its version.
+    ///
+    /// Only a complete body is judged: a body of another size than the listing gave was cut short in
+    /// transit (a proxy that ends a body sent without a length, which curl takes as its end) or belongs
+    /// to a replacement written since the listing. Neither is the listed version's verdict, and a failed
+    /// read (a timeout, a reset) is none either.
     private func readRecordOnce(
         _ info: RecordInfo, history: HistoryDetail, into buffer: inout RecordBuffer, shapes: JSONScanner.ShapeMemory
-    ) -> (Result<DecodedRecord, RecordProblem>, worthRereading: Bool) {
+    ) -> (outcome: Result<DecodedRecord, RecordProblem>, worthRereading: Bool, isVerdict: Bool) {
+        let size: Int
         do {
-            let size = try readRecord(named: info.name, maximumSize: SnapshotCodec.maximumRecordSize, into: &buffer)
-            let bytes = UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<size])
-            let record = try FastRecordDecoder.decode(bytes, fileName: info.name, history: history, shapes: shapes)
-            return (.success(record), false)
+            size = try readRecord(named: info.name, maximumSize: SnapshotCodec.maximumRecordSize, into: &buffer)
         } catch let error as SnapshotStoreError {
-            return (
-                .failure(RecordProblem(file: info.name, reason: error.reasonForProblem)),
-                error.mayPassOnReread
-            )
-        } catch let error as RecordDecodingError {
-            return (.failure(RecordProblem(file: info.name, reason: error.reason)), true)
+            let problem = RecordProblem(file: info.name, reason: error.reasonForProblem)
+            return (.failure(problem), error.mayPassOnReread, error.isVerdictOnRecord)
         } catch {
-            return (.failure(RecordProblem(file: info.name, reason: "\(error)")), false)
+            return (.failure(RecordProblem(file: info.name, reason: "\(error)")), false, false)
+        }
+        let complete = info.size.map { $0 == Int64(size) } ?? true
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<size])
+        do {
+            let record = try FastRecordDecoder.decode(bytes, fileName: info.name, history: history, shapes: shapes)
+            return (.success(record), false, complete)
+        } catch {
+            guard complete else {
+                let listed = info.size ?? 0
+                let reason = "\(size) of the \(listed) bytes listed arrived (\(error.reason)); read again next run"
+                return (.failure(RecordProblem(file: info.name, reason: reason)), true, false)
+            }
+            return (.failure(RecordProblem(file: info.name, reason: error.reason)), true, true)
         }
     }
+}
+
+/// One record's read: its outcome, the record as the store examined it in reading it
+/// (`RecordBuffer.examined`), and whether the outcome judges the record as listed (else it is not cached).
+struct RecordRead {
+    var outcome: Result<DecodedRecord, RecordProblem>
+    var examined: RecordInfo?
+    var isVerdict: Bool
 }
 
 /// A shared counter handing out indices once each.
