@@ -20,6 +20,9 @@ struct EntryPoint {
         }
         // A closed stdout pipe (`aggctl status | head -1`) must end quietly, not kill us with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
+        // A file past the size limit (`ulimit -f`) must fail its write with EFBIG and a message, not end
+        // the run silently with SIGXFSZ half way through a state write. Hooks get the default back.
+        signal(SIGXFSZ, SIG_IGN)
         // Signals blocked by whoever started us (a thread pool, a test runner) are inherited across exec;
         // `watch` must hear SIGTERM, and hooks must be stoppable.
         var none = sigset_t()

@@ -118,7 +118,7 @@ enum CheckCommand {
             baselineOnly = true
         }
         // Deliveries recorded since the last full write (a run that was killed, or is still in the journal).
-        let journal = stateFile.journal()
+        let journal = try stateFile.journal()
         for entry in journal {
             if let id = entry["delivered"], let backend = entry["to"] { state.outbox.markDelivered(id, to: backend) }
         }
@@ -137,11 +137,25 @@ enum CheckCommand {
         // Persisted before any backend is tried: a crash from here on loses no event.
         try save(state, to: stateFile, over: &persisted)
 
+        // Room to record every delivery is claimed first: a delivery that could not be recorded (a full
+        // disk) would go out again next run, so without that room nothing goes out.
+        let pending = state.outbox.pending(to: notifiers).map { ["delivered": $0.event, "to": $0.backend] }
+        let reservation: JournalReservation
+        do {
+            reservation = try stateFile.reserveJournal(for: pending)
+        } catch let error as StateFileError {
+            throw CommandFailure(
+                "\(error.message); nothing was delivered, \(state.outbox.items.count) event(s) stay queued for the "
+                    + "next run")
+        }
+        var recorded = 0
         let report = try state.outbox.deliver(
             to: notifiers, policy: context.retryPolicy, now: realNow, lifetime: outboxLifetime
         ) { id, backend in
-            try stateFile.appendToJournal(["delivered": id, "to": backend])
+            try reservation.record(["delivered": id, "to": backend])
+            recorded += 1
         }
+        if recorded == 0 { reservation.giveBack() }
         try save(state, to: stateFile, over: &persisted)
         for dropped in DeliveryFailure.summaries(report.dropped) {
             context.console.warn("dropping \(dropped): undelivered for over a day")

@@ -191,25 +191,74 @@ public struct StateFile: Sendable {
     // ignored. Appends are not flushed one by one: they survive a killed process, and a power cut at
     // worst repeats a delivery, with its id.
 
-    /// Appends one entry (an object of strings); call it while holding the lock.
-    public func appendToJournal(_ entry: [String: String]) throws {
+    /// Claims room in the journal for every entry a delivery may record, before anything is delivered.
+    ///
+    /// A delivery that succeeded but could not be recorded (a full disk) went out again on the next run.
+    /// So each entry's line is written now as a blank line of its length, and recording it later
+    /// overwrites those bytes in place, needing no new room: when there is no room now, nothing is
+    /// delivered (fail closed), and the events stay queued. Blank lines are no entries to `journal()`.
+    public func reserveJournal(for entries: [[String: String]]) throws -> JournalReservation {
+        var reservation = JournalReservation(path: journalPath)
+        guard !entries.isEmpty else { return reservation }
+        let descriptor = try openJournal()
+        defer { close(descriptor) }
+        let start = lseek(descriptor, 0, SEEK_END)
+        guard start >= 0 else { throw journalFailure(errno) }
+        reservation.start = Int64(start)
+        var blanks = Data()
+        for entry in entries {
+            let line = Self.line(entry)
+            reservation.slots[line] = Int64(start) + Int64(blanks.count)
+            blanks.append(Data(repeating: UInt8(ascii: " "), count: line.count - 1))
+            blanks.append(0x0A)
+        }
+        let code = blanks.withUnsafeBytes { Descriptor.writeAll(descriptor, $0) }
+        guard code == 0 else {
+            // What was written of the blanks is taken back; it would only be blank lines anyway.
+            _ = ftruncate(descriptor, off_t(start))
+            throw journalFailure(code)
+        }
+        return reservation
+    }
+
+    private func openJournal() throws -> Int32 {
+        let descriptor = open(journalPath, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw journalFailure(errno) }
+        return descriptor
+    }
+
+    private func journalFailure(_ code: Int32) -> StateFileError {
+        StateFileError("cannot write '\(journalPath)': \(String(cString: strerror(code)).lowercased())")
+    }
+
+    /// One entry as its journal line: sorted keys, a line feed at the end.
+    static func line(_ entry: [String: String]) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let line = try encoder.encode(entry) + Data([0x0A])
-        let descriptor = open(journalPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw StateFileError("cannot write '\(journalPath)': \(String(cString: strerror(errno)).lowercased())")
-        }
-        defer { close(descriptor) }
-        let code = line.withUnsafeBytes { Descriptor.writeAll(descriptor, $0) }
-        guard code == 0 else {
-            throw StateFileError("cannot write '\(journalPath)': \(String(cString: strerror(code)).lowercased())")
-        }
+        // An object of strings always encodes.
+        return ((try? encoder.encode(entry)) ?? Data("{}".utf8)) + Data([0x0A])
     }
 
     /// The journal's whole entries, oldest first (none when there is no journal).
-    public func journal() -> [[String: String]] {
-        guard let data = FileSystem.contents(of: journalPath) else { return [] }
+    ///
+    /// - Throws: when a journal is there but cannot be read (permissions, not a regular file, an I/O
+    ///   error): taken as empty, the deliveries it records would go out again.
+    public func journal() throws -> [[String: String]] {
+        var info = stat()
+        guard lstat(journalPath, &info) == 0 else {
+            if errno == ENOENT { return [] }
+            throw journalUnreadable(String(cString: strerror(errno)).lowercased())
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw journalUnreadable("it is not a regular file") }
+        let descriptor = open(journalPath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw journalUnreadable(String(cString: strerror(errno)).lowercased()) }
+        defer { close(descriptor) }
+        let data: Data
+        do {
+            data = try FileSystem.readAll(descriptor, expecting: Int(info.st_size))
+        } catch {
+            throw journalUnreadable("\(error)")
+        }
         var entries: [[String: String]] = []
         var start = data.startIndex
         while let end = data[start...].firstIndex(of: 0x0A) {
@@ -221,9 +270,53 @@ public struct StateFile: Sendable {
         return entries
     }
 
+    private func journalUnreadable(_ reason: String) -> StateFileError {
+        StateFileError(
+            "cannot read '\(journalPath)': \(reason); nothing was delivered, so that no delivery it records goes "
+                + "out twice")
+    }
+
     /// Removes the journal, once a state that includes it was saved.
     public func clearJournal() {
         unlink(journalPath)
+    }
+}
+
+/// Room claimed in the journal by `StateFile.reserveJournal(for:)`: where each reserved entry's line lies.
+public struct JournalReservation: Sendable {
+    let path: String
+    var slots: [Data: Int64] = [:]
+    /// The journal's length before the room was claimed.
+    var start: Int64 = 0
+
+    /// Gives the room back when nothing was recorded in it: a backend that is down every run would
+    /// otherwise grow the journal by a blank line per event per run, since such a run writes no state
+    /// (which would clear the journal).
+    public func giveBack() {
+        guard !slots.isEmpty else { return }
+        _ = truncate(path, off_t(start))
+    }
+
+    /// Records a reserved entry in the room claimed for it; an entry not reserved is appended.
+    ///
+    /// - Throws: when the bytes could not be written (the journal was removed or replaced meanwhile).
+    public func record(_ entry: [String: String]) throws {
+        let line = StateFile.line(entry)
+        let descriptor = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(errno) }
+        defer { close(descriptor) }
+        if let offset = slots[line] {
+            let written = line.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+            guard written == line.count else { throw failure(written < 0 ? errno : EIO) }
+        } else {
+            guard lseek(descriptor, 0, SEEK_END) >= 0 else { throw failure(errno) }
+            let code = line.withUnsafeBytes { Descriptor.writeAll(descriptor, $0) }
+            guard code == 0 else { throw failure(code) }
+        }
+    }
+
+    private func failure(_ code: Int32) -> StateFileError {
+        StateFileError("cannot write '\(path)': \(String(cString: strerror(code)).lowercased())")
     }
 }
 

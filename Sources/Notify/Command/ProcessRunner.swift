@@ -69,7 +69,7 @@ public struct SpawnProcessRunner: ProcessRunner {
             for pointer in argv + envp { free(pointer) }
         }
         var pid: pid_t = 0
-        let spawned = ChildProcessSetup.withSpawnSettings(defaults: [SIGPIPE]) { actions, attributes in
+        let spawned = ChildProcessSetup.withSpawnSettings(defaults: [SIGPIPE, SIGXFSZ]) { actions, attributes in
             posix_spawn_file_actions_adddup2(&actions, inputFile, 0)
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)

@@ -39,6 +39,14 @@ public struct Outbox: Codable, Sendable, Equatable {
         }
     }
 
+    /// Each delivery `deliver(to:...)` may make: every queued event with each backend that lacks it, in
+    /// the order they would be tried.
+    public func pending(to notifiers: [any Notifier]) -> [(event: String, backend: String)] {
+        items.flatMap { item in
+            notifiers.filter { !item.deliveredTo.contains($0.name) }.map { (item.notification.id, $0.name) }
+        }
+    }
+
     /// Delivers every queued event to every backend that does not have it yet.
     ///
     /// - Parameters:
