@@ -67,6 +67,7 @@ package enum StateReader {
         var heldRestore: HeldRestore??
         var armedWarnings: [Int]?
         var window: String??
+        var absentSince: Date??
         try members(&s) { (s, key) throws(Unusual) in
             if try figures.read(key, &s) { return }
             if s.key(key, is: "heldRestore") {
@@ -75,6 +76,8 @@ package enum StateReader {
                 try once(&armedWarnings, try integers(&s))
             } else if s.key(key, is: "window") {
                 try once(&window, try optional(&s) { (s) throws(Unusual) in try string(&s) })
+            } else if s.key(key, is: "absentSince") {
+                try once(&absentSince, try optional(&s) { (s) throws(Unusual) in try date(&s) })
             } else {
                 try skip(&s)
             }
@@ -84,7 +87,8 @@ package enum StateReader {
         else { throw Unusual() }
         return AccountAlertState(
             remainingPercent: remainingPercent, lastUpdated: lastUpdated, resetsAt: figures.resetsAt ?? nil,
-            heldRestore: heldRestore ?? nil, armedWarnings: armedWarnings, window: window ?? nil)
+            heldRestore: heldRestore ?? nil, armedWarnings: armedWarnings, window: window ?? nil,
+            absentSince: absentSince ?? nil)
     }
 
     private static func held(_ s: inout JSONScanner) throws(Unusual) -> HeldRestore {

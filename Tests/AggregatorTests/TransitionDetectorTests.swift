@@ -195,17 +195,26 @@ struct TransitionDetectorTests {
         #expect(outcome.next == state)
     }
 
-    @Test("accounts gone from the store are forgotten 30 days after their last figures; present ones never")
+    @Test("accounts gone from the store are forgotten 30 days after they went, whatever their figures' age")
     func forgetting() {
         var state = AlertState()
-        let now = Records.date("2026-12-31T12:00:00Z")
-        for (key, last) in [
-            ("old", "2026-11-30T11:00:00Z"), ("recent", "2026-12-20T12:00:00Z"), ("here", "2026-01-01T00:00:00Z"),
-        ] {
+        let went = Records.date("2026-12-01T12:00:00Z")
+        for (key, last) in [("old", "2026-10-01T11:00:00Z"), ("here", "2026-01-01T00:00:00Z")] {
             state.accounts[key] = AccountAlertState(
-                remainingPercent: 50, lastUpdated: Records.date(last), resetsAt: nil)
+                remainingPercent: 0, lastUpdated: Records.date(last), resetsAt: nil)
         }
-        state.forget(accountsNotIn: ["here"], now: now)
-        #expect(state.accounts.keys.sorted() == ["here", "recent"])
+        // One run that could not read "old": figures two months old, but absent for no time at all.
+        state.forget(accountsNotIn: ["here"], now: went)
+        #expect(state.accounts.keys.sorted() == ["here", "old"])
+        #expect(state.accounts["old"]?.absentSince == went)
+        // Back the next run: the mark goes, and a later absence counts afresh.
+        state.forget(accountsNotIn: ["here", "old"], now: went.addingTimeInterval(60))
+        #expect(state.accounts["old"]?.absentSince == nil)
+        state.forget(accountsNotIn: ["here"], now: went.addingTimeInterval(120))
+        state.forget(accountsNotIn: ["here"], now: went.addingTimeInterval(120 + 29 * 86_400))
+        #expect(state.accounts.keys.sorted() == ["here", "old"])
+        state.forget(accountsNotIn: ["here"], now: went.addingTimeInterval(180 + 30 * 86_400))
+        #expect(state.accounts.keys.sorted() == ["here"])
+        #expect(state.accounts["here"]?.absentSince == nil)
     }
 }

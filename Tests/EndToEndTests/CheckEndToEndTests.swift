@@ -154,6 +154,21 @@ struct CheckEndToEndTests {
         #expect(run.output.contains("$(touch"))
     }
 
+    @Test("an account with month-old figures is not forgotten by one run that could not read it")
+    func oldAccountSurvivesOneFailedRead() throws {
+        try publish("2026-10-20T12:00:00Z", used: 100)
+        let first = try check("2026-11-30T12:00:30Z", ["--notify", "stdout"])
+        #expect(first.output.contains("\"kind\":\"depleted\""), "\(first.output)")
+        let record = try String(contentsOfFile: store + "/laptop.json", encoding: .utf8)
+        try root.write("store/laptop.json", "{\"half\": ")
+        let unreadable = try check("2026-11-30T12:01:30Z", ["--notify", "stdout"])
+        #expect(unreadable.output.isEmpty)
+        try root.write("store/laptop.json", record)
+        let back = try check("2026-11-30T12:02:30Z", ["--notify", "stdout"])
+        #expect(back.status == 0, "\(back.errors)")
+        #expect(back.output.isEmpty, "fired again: \(back.output)")
+    }
+
     @Test("a corrupt state file is set aside and reported, and old events do not fire again")
     func corruptState() throws {
         try publish("2026-11-30T12:00:00Z", used: 100)

@@ -54,7 +54,8 @@ struct StateReaderTests {
                     Int.random(in: -5...100, using: &random)
                 },
                 window: [nil, "weekly", texts[Int.random(in: 0..<texts.count, using: &random)]][
-                    Int.random(in: 0..<3, using: &random)])
+                    Int.random(in: 0..<3, using: &random)],
+                absentSince: Bool.random(using: &random) ? randomDate(&random) : nil)
         }
         for index in 0..<Int.random(in: 0...3, using: &random) {
             state.alerts.paceAlerted["\(texts[index])|weekly"] = randomDate(&random)

@@ -98,6 +98,10 @@ extension CheckState {
             json.key("accounts")
             json.dictionary(accounts) { json, state in
                 json.object { json in
+                    if let absentSince = state.absentSince {
+                        json.key("absentSince")
+                        json.date(absentSince)
+                    }
                     json.key("armedWarnings")
                     json.array(state.armedWarnings) { json, threshold in json.int(threshold) }
                     if let held = state.heldRestore {

@@ -13,14 +13,25 @@ public struct AlertState: Codable, Sendable, Equatable {
 
     public init() {}
 
-    /// How long an account that is no longer in the store is remembered, counted from its last figures:
-    /// a device forgotten or an account given up must not cost every run for ever.
+    /// How long an account that is no longer in the store is remembered, counted from the first run
+    /// that did not see it: a device forgotten or an account given up must not cost every run for ever.
     public static let forgetAfter: TimeInterval = 30 * 86_400
 
-    /// Forgets accounts absent from `present` whose last figures are older than `forgetAfter` at `now`.
+    /// Marks accounts absent from `present` as absent since `now` (when not already), clears the mark of
+    /// those present, and forgets those absent for longer than `forgetAfter`.
+    ///
+    /// Counted from the absence, not from the account's last figures: an account whose figures were
+    /// a month old was forgotten after one run that could not read its record, and its `depleted` fired
+    /// again with the same id when the record came back.
     public mutating func forget(accountsNotIn present: Set<String>, now: Date) {
-        accounts = accounts.filter { key, state in
-            present.contains(key) || now.timeIntervalSince(state.lastUpdated) <= Self.forgetAfter
+        for key in Array(accounts.keys) {
+            if present.contains(key) {
+                if accounts[key]?.absentSince != nil { accounts[key]?.absentSince = nil }
+            } else if let since = accounts[key]?.absentSince {
+                if now.timeIntervalSince(since) > Self.forgetAfter { accounts[key] = nil }
+            } else {
+                accounts[key]?.absentSince = now
+            }
         }
         // A window past its reset is armed again whatever is remembered: only later resets need keeping.
         paceAlerted = paceAlerted.filter { _, resetsAt in now.timeIntervalSince(resetsAt) <= 86_400 }
@@ -44,10 +55,13 @@ public struct AccountAlertState: Codable, Sendable, Equatable {
     /// Which window the state follows: nil (every file before weekly-only accounts) is the session;
     /// `weekly` for an account without a session window (a weekly-only plan).
     public var window: String?
+    /// The first run that did not find the account in the store, while it stays away; nil while it is
+    /// there. Forgotten `AlertState.forgetAfter` after that.
+    public var absentSince: Date?
 
     public init(
         remainingPercent: Double, lastUpdated: Date, resetsAt: Date?, heldRestore: HeldRestore? = nil,
-        armedWarnings: [Int] = [], window: String? = nil
+        armedWarnings: [Int] = [], window: String? = nil, absentSince: Date? = nil
     ) {
         self.remainingPercent = remainingPercent
         self.lastUpdated = lastUpdated
@@ -55,6 +69,7 @@ public struct AccountAlertState: Codable, Sendable, Equatable {
         self.heldRestore = heldRestore
         self.armedWarnings = armedWarnings
         self.window = window
+        self.absentSince = absentSince
     }
 }
 
