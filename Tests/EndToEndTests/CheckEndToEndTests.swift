@@ -182,6 +182,41 @@ struct CheckEndToEndTests {
         #expect(try check("2026-11-30T12:02:00Z").output == "")
     }
 
+    @Test("an empty object is no state: set aside, and delivered events do not fire again")
+    func emptyObjectIsNoState() throws {
+        try publish("2026-11-30T12:00:00Z", used: 100)
+        #expect(try check("2026-11-30T12:00:30Z").output.contains("\"depleted\""))
+        try root.write("state/aggctl/alerts.json", "{}")
+        let run = try check("2026-11-30T12:01:00Z")
+        #expect(run.status == 0)
+        #expect(run.output == "", "fired again: \(run.output)")
+        #expect(run.errors.contains("could not be read"), "\(run.errors)")
+        #expect(run.errors.contains("it held no queued event"), "\(run.errors)")
+    }
+
+    @Test("events queued in a state file that is set aside are kept and delivered, and the warning says so")
+    func corruptStateKeepsQueuedEvents() throws {
+        try prepareDepletedEvent()
+        let log = root.file("delivered.log")
+        let gate = root.file("hook-may-succeed")
+        let hookPath = try hook("hook.sh", log: log, then: "[ -e '\(gate)' ] || exit 3")
+        #expect(try check("2026-11-30T12:10:30Z", ["--notify", "command:" + hookPath]).status == 1)
+        let queuedID = lines(log).first
+        // Not valid state (a version no release wrote), the outbox intact.
+        let state = try String(contentsOfFile: root.file("state/aggctl/alerts.json"), encoding: .utf8)
+        #expect(state.contains("\"schemaVersion\":1"))
+        try root.write("state/aggctl/alerts.json", state.replacing("\"schemaVersion\":1", with: "\"schemaVersion\":0"))
+        try root.write("hook-may-succeed", "")
+        let run = try check("2026-11-30T12:11:00Z", ["--notify", "command:" + hookPath])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.errors.contains("its 1 queued event(s) are kept and delivered"), "\(run.errors)")
+        #expect(lines(log).count == 5 && lines(log).last == queuedID, "\(lines(log))")
+        // Garbage: nothing can be read of it, and the warning says that too.
+        try root.write("state/aggctl/alerts.json", "{ not json")
+        let garbage = try check("2026-11-30T12:12:00Z", ["--notify", "command:" + hookPath])
+        #expect(garbage.errors.contains("events queued in it, if any, could not be read"), "\(garbage.errors)")
+    }
+
     @Test("two corrupt state files set aside in the same second keep both copies; killed runs' temporaries go")
     func corruptTwice() throws {
         try publish("2026-11-30T12:00:00Z", used: 40)

@@ -112,9 +112,18 @@ enum CheckCommand {
             persisted = loaded
         case .corrupt(let aside, let reason):
             // Starting over must not re-fire old events: this run only remembers where accounts stand.
+            // Events still queued in the file are kept when its outbox reads, and told either way.
+            let salvaged = FileSystem.contents(of: aside).flatMap(CheckState.salvagedOutbox)
+            let queued =
+                switch salvaged?.items.count {
+                case 0?: "it held no queued event"
+                case let count?: "its \(count) queued event(s) are kept and delivered"
+                case nil: "events queued in it, if any, could not be read and are not delivered"
+                }
             context.console.warn(
-                "state '\(stateFile.path)' could not be read (\(reason)); set aside as '\(aside)'; "
+                "state '\(stateFile.path)' could not be read (\(reason)); set aside as '\(aside)'; \(queued); "
                     + "remembering accounts afresh without alerts this run")
+            if let salvaged { state.outbox = salvaged }
             baselineOnly = true
         }
         // Deliveries recorded since the last full write (a run that was killed, or is still in the journal).

@@ -20,12 +20,14 @@ struct CheckState: Codable, Sendable, Equatable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let version = try container.decodeIfPresent(Int.self, forKey: .schemaVersion) ?? 1
+        // Every release wrote both: a document without them (`{}`) is no state, and taken for an empty
+        // one it fired again every event already delivered.
+        let version = try container.decode(Int.self, forKey: .schemaVersion)
         guard version >= 1 else {
             throw DecodingError.dataCorruptedError(
                 forKey: .schemaVersion, in: container, debugDescription: "schemaVersion \(version)")
         }
-        alerts.accounts = try container.decodeIfPresent([String: AccountAlertState].self, forKey: .accounts) ?? [:]
+        alerts.accounts = try container.decode([String: AccountAlertState].self, forKey: .accounts)
         outbox = try container.decodeIfPresent(Outbox.self, forKey: .outbox) ?? Outbox()
         alerts.paceAlerted = try container.decodeIfPresent([String: Date].self, forKey: .paceAlerted) ?? [:]
     }
@@ -36,6 +38,18 @@ struct CheckState: Codable, Sendable, Equatable {
         try container.encode(alerts.accounts, forKey: .accounts)
         try container.encode(outbox, forKey: .outbox)
         try container.encode(alerts.paceAlerted, forKey: .paceAlerted)
+    }
+}
+
+extension CheckState {
+    /// The events queued in a state file that is not valid state as a whole, when its outbox still reads:
+    /// set aside, the file must not take undelivered events with it.
+    static func salvagedOutbox(from data: Data) -> Outbox? {
+        struct OutboxOnly: Decodable {
+            var outbox: Outbox?
+        }
+        guard let document = try? SnapshotCodec.makeDecoder().decode(OutboxOnly.self, from: data) else { return nil }
+        return document.outbox ?? Outbox()
     }
 }
 
@@ -72,8 +86,8 @@ extension CheckState {
         } catch {
             return nil
         }
-        guard (version ?? 1) >= 1 else { return nil }
-        state.alerts.accounts = accounts ?? [:]
+        guard let version, version >= 1, let accounts else { return nil }
+        state.alerts.accounts = accounts
         state.alerts.paceAlerted = paceAlerted ?? [:]
         return state
     }
