@@ -36,6 +36,15 @@ struct S3SettingsTests {
             try S3Location.parse("s3://team-usage/aggctl/prod")
                 == S3Location(bucket: "team-usage", prefix: "aggctl/prod/"))
         #expect(try S3Location.parse("s3://team-usage") == S3Location(bucket: "team-usage", prefix: ""))
+        // Decoded once: the location handed to the store reads back to the same prefix.
+        for (text, prefix) in [
+            ("s3://b-1/f/pct%2541/", "f/pct%41/"), ("s3://b-1/a%20b/c+d/", "a b/c+d/"), ("s3://b-1/%25/", "%/"),
+            ("s3://b-1/caf%C3%A9/", "café/"),
+        ] {
+            let location = try S3Backend().parse(text)
+            #expect(try S3Location.parse(location.address) == S3Location(bucket: "b-1", prefix: prefix), "\(text)")
+            #expect(location.displayName == "s3://b-1/" + prefix)
+        }
         #expect(
             try S3Location.parse("s3://team-usage/my%20store/") == S3Location(bucket: "team-usage", prefix: "my store/")
         )

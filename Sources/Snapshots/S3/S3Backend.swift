@@ -12,7 +12,7 @@ public struct S3Backend: StoreBackend {
 
     public func parse(_ text: String) throws(StoreLocation.ParseError) -> StoreLocation {
         let location = try S3Location.parse(text)
-        return StoreLocation(backend: name, address: location.displayName, displayName: location.displayName)
+        return StoreLocation(backend: name, address: location.address, displayName: location.displayName)
     }
 
     public func open(_ location: StoreLocation, context: StoreContext) throws -> any SnapshotStore {

@@ -12,6 +12,14 @@ struct S3Location: Equatable, Sendable {
 
     var displayName: String { "s3://\(bucket)/\(prefix)" }
 
+    /// The location as a URL that `parse` reads back to this same location: each prefix segment
+    /// percent-encoded again. The display name is decoded text, and parsed again it decoded a second
+    /// time (`s3://b/pct%2541/` wrote under `pctA/`).
+    var address: String {
+        let segments = prefix.split(separator: "/").map { PercentEncoding.unreserved.encode($0) + "/" }
+        return "s3://\(bucket)/" + segments.joined()
+    }
+
     static func parse(_ text: String) throws(StoreLocation.ParseError) -> S3Location {
         let url = try StoreLocation.checkedURL(text)
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
