@@ -8,7 +8,7 @@ let package = Package(
         .executable(name: "aggctl", targets: ["aggctl"]),
         // For the libFuzzer harnesses in Fuzz/ (a package of their own): the parsers of outside input, the
         // quick readers of aggctl's own state files, and the outputs a record reaches.
-        .library(name: "AggctlParsers", targets: ["Snapshots", "Collectors", "Aggregator", "AggctlCLI"]),
+        .library(name: "AggctlParsers", targets: ["Portable", "Snapshots", "Collectors", "Aggregator", "AggctlCLI"]),
     ],
     targets: [
         // Hostile text made safe for a terminal, a notification or an HTTP header: the one place.

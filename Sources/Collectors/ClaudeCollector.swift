@@ -12,9 +12,12 @@ import Snapshots
 /// message without one, the end of its 5-hour block) is ahead.
 public struct ClaudeCollector: Sendable {
     public let folders: [String]
+    /// The zones limit messages are read in: a message names its zone, else it is the machine's.
+    public let zones: Zones
 
-    public init(folders: [String]) {
+    public init(folders: [String], zones: Zones = .utc) {
         self.folders = folders
+        self.zones = zones
     }
 
     /// `$CLAUDE_CONFIG_DIR`, else those of `~/.config/claude` and `~/.claude` that exist.
@@ -92,9 +95,9 @@ public struct ClaudeCollector: Sendable {
         }
 
         /// Adds lines as one file (for tests and callers holding bytes).
-        mutating func read(_ bytes: UnsafeRawBufferPointer) {
+        mutating func read(_ bytes: UnsafeRawBufferPointer, zones: Zones = .utc) {
             var file = FileScan()
-            file.read(bytes)
+            file.read(bytes, zones: zones)
             add(file)
         }
     }
@@ -128,7 +131,7 @@ public struct ClaudeCollector: Sendable {
             scan.since = now.timeIntervalSince1970 - 7 * 86_400
             for file in try LogScanState<FileScan>.partials(
                 of: files, statePath: statePath, readerVersion: readerVersion,
-                keepingSince: Self.windowStart(now: now))
+                keepingSince: Self.windowStart(now: now), zones: zones)
             {
                 scan.add(file)
             }
@@ -258,9 +261,9 @@ extension ClaudeCollector.FileScan: LogScanPartial {
         newest.raise(to: later.newest)
     }
 
-    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date) -> Self {
+    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date, zones: Zones) -> Self {
         var file = Self()
-        file.read(bytes, keepingSince: cutoff)
+        file.read(bytes, keepingSince: cutoff, zones: zones)
         return file
     }
 
@@ -309,7 +312,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
     }
 
     /// Adds the usage lines and limit messages of a piece of one log file.
-    mutating func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date = .distantPast) {
+    mutating func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date = .distantPast, zones: Zones) {
         guard let base = bytes.baseAddress else { return }
         var start = 0
         while start < bytes.count {
@@ -320,7 +323,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
             let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
             var isLimitMessage = false
             if contains(line, "limit reached") || contains(line, "hit your") {
-                if let event = JSONValue.parse(line) { isLimitMessage = recordLimit(event) }
+                if let event = JSONValue.parse(line) { isLimitMessage = recordLimit(event, zones: zones) }
             }
             // A limit message is Claude Code's own line, not a response: never priced or counted.
             if !isLimitMessage, contains(line, "\"usage\""), let usage = ClaudeEventDecoder.decode(line),
@@ -357,7 +360,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
     /// up until the end of its 5-hour block.
     /// - Returns: whether the line is a limit message.
     @discardableResult
-    mutating func recordLimit(_ event: JSONValue) -> Bool {
+    mutating func recordLimit(_ event: JSONValue, zones: Zones) -> Bool {
         guard event["type"]?.string == "assistant", case .array(let blocks)? = event["message"]?["content"],
             let at = event["timestamp"]?.string.flatMap(RFC3339.parse)
         else { return false }
@@ -384,7 +387,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
                 continue
             }
             let weekly = text.firstRange(ofCaseInsensitive: "weekly limit") != nil
-            let reset = LimitTimeText.time(in: text, after: ["resets ", "reset at "], messageAt: at)
+            let reset = LimitTimeText.time(in: text, after: ["resets ", "reset at "], messageAt: at, zones: zones)
             switch (reset, weekly) {
             case (let reset?, true): weeklyResetsAt.raise(to: reset)
             case (let reset?, false): limitResetsAt.raise(to: reset)

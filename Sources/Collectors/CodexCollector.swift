@@ -10,9 +10,12 @@ import Snapshots
 /// (`resets_in_seconds`; flat `primary_used_percent`) and `null` info or limits, as real logs have them.
 public struct CodexCollector: Sendable {
     public let home: String
+    /// The zone a limit message's "try again at Aug 8th, 2026 8:16 AM" is read in: the machine's.
+    public let zones: Zones
 
-    public init(home: String) {
+    public init(home: String, zones: Zones = .utc) {
         self.home = home
+        self.zones = zones
     }
 
     /// `$CODEX_HOME`, else `~/.codex`.
@@ -165,7 +168,7 @@ public struct CodexCollector: Sendable {
             // Files are independent: read on every core, then combined (newest limits win).
             (scan, days) = Self.combine(
                 try LogScanState<Scan>.partials(
-                    of: files, statePath: statePath, readerVersion: readerVersion))
+                    of: files, statePath: statePath, readerVersion: readerVersion, zones: zones))
             if let memoPath, let fingerprint {
                 var memo = scan
                 memo.counts = Responses(sums: days)
@@ -229,18 +232,18 @@ public struct CodexCollector: Sendable {
     /// later token count of the same file is older than that count's limits, which stand instead (Codex
     /// stops at a limit; its next counts come after the reset): searching only the tail spares a second
     /// pass over gigabytes of logs.
-    static func scan(bytes: UnsafeRawBufferPointer) -> Scan {
+    static func scan(bytes: UnsafeRawBufferPointer, zones: Zones = .utc) -> Scan {
         var scan = Scan()
         var tail = 0
         // One pass for both kinds: a second, with the longer needles, cost more than it saved.
         forEachLine(containing: "\"token_", in: bytes) { line in
-            if let event = CodexEventDecoder.decode(line) { scan.record(event) }
+            if let event = CodexEventDecoder.decode(line) { scan.record(event, zones: zones) }
             if let start = line.baseAddress, let base = bytes.baseAddress {
                 tail = base.distance(to: start) + line.count
             }
         }
         forEachLine(containing: "usage_limit_exceeded", in: UnsafeRawBufferPointer(rebasing: bytes[tail...])) { line in
-            if let event = CodexEventDecoder.decode(line) { scan.record(event) }
+            if let event = CodexEventDecoder.decode(line) { scan.record(event, zones: zones) }
         }
         // A forked session says so in its `session_meta`, its first line.
         let head = UnsafeRawBufferPointer(rebasing: bytes[0..<min(bytes.count, 65_536)])
@@ -284,8 +287,8 @@ extension CodexCollector.Scan: LogScanPartial {
     mutating func append(_ later: Self) { extend(later) }
 
     /// Codex keeps a few bytes per response: nothing is left out.
-    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date) -> Self {
-        CodexCollector.scan(bytes: bytes)
+    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date, zones: Zones) -> Self {
+        CodexCollector.scan(bytes: bytes, zones: zones)
     }
 
     mutating func prune(before cutoff: Date) -> Bool { false }
@@ -369,7 +372,7 @@ extension CodexCollector.Scan: LogScanPartial {
     }
 
     /// Adds one log line's event.
-    mutating func record(_ event: CodexEventDecoder.Event) {
+    mutating func record(_ event: CodexEventDecoder.Event, zones: Zones) {
         let at = event.at
         newestEvent.raise(to: at)
         switch event.kind {
@@ -379,7 +382,8 @@ extension CodexCollector.Scan: LogScanPartial {
         case .limitHit:
             if limitHit.map({ at > $0.at }) ?? true {
                 limitHit = CodexCollector.LimitHit(
-                    at: at, until: event.message.flatMap { CodexLimitMessage.retryTime(in: $0, after: at) })
+                    at: at,
+                    until: event.message.flatMap { CodexLimitMessage.retryTime(in: $0, after: at, zones: zones) })
             }
             return
         case .tokenCount:

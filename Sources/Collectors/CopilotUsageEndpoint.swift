@@ -58,9 +58,10 @@ public struct CopilotUsageEndpoint: Sendable {
         let reset = json["quota_reset_date"]?.string.flatMap { RFC3339.parse($0 + "T00:00:00Z") }
         var minutes = 30 * 1440
         if let reset {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC")!
-            if let start = calendar.date(byAdding: .month, value: -1, to: reset) {
+            // The month before the reset, in UTC calendar days (a reset on the 31st starts on the last day
+            // of the month before).
+            let end = ZoneInfo.utc.civilTime(at: reset)
+            if let start = ZoneInfo.utc.date(of: end.adding(months: -1)) {
                 minutes = Int(reset.timeIntervalSince(start) / 60)
             }
         }

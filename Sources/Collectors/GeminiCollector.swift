@@ -53,7 +53,7 @@ public struct GeminiCollector: Sendable {
         } else {
             var scan = Scan()
             for partial in try LogScanState<Scan>.partials(
-                of: files, statePath: statePath, readerVersion: readerVersion)
+                of: files, statePath: statePath, readerVersion: readerVersion, zones: .utc)
             {
                 scan.append(partial)
             }
@@ -128,7 +128,7 @@ extension GeminiCollector.Scan: LogScanPartial {
     }
 
     /// A whole `session-*.json` document, or complete lines of a `.jsonl` file.
-    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date) -> Self {
+    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date, zones: Zones) -> Self {
         var scan = Self()
         if let document = JSONValue.parse(bytes), let list = document["messages"]?.array {
             for message in list { scan.add(message) }

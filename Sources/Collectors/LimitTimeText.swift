@@ -6,29 +6,27 @@ import Portable
 /// - Claude Code: "resets Jan 30, 11:30am (Asia/Calcutta)", "resets 9:50pm (Asia/Saigon)", "resets Sep 15,
 ///   3am (Europe/Berlin)"; claude.ai: "Limits will reset at 9:30 AM."
 ///
-/// A time zone in parentheses is looked up in the system's tz database; without one, `zone` (the
-/// machine's). A time without a date is the next such time after the message; a date without a year the
+/// A time zone in parentheses is looked up in the system's tz database; without one, the machine's. A time without a date is the next such time after the message; a date without a year the
 /// next such date. Anything not understood is nil: the caller keeps "limit reached, no time".
 enum LimitTimeText {
     static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
     /// The time in `text` after the first of `markers` found (case-insensitive), read as a moment
     /// after `after`.
-    static func time(in text: String, after markers: [String], messageAt: Date, zone: TimeZone = .current) -> Date? {
+    static func time(in text: String, after markers: [String], messageAt: Date, zones: Zones) -> Date? {
         guard let marker = markers.lazy.compactMap({ text.firstRange(ofCaseInsensitive: $0) }).first
         else { return nil }
-        return parse(String(text[marker.upperBound...]), after: messageAt, zone: zone)
+        return parse(String(text[marker.upperBound...]), after: messageAt, zones: zones)
     }
 
     /// Parses `[Mon d[st|nd|rd|th][,] [yyyy][,]] h[:mm][ ]am|pm [(Zone/Name)]` at the start of `text`.
-    static func parse(_ text: String, after reference: Date, zone: TimeZone) -> Date? {
+    static func parse(_ text: String, after reference: Date, zones: Zones) -> Date? {
         var words = Substring(text).split(whereSeparator: { " ,\u{00B7}".contains($0) }).map(String.init)
-        var zone = zone
+        var zone = zones.local
         // The zone, if any, is the first parenthesised word: as written, else with tz capitals.
         if let open = words.firstIndex(where: { $0.hasPrefix("(") }) {
             let name = words[open].trimming(charactersIn: "().;")
-            guard let found = TimeZone(identifier: name) ?? TimeZone(identifier: properCase(name.lowercased()))
-            else { return nil }
+            guard let found = zones.named(name) ?? zones.named(properCase(name.lowercased())) else { return nil }
             zone = found
             words = Array(words[..<open])
         }
@@ -74,23 +72,19 @@ enum LimitTimeText {
         default:
             guard (0...23).contains(hour) else { return nil }
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let now = calendar.dateComponents([.year, .month, .day], from: reference)
-        func moment(year: Int, month: Int, day: Int) -> Date? {
-            let parts = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute)
-            guard let date = calendar.date(from: parts), calendar.component(.day, from: date) == day else { return nil }
-            return date
+        let now = zone.civilTime(at: reference)
+        func moment(_ date: CivilTime) -> Date? {
+            zone.date(of: CivilTime(year: date.year, month: date.month, day: date.day, hour: hour, minute: minute))
         }
         if let month, let day {
-            if let year { return moment(year: year, month: month, day: day) }
+            if let year { return moment(CivilTime(year: year, month: month, day: day)) }
             // The next such date: this year's, else next year's.
-            if let date = moment(year: now.year!, month: month, day: day), date > reference { return date }
-            return moment(year: now.year! + 1, month: month, day: day)
+            if let date = moment(CivilTime(year: now.year, month: month, day: day)), date > reference { return date }
+            return moment(CivilTime(year: now.year + 1, month: month, day: day))
         }
-        // The next such time: today's, else tomorrow's.
-        guard let today = moment(year: now.year!, month: now.month!, day: now.day!) else { return nil }
-        return today > reference ? today : calendar.date(byAdding: .day, value: 1, to: today)
+        // The next such time: today's, else tomorrow's (the next calendar day, whatever the zone's offset).
+        guard let today = moment(now) else { return nil }
+        return today > reference ? today : moment(now.adding(days: 1))
     }
 
     /// `asia/calcutta` as `Asia/Calcutta`, `america/new_york` as `America/New_York`.
@@ -103,7 +97,7 @@ enum LimitTimeText {
 
 /// The reset time in Codex's limit message.
 enum CodexLimitMessage {
-    static func retryTime(in message: String, after at: Date, zone: TimeZone = .current) -> Date? {
-        LimitTimeText.time(in: message, after: ["try again at "], messageAt: at, zone: zone)
+    static func retryTime(in message: String, after at: Date, zones: Zones) -> Date? {
+        LimitTimeText.time(in: message, after: ["try again at "], messageAt: at, zones: zones)
     }
 }

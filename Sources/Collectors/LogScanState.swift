@@ -15,8 +15,8 @@ protocol LogScanPartial: Sendable {
     /// Adds what the lines after this partial's lines yield.
     mutating func append(_ later: Self)
     /// What a piece of complete lines yields, leaving out what happened before `cutoff` where the
-    /// partial would otherwise grow with the history.
-    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date) -> Self
+    /// partial would otherwise grow with the history; times in words are read in `zones`.
+    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date, zones: Zones) -> Self
     /// Leaves out what happened before `cutoff`; true when anything was left out.
     mutating func prune(before cutoff: Date) -> Bool
     func encode(into out: inout BinaryWriter)
@@ -64,7 +64,7 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
     /// fingerprint was taken from, not by a second `stat` of its whole path.
     static func partials(
         of found: [DirectoryWalk.Found], statePath: String?, readerVersion: String,
-        keepingSince cutoff: Date = .distantPast
+        keepingSince cutoff: Date = .distantPast, zones: Zones
     ) throws -> [Partial] {
         // In the byte order of their paths, whatever order they were found in: the same on every run.
         let files = ByteOrder.order(of: found.map(\.path)).map { found[$0] }
@@ -75,7 +75,7 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
         let entries = try Parallel.makeArray(count: files.count, pieces: pieces) { piece, emit in
             for index in pieces[piece] {
                 let file = files[index]
-                emit(try entry(for: file, previous: previous.files[file.path], keepingSince: cutoff))
+                emit(try entry(for: file, previous: previous.files[file.path], keepingSince: cutoff, zones: zones))
             }
         }
         var next = LogScanState()
@@ -92,11 +92,11 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
 
     /// A document read whole, in one piece (at most the size limit of a record: 32 MiB).
     static func wholeDocument(
-        _ file: String, now: (inode: UInt64, size: Int64, modified: Int64), keepingSince cutoff: Date
+        _ file: String, now: (inode: UInt64, size: Int64, modified: Int64), keepingSince cutoff: Date, zones: Zones
     ) throws -> FileEntry {
         guard now.size <= Int64(SnapshotCodec.maximumRecordSize), let data = FileSystem.contents(of: file)
         else { throw CollectorError("cannot read '\(file)' (unreadable, or over 32 MiB)") }
-        let partial = data.withUnsafeBytes { Partial.read($0, keepingSince: cutoff) }
+        let partial = data.withUnsafeBytes { Partial.read($0, keepingSince: cutoff, zones: zones) }
         return FileEntry(
             inode: now.inode, size: now.size, modified: now.modified, offset: data.count, headLength: 0, head: 0,
             partial: partial, isChanged: true)
@@ -104,19 +104,21 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
 
     /// What `found` holds now, reading as little as `previous` allows.
     static func entry(
-        for found: DirectoryWalk.Found, previous: FileEntry?, keepingSince cutoff: Date
+        for found: DirectoryWalk.Found, previous: FileEntry?, keepingSince cutoff: Date, zones: Zones
     ) throws -> FileEntry {
         let file = found.path
         guard let now = found.identity else { throw CollectorError("cannot read '\(file)'") }
         if var entry = previous, entry.inode == now.inode {
             entry.isChanged = entry.partial.prune(before: cutoff)
             if entry.size == now.size && entry.modified == now.modified { return entry }
-            if Partial.isWholeDocument(file) { return try wholeDocument(file, now: now, keepingSince: cutoff) }
+            if Partial.isWholeDocument(file) {
+                return try wholeDocument(file, now: now, keepingSince: cutoff, zones: zones)
+            }
             // Grown with the same beginning: only what was appended is read.
             if now.size >= Int64(entry.offset), head(of: file, length: entry.headLength) == entry.head {
                 var appended = Partial()
                 entry.offset = try LineChunks.forEachPiece(of: file, from: entry.offset, completeLinesOnly: true) {
-                    appended.append(Partial.read($0, keepingSince: cutoff))
+                    appended.append(Partial.read($0, keepingSince: cutoff, zones: zones))
                 }
                 entry.partial.append(appended)
                 (entry.size, entry.modified, entry.isChanged) = (now.size, now.modified, true)
@@ -127,11 +129,13 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
                 return entry
             }
         }
-        if Partial.isWholeDocument(file) { return try wholeDocument(file, now: now, keepingSince: cutoff) }
+        if Partial.isWholeDocument(file) {
+            return try wholeDocument(file, now: now, keepingSince: cutoff, zones: zones)
+        }
         // New, shrunk, rewritten or replaced: read from the start.
         var partial = Partial()
         let offset = try LineChunks.forEachPiece(of: file, completeLinesOnly: true) {
-            partial.append(Partial.read($0, keepingSince: cutoff))
+            partial.append(Partial.read($0, keepingSince: cutoff, zones: zones))
         }
         let length = min(headLength, offset)
         return FileEntry(

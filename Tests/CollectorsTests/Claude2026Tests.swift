@@ -33,10 +33,9 @@ struct Claude2026Tests {
 
     @Test("reset times in words: named zones, the next such time, the next such date, claude.ai's wording")
     func times() throws {
-        let utc = try #require(TimeZone(identifier: "UTC"))
         let at = Records.date("2026-12-30T20:00:00Z")
         func time(_ text: String) -> Date? {
-            LimitTimeText.time(in: text, after: ["resets ", "reset at "], messageAt: at, zone: utc)
+            LimitTimeText.time(in: text, after: ["resets ", "reset at "], messageAt: at, zones: .utc)
         }
         // A date already past this year is next year's.
         #expect(

@@ -1,4 +1,5 @@
 import Foundation
+import Portable
 import Snapshots
 import TestSupport
 import Testing
@@ -36,7 +37,10 @@ struct Codex2026Tests {
     @Test("every 2026 shape gives its expected windows, tokens and reason", arguments: cases)
     func shape(_ name: String) throws {
         let expected = try Self.expected(name)
-        let entry = try CodexCollector(home: "\(Self.root)/\(name)").collect(now: Records.date("2026-11-30T12:00:00Z"))
+        // In the test process's own zone, as the binary reads it (TZ, else /etc/localtime).
+        let zones = Zones.machine(environment: ProcessInfo.processInfo.environment)
+        let entry = try CodexCollector(home: "\(Self.root)/\(name)", zones: zones).collect(
+            now: Records.date("2026-11-30T12:00:00Z"))
         check(entry.session, against: expected["session"], "\(name): session")
         check(entry.weekly, against: expected["weekly"], "\(name): weekly")
         #expect(entry.tokens?.today == expected["tokens"] as? Int, "\(name): tokens")
@@ -53,17 +57,17 @@ struct Codex2026Tests {
 
     @Test("limit times in words: Codex's, with and without a year, in the machine's zone")
     func codexRetryTime() throws {
-        let utc = try #require(TimeZone(identifier: "UTC"))
+        let utc = Zones.utc
         let at = Records.date("2026-08-07T20:00:00Z")
         #expect(
             CodexLimitMessage.retryTime(
-                in: "You've hit your usage limit; try again at Aug 8th, 2026 8:16 AM.", after: at, zone: utc)
+                in: "You've hit your usage limit; try again at Aug 8th, 2026 8:16 AM.", after: at, zones: utc)
                 == Records.date("2026-08-08T08:16:00Z"))
-        let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let berlin = Zones(local: try #require(ZoneInfo.named("Europe/Berlin")))
         #expect(
-            CodexLimitMessage.retryTime(in: "Try again at Aug 8th 8:16 PM.", after: at, zone: berlin)
+            CodexLimitMessage.retryTime(in: "Try again at Aug 8th 8:16 PM.", after: at, zones: berlin)
                 == Records.date("2026-08-08T18:16:00Z"))
-        #expect(CodexLimitMessage.retryTime(in: "You've hit your usage limit.", after: at, zone: utc) == nil)
-        #expect(CodexLimitMessage.retryTime(in: "try again at Smarch 40th", after: at, zone: utc) == nil)
+        #expect(CodexLimitMessage.retryTime(in: "You've hit your usage limit.", after: at, zones: utc) == nil)
+        #expect(CodexLimitMessage.retryTime(in: "try again at Smarch 40th", after: at, zones: utc) == nil)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 @testable import AggctlCLI
 @testable import Aggregator
 @testable import Collectors
+@testable import Portable
 @testable import Snapshots
 import TextSafety
 
@@ -24,6 +25,8 @@ import TextSafety
 ///   output a user sees rendered from the merge (`status --json`, the table in colour and in ASCII, the
 ///   status bars, the Prometheus text, the report page, `check`'s notifications): hostile but valid figures
 ///   must not trap anywhere, and the plain table and the notifications must carry no control character.
+/// - `tzif`: a time zone file (RFC 8536) and the POSIX rule of its footer, or the bytes as a `TZ`
+///   rule: what parses must answer any instant, both ways, without trapping, with an offset in range.
 /// - `alert-state`, `history`: `check`'s per-account state and `publish`'s history read straight from
 ///   their bytes (`StateReader`), with Foundation's decoder as the oracle: what the quick reader
 ///   accepts, Foundation reads to the same.
@@ -106,14 +109,28 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     case "claude-line":
         _ = ClaudeEventDecoder.decode(bytes)
         // The limit messages' reset times in words, and the scan that finds them.
+        // In a zone with daylight time, so that skipped and repeated hours are met.
+        let zones = Zones(local: ZoneInfo.named("America/Los_Angeles") ?? .utc)
         _ = LimitTimeText.time(
             in: String(decoding: bytes, as: UTF8.self), after: ["resets ", "reset at ", "try again at "],
-            messageAt: Date(timeIntervalSince1970: 1_796_040_000), zone: TimeZone(identifier: "UTC")!)
+            messageAt: Date(timeIntervalSince1970: 1_796_040_000), zones: zones)
         var file = ClaudeCollector.FileScan()
-        file.read(bytes)
+        file.read(bytes, zones: zones)
         // Counted as a run counts it (per-day sums of hostile counts).
         var scan = ClaudeCollector.Scan()
         scan.add(file)
+    case "tzif":
+        let zones =
+            [(try? ZoneInfo.parse(Array(bytes), identifier: "fuzz"))]
+            + [PosixZoneRule.parse(String(decoding: bytes, as: UTF8.self)).map { ZoneInfo.posix($0, identifier: "fuzz") }]
+        for zone in zones.compactMap({ $0 }) {
+            for seconds: Int64 in [-(1 << 40), -1, 0, 1_796_040_000, 4_102_444_800, 1 << 40] {
+                let offset = zone.offset(atUTC: seconds)
+                // RFC 8536 offsets are within 26 hours, a POSIX rule's within 25 plus its daylight hour.
+                guard abs(offset) <= 26 * 3600 else { fatalError("an offset of \(offset) s") }
+                _ = zone.utcSeconds(of: zone.civilTime(atUTC: seconds))
+            }
+        }
     case "alert-state":
         var scanner = JSONScanner(bytes)
         let quick = try? StateReader.accounts(&scanner)

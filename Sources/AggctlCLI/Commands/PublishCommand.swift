@@ -254,20 +254,23 @@ enum PublishCommand {
     ) throws -> Source {
         let collector = text.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
         let path = text.contains(":") ? String(text[text.index(after: text.firstIndex(of: ":")!)...]) : nil
+        // Limit messages give times in words, in the machine's zone or one they name; what a scan kept is
+        // read again when the machine's zone changed.
+        let zones = Zones.machine(environment: environment)
+        let zonedReader = "aggctl \(Aggctl.version) in \(zones.local.identifier)"
         switch collector {
         case "codex":
             let home = path ?? CodexCollector.defaultHome(environment: environment)
             return Source(name: "codex") { now in
-                try CodexCollector(home: home).collect(
-                    now: now, stateFolder: stateFolder, readerVersion: "aggctl \(Aggctl.version)")
+                try CodexCollector(home: home, zones: zones).collect(
+                    now: now, stateFolder: stateFolder, readerVersion: zonedReader)
             }
         case "claude":
             let folders = path.map { [$0] } ?? ClaudeCollector.defaultFolders(environment: environment)
             // The status line's figures are read even by a dry run (which keeps no state of its own).
             return Source(name: "claude") { now in
-                try ClaudeCollector(folders: folders).collect(
-                    now: now, stateFolder: stateFolder, readerVersion: "aggctl \(Aggctl.version)",
-                    statusLineFolder: statusLineFolder)
+                try ClaudeCollector(folders: folders, zones: zones).collect(
+                    now: now, stateFolder: stateFolder, readerVersion: zonedReader, statusLineFolder: statusLineFolder)
             }
         case "gemini":
             let home = path ?? GeminiCollector.defaultHome(environment: environment)

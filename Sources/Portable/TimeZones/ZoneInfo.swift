@@ -91,10 +91,13 @@ public struct ZoneInfo: Sendable, Equatable {
         } else if let zone = named(text, directory: directory) {
             return zone
         }
-        if let rule = PosixZoneRule.parse(text) {
-            return ZoneInfo(identifier: text, transitions: [], transitionTypes: [], offsets: [0], footer: rule)
-        }
+        if let rule = PosixZoneRule.parse(text) { return posix(rule, identifier: text) }
         return utc
+    }
+
+    /// A zone given by a POSIX rule alone (`TZ=EST5EDT,M3.2.0,M11.1.0`).
+    public static func posix(_ rule: PosixZoneRule, identifier: String) -> ZoneInfo {
+        ZoneInfo(identifier: identifier, transitions: [], transitionTypes: [], offsets: [0], footer: rule)
     }
 
     /// The database name `/etc/localtime` links to ("Europe/Berlin"), or "localtime".
