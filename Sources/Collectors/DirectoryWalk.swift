@@ -8,9 +8,10 @@
 ///
 /// Foundation's directory enumerator made 89 % of the instructions of a `publish --source codex` with
 /// nothing new (it builds URL and attribute objects per entry); the collectors need only names. Folders
-/// are entered, never through a symbolic link; entries of any other kind whose name matches are listed
-/// (a linked log file is read like the enumerator read it). A folder that cannot be opened is passed
-/// over.
+/// are entered, never through a symbolic link. Of the other entries whose name matches, only regular
+/// files are listed, a link followed to one too (a linked log file is read like the enumerator read it):
+/// a FIFO named like a log once hung `publish` on its open, and a device or socket is no log either.
+/// A folder that cannot be opened is passed over.
 enum DirectoryWalk {
     /// The matching files below each of `roots`, in no particular order (the order `readdir` gives):
     /// a run with nothing new only fingerprints them, which needs no order (`LogScanMemo`), and the
@@ -51,9 +52,11 @@ enum DirectoryWalk {
                 if isFolder {
                     pending.append(path)
                 } else if matches(name) {
-                    // Following a link, as `stat` of the path did.
+                    // Following a link, as `stat` of the path did. A dangling link is listed without an
+                    // identity, so that reading it says why it cannot be read.
                     var info = stat()
                     let known = fstatat(dirfd(directory), name, &info, 0) == 0
+                    if known && (info.st_mode & S_IFMT) != S_IFREG { continue }
                     found.append(Found(path: path, identity: known ? fileIdentity(info) : nil))
                 }
             }

@@ -25,11 +25,16 @@ enum LineChunks {
         of path: String, from offset: Int = 0, completeLinesOnly: Bool = false, pieceSize: Int = pieceSize,
         maximumLine: Int = maximumLine, _ body: (UnsafeRawBufferPointer) -> Void
     ) throws -> Int {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Without blocking, and only a regular file: a FIFO put where a log was found must not hang the run.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw CollectorError("cannot read '\(path)': \(String(cString: strerror(errno)).lowercased())")
         }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw CollectorError("cannot read '\(path)': not a regular file")
+        }
         if offset > 0 && lseek(descriptor, off_t(offset), SEEK_SET) < 0 {
             throw CollectorError("cannot read '\(path)': \(String(cString: strerror(errno)).lowercased())")
         }

@@ -192,7 +192,7 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
     /// A fingerprint of the file's first `length` bytes.
     static func head(of path: String, length: Int) -> UInt64? {
         guard length > 0 else { return 0 }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: length)

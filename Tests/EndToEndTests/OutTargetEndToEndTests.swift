@@ -116,6 +116,9 @@ struct UnixSocket {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw POSIXError(.ENAMETOOLONG)
+        }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (index, byte) in bytes.prefix(raw.count - 1).enumerated() { raw[index] = byte }
         }
