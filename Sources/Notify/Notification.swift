@@ -4,8 +4,10 @@ import TextSafety
 /// A message for a person about their quota, as every notification backend receives it.
 ///
 /// Free of store and record types: a backend needs the words, an identity and a few facts to pass on.
-/// Its texts quote records (an account, a provider id), so each is made one safe line when the
-/// notification is made: no backend can pass a control character on to a terminal, a log or a hook.
+/// Its texts for people (title, body) quote records, so each is made one safe line when the notification
+/// is made: no backend can pass a control character on to a terminal, a log or a desktop. The account
+/// is kept as the record has it, as `status --json` has it, so that a program can match the two: JSON
+/// escapes it, and a hook's variables get it made safe.
 public struct Notification: Sendable, Equatable, Codable {
     public enum Urgency: String, Sendable, Codable {
         case normal, critical
@@ -16,6 +18,7 @@ public struct Notification: Sendable, Equatable, Codable {
     /// `depleted`, `restored` or `warning`.
     public var kind: String
     public var providerID: String
+    /// As `status --json` has it: the value itself, never shown to a person as it is.
     public var accountEmail: String?
     public var remainingPercent: Double
     public var resetsAt: Date?
@@ -32,7 +35,7 @@ public struct Notification: Sendable, Equatable, Codable {
         self.id = id
         self.kind = kind
         self.providerID = SafeText.line(providerID)
-        self.accountEmail = accountEmail.map { SafeText.line($0) }
+        self.accountEmail = accountEmail
         self.remainingPercent = remainingPercent
         self.resetsAt = resetsAt
         self.title = SafeText.line(title)
@@ -91,14 +94,16 @@ public struct Notification: Sendable, Equatable, Codable {
         value.isFinite ? value.plainText : "null"
     }
 
-    /// `AGGCTL_EVENT_*` variables for hooks, text as it is (never interpreted by a shell).
+    /// `AGGCTL_EVENT_*` variables for hooks (never interpreted by a shell), each one safe line: a variable
+    /// cannot hold a NUL, and a hook may well print one. The JSON on the hook's stdin has the account as
+    /// it is.
     public var environment: [String: String] {
         var variables = [
             "AGGCTL_EVENT_ID": id, "AGGCTL_EVENT_KIND": kind, "AGGCTL_EVENT_PROVIDER": providerID,
             "AGGCTL_EVENT_REMAINING_PERCENT": String(remainingPercent), "AGGCTL_EVENT_TITLE": title,
             "AGGCTL_EVENT_BODY": body, "AGGCTL_EVENT_AT": Notification.format(at),
         ]
-        if let accountEmail { variables["AGGCTL_EVENT_ACCOUNT"] = accountEmail }
+        if let accountEmail { variables["AGGCTL_EVENT_ACCOUNT"] = SafeText.line(accountEmail) }
         if let resetsAt { variables["AGGCTL_EVENT_RESETS_AT"] = Notification.format(resetsAt) }
         return variables
     }

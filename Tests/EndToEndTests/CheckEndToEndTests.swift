@@ -169,6 +169,23 @@ struct CheckEndToEndTests {
         #expect(back.output.isEmpty, "fired again: \(back.output)")
     }
 
+    @Test("an event's account is status --json's, byte for byte, however hostile; its texts are made safe")
+    func eventAccountMatchesStatus() throws {
+        let email = "evil\u{1B}[2J\u{07}#[fg=red]@example.com"
+        try publish("2026-11-30T12:00:00Z", used: 100, email: email)
+        let event = try check("2026-11-30T12:00:30Z", ["--notify", "stdout"])
+        let status = try BinaryRun.run(
+            ["status", "--store", store, "--json", "--now", "2026-11-30T12:00:30Z"], environment: environment)
+        let eventJSON = try JSONSerialization.jsonObject(with: Data(event.output.utf8)) as? [String: Any]
+        let statusJSON = try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any]
+        let account = (statusJSON?["accounts"] as? [[String: Any]])?.first
+        #expect(eventJSON?["accountEmail"] as? String == email)
+        #expect(account?["accountEmail"] as? String == email)
+        // Scalars compared: Foundation's `contains` of a string matched an ESC where there was none.
+        #expect((eventJSON?["body"] as? String)?.unicodeScalars.contains("\u{1B}") == false)
+        #expect(!event.output.unicodeScalars.contains("\u{1B}"), "JSON escapes the control characters")
+    }
+
     @Test("a corrupt state file is set aside and reported, and old events do not fire again")
     func corruptState() throws {
         try publish("2026-11-30T12:00:00Z", used: 100)
