@@ -37,6 +37,29 @@ public enum SafeText {
         return out
     }
 
+    /// `text` as one safe line that also tells apart every two texts: controls escaped as `line` escapes
+    /// them, and every backslash doubled, so that a real ESC (`\x1B`) and the four characters `\x1B`
+    /// stay apart. For names that other programs key on (Prometheus label values), where `line` would
+    /// make two accounts one; never cut.
+    public static func reversible(_ text: String) -> String {
+        var bytes = text
+        if bytes.withUTF8({ isTerminalSafe(UnsafeRawBufferPointer($0)) }), !text.utf8.contains(UInt8(ascii: "\\")) {
+            return text
+        }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" {
+                out += "\\\\"
+            } else if needsEscape(scalar) {
+                out += escape(scalar)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// `text` for a notification body that a server may render as markup (the freedesktop specification's
     /// subset of HTML): `&`, `<` and `>` as entities, so no tag or link survives.
     ///

@@ -85,11 +85,34 @@ struct PrometheusEndToEndTests {
             Records.json(Records.snapshot("box", generatedAt: "2026-11-30T11:00:00Z", [entry, anonymous])))
         let run = try export(root.file("store"))
         #expect(run.status == 0)
-        #expect(run.output.contains(#"account="evil\"\\\\n@example.com""#), "\(run.output.prefix(400))")
+        // The quote and the backslash as the format escapes them; the line feed as `\x0A` first, its
+        // backslash escaped in turn.
+        #expect(run.output.contains(#"account="evil\"\\\\\\x0A@example.com""#), "\(run.output.prefix(400))")
         #expect(
             run.output.contains(
                 #"aggctl_quota_used_ratio{provider="codex",account="",device="box",window="session"} 0.1"#))
         #expect(!run.output.contains("@example.com\n\""))
+        if Self.missing.isEmpty {
+            let lint = try promtool(run.output)
+            #expect(lint.status == 0, "\(lint.output)\(lint.errors)")
+        }
+    }
+
+    @Test("accounts whose emails differ late, or by a line feed against the text \\n, keep series of their own")
+    func labelsNeverCollide() throws {
+        let long = String(repeating: "y", count: 300)
+        let emails = ["a\(long)1@x.test", "a\(long)2@x.test", "n\n@x.test", "n\\n@x.test", "n\\x0A@x.test"]
+        let entries = emails.enumerated().map { index, email in
+            Records.entry(email: email, at: "2026-11-30T11:00:00Z", sessionUsed: Double(10 * (index + 1)))
+        }
+        try root.write(
+            "store/box.json", Records.json(Records.snapshot("box", generatedAt: "2026-11-30T11:00:00Z", entries)))
+        let run = try export(root.file("store"))
+        #expect(run.status == 0, "\(run.errors)")
+        let series = run.output.split(separator: "\n").filter { $0.hasPrefix("aggctl_quota_used_ratio{") }
+            .map { $0.split(separator: " ").dropLast().joined(separator: " ") }
+        #expect(Set(series).count == 5, "\(series)")
+        #expect(!run.output.contains("..."), "no label is cut")
         if Self.missing.isEmpty {
             let lint = try promtool(run.output)
             #expect(lint.status == 0, "\(lint.output)\(lint.errors)")

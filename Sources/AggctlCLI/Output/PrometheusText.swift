@@ -5,8 +5,9 @@ import TextSafety
 
 /// The merged view as Prometheus text exposition (SPEC section 6, `export --format prometheus`): every
 /// metric family with its HELP and TYPE lines, gauges without timestamps (node_exporter's textfile
-/// collector refuses a file with one), label values made one safe line (`SafeText`) and then escaped as
-/// the format says (`\\`, `\"`, `\n`).
+/// collector refuses a file with one), label values made one safe line that keeps every two values apart
+/// (`SafeText.reversible`, never cut: two accounts must never share a series) and then escaped as the
+/// format says (`\\`, `\"`, `\n`).
 enum PrometheusText {
     struct Sample {
         var labels: [(String, String)]
@@ -67,10 +68,10 @@ enum PrometheusText {
         return text
     }
 
-    /// A label value: one safe line, then the exposition format's escapes.
+    /// A label value: one safe line that tells every two values apart, then the exposition format's escapes.
     static func escape(_ value: String) -> String {
         var out = ""
-        for character in SafeText.line(value, limit: 200) {
+        for character in SafeText.reversible(value) {
             switch character {
             case "\\": out += "\\\\"
             case "\"": out += "\\\""
