@@ -396,6 +396,24 @@ struct CommandTests {
         #expect(both.errors.contains("--json and --format waybar ask for two formats"))
     }
 
+    @Test("status bars escape record text for their medium: Pango entities for waybar, # doubled for tmux")
+    func statusBarEscapes() throws {
+        let root = TemporaryDirectory("aggctl-bars")
+        let entries = ["a&b<span color='red'>#[fg=red]@x.test", "c@x.test"].map {
+            Records.entry(email: $0, at: "2026-11-30T11:00:00Z", sessionUsed: 40)
+        }
+        try root.write(
+            "store/box.json", Records.json(Records.snapshot("box", generatedAt: "2026-11-30T11:00:00Z", entries)))
+        let arguments = ["status", "--store", root.file("store"), "--now", "2026-11-30T12:00:00Z", "--format"]
+        let tmux = Harness().run(arguments + ["tmux"])
+        #expect(tmux.output == "Claude (a&b<span color='red'>##[fg=red]) 60% · Claude (c) 60%\n")
+        let waybar = try jsonObject(Harness().run(arguments + ["waybar"]).output)
+        let text = try #require(waybar["text"] as? String)
+        #expect(text == "Claude (a&amp;b&lt;span color='red'&gt;#[fg=red]) 60% · Claude (c) 60%")
+        let tooltip = try #require(waybar["tooltip"] as? String)
+        #expect(!tooltip.contains("<") && !tooltip.contains("&b") && tooltip.contains("&lt;span"))
+    }
+
     @Test("devices --forget removes that device's record and says so; an unknown one removes nothing")
     func forgetDevice() throws {
         let harness = Harness()

@@ -7,8 +7,8 @@ enum StatusCommand {
     static let name: String = "status"
     static let summary = "Merge every device's record and show each account's quota, and where each figure came from."
     static let format = FlagSpec.option(
-        "format", "FORMAT", choices: ["table", "json", "line", "waybar"],
-        "table (default), json, line (one line for tmux, i3blocks, polybar) or waybar")
+        "format", "FORMAT", choices: ["table", "json", "line", "tmux", "waybar"],
+        "table (default), json, line (one line for i3blocks, polybar), tmux (the line for tmux's status) or waybar")
     static let provider = FlagSpec.option("provider", "P", "only this provider's accounts (claude, codex, ...)")
     static let account = FlagSpec.option("account", "A", "only this account (its e-mail)")
     static let flags = [
@@ -17,7 +17,7 @@ enum StatusCommand {
     ]
 
     enum Format: String, CaseIterable, Equatable {
-        case table, json, line, waybar
+        case table, json, line, tmux, waybar
     }
     static let details = """
         A record that cannot be read is reported (on stderr, or under "problems" with --json) and the rest
@@ -42,7 +42,8 @@ enum StatusCommand {
             let chosen = try flags.value(StatusCommand.format).map { text in
                 guard let format = Format(rawValue: text) else {
                     throw UsageError(
-                        "--format: '\(text)' is not a format; expected table, json, line or waybar", command: name)
+                        "--format: '\(text)' is not a format; expected table, json, line, tmux or waybar", command: name
+                    )
                 }
                 return format
             }
@@ -87,6 +88,8 @@ enum StatusCommand {
             break  // answered by runJSON
         case .line:
             context.console.output.write(StatusBar.line(result) + "\n")
+        case .tmux:
+            context.console.output.write(StatusBar.tmux(result) + "\n")
         case .waybar:
             context.console.output.write(StatusBar.waybar(result) + "\n")
         case .table:

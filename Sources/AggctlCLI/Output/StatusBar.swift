@@ -2,7 +2,10 @@ import Aggregator
 import Portable
 import TextSafety
 
-/// `status --format line` and `--format waybar`: the merged view in a status bar's few characters.
+/// `status --format line`, `--format tmux` and `--format waybar`: the merged view in a status bar's few
+/// characters, each escaped for its bar: a plain line has no control character; tmux reads `#[...]` in
+/// a command's output as styles, so every `#` is doubled; waybar reads `text` and `tooltip` as Pango
+/// markup, so `&`, `<` and `>` are entities (an email holding `&` broke the module, `<span>` restyled it).
 ///
 /// Each account shows its tightest window (the least remaining of session, weekly and per-model), and when
 /// that window is used up, the time until it resets: `Claude 57% · Codex depleted 1h15m`. Several accounts
@@ -33,6 +36,12 @@ enum StatusBar {
         return SafeText.line(result.accounts.map { part($0, in: result, counts: counts) }.joined(separator: " · "))
     }
 
+    /// The line for tmux's `status-right`: `#` doubled, so record text cannot restyle the bar or run a
+    /// command (`#[fg=red]`, `#(...)`).
+    static func tmux(_ result: MergeResult) -> String {
+        line(result).replacing("#", with: "##")
+    }
+
     /// waybar's custom module JSON: `text`, `tooltip` (a line per account), `class` (the worst level),
     /// `percentage` (the least remaining, whole percent).
     static func waybar(_ result: MergeResult) -> String {
@@ -46,13 +55,14 @@ enum StatusBar {
             json.key("percentage")
             json.int(worst.map { Int($0.remainingPercent.rounded(.down)) } ?? 100)
             json.key("text")
-            json.string(line(result))
+            json.string(SafeText.markup(line(result)))
             json.key("tooltip")
             json.string(
                 result.accounts.map { account in
-                    SafeText.line(
-                        part(account, in: result, counts: counts) + (account.accountEmail.map { " · " + $0 } ?? "")
-                            + (account.stale ? " · stale" : ""))
+                    SafeText.markup(
+                        SafeText.line(
+                            part(account, in: result, counts: counts) + (account.accountEmail.map { " · " + $0 } ?? "")
+                                + (account.stale ? " · stale" : "")))
                 }.joined(separator: "\n"))
         }
         return json.text
