@@ -20,16 +20,23 @@ public protocol Notifier: Sendable {
 /// Why a backend could not deliver: one lowercase line, no secrets.
 public struct NotifierError: Error, Equatable, Sendable, CustomStringConvertible {
     public var reason: String
+    /// The backend did not answer in time (a hook past its limit, a webhook that holds the connection):
+    /// tried again at once it would cost the same wait, so it is not retried within the run.
+    public var timedOut: Bool
 
-    public init(_ reason: String) {
+    public init(_ reason: String, timedOut: Bool = false) {
         self.reason = reason
+        self.timedOut = timedOut
     }
 
     public var description: String { reason }
 }
 
 extension RetryPolicy {
-    /// Delivers with retries; the last failure when every attempt failed.
+    /// Delivers with retries; the last failure when every attempt failed. A timeout ends the attempts at
+    /// once: a hook that hangs held the state lock for four times its limit every run, and a webhook
+    /// that answers slowly got four POSTs; the outbox then counts the backend down for the run, and the
+    /// next run tries again.
     public func deliver(_ notification: Notification, with notifier: any Notifier) -> NotifierError? {
         var last: NotifierError?
         for attempt in 1...max(1, attempts) {
@@ -37,6 +44,7 @@ extension RetryPolicy {
                 try notifier.deliver(notification)
                 return nil
             } catch let error as NotifierError {
+                if error.timedOut { return error }
                 last = error
             } catch {
                 last = NotifierError("\(error)")

@@ -133,10 +133,30 @@ struct CommandNotifierTests {
         let notifier = CommandNotifier(
             program: hook, runner: SpawnProcessRunner(), environment: ["PATH": "/usr/bin:/bin"], timeout: 0.3)
         let started = Date()
-        #expect(throws: NotifierError("hook '\(hook)' ran past 0 s and was stopped")) {
+        #expect(throws: NotifierError("hook '\(hook)' ran past 0 s and was stopped", timedOut: true)) {
             try notifier.deliver(NotificationTests().notification)
         }
         #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test("a hook that times out is tried once in a run, not four times; its stderr line is cut")
+    func timeoutNotRetried() throws {
+        let log = root.file("runs")
+        let hook = try script("echo run >> '\(log)'\nsleep 30\n")
+        let waits = TestLog()
+        let policy = RetryPolicy(attempts: 4, initialDelay: 0.25, maximumDelay: 2, jitter: 0) { waits.append("\($0)") }
+        let notifier = CommandNotifier(
+            program: hook, runner: SpawnProcessRunner(), environment: ["PATH": "/usr/bin:/bin"], timeout: 0.3)
+        #expect(policy.deliver(NotificationTests().notification, with: notifier)?.timedOut == true)
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == "run\n")
+        #expect(waits.entries.isEmpty)
+
+        let chatty = try script("head -c 70000 /dev/zero | tr '\\0' x >&2\nexit 3\n")
+        let failing = CommandNotifier(
+            program: chatty, runner: SpawnProcessRunner(), environment: ["PATH": "/usr/bin:/bin"], timeout: 5)
+        let reason = try #require(policy.deliver(NotificationTests().notification, with: failing)?.reason)
+        #expect(reason.count < 400, "\(reason.count) characters")
+        #expect(reason.hasSuffix("xxx..."))
     }
 
     @Test("the time limit holds for an event larger than a pipe's buffer and a hook that never reads it")
@@ -148,7 +168,7 @@ struct CommandNotifierTests {
             program: hook, runner: SpawnProcessRunner(), environment: ["PATH": "/usr/bin:/bin"], timeout: 0.5)
         let started = Date()
         // Past a pipe's 64 KiB and below the 128 KiB a single variable may hold (the body is one too).
-        #expect(throws: NotifierError("hook '\(hook)' ran past 0 s and was stopped")) {
+        #expect(throws: NotifierError("hook '\(hook)' ran past 0 s and was stopped", timedOut: true)) {
             try notifier.deliver(notification)
         }
         #expect(Date().timeIntervalSince(started) < 5)

@@ -29,7 +29,7 @@ public struct CommandNotifier: Notifier {
             program, arguments: [], environment: environment.merging(notification.environment) { $1 },
             input: Data(notification.jsonLine.utf8) + Data([0x0A]), timeout: timeout)
         if outcome.timedOut {
-            throw NotifierError("hook '\(program)' ran past \(Int(timeout)) s and was stopped")
+            throw NotifierError("hook '\(program)' ran past \(Int(timeout)) s and was stopped", timedOut: true)
         }
         guard outcome.status == 0 else {
             let detail = outcome.firstErrorLine.map { ": \($0)" } ?? ""

@@ -174,10 +174,15 @@ private final class ErrorCollector: @unchecked Sendable {
         done.signal()
     }
 
+    /// The first line, cut at `ErrorCollector.lineLimit` characters: it goes into a one-line error
+    /// message, and a hook's 65 KB line was copied there whole.
     func firstLine(wait: TimeInterval) -> String? {
         _ = done.wait(timeout: .now() + wait)
         lock.lock()
         defer { lock.unlock() }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init)
+        guard let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first else { return nil }
+        return line.count > Self.lineLimit ? line.prefix(Self.lineLimit) + "..." : String(line)
     }
+
+    static let lineLimit = 200
 }

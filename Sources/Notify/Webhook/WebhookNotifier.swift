@@ -54,7 +54,7 @@ public struct WebhookNotifier: Notifier {
         do {
             response = try client.send(request)
         } catch let error as HTTPError {
-            throw NotifierError("webhook \(error.message)")
+            throw NotifierError("webhook \(error.message)", timedOut: error.kind == .timeout)
         }
         guard response.isSuccess else {
             throw NotifierError("webhook \(request.summary): the server answered HTTP \(response.status)")
