@@ -39,6 +39,7 @@ public enum Aggctl {
     /// leaves a short file behind a success; a reader that went away (`status | head`) is a normal end.
     static func run(_ arguments: [String], context: RunContext) -> ExitStatus {
         let status = dispatch(arguments, context: context)
+        if promisesSuccess(arguments) { return .success }
         // A run that failed already said why (`check` names the event that stays queued).
         if status == .success, let failure = context.console.output.failure.map(OutputFailure.init),
             !failure.isClosedPipe
@@ -103,6 +104,13 @@ extension Aggctl {
     /// - Parameters:
     ///   - closedOutput: stdout was closed when the process started (its writes all fail).
     ///   - closedErrors: the same for stderr.
+    /// Whether the command `arguments` name exits 0 whatever happens (`Command.alwaysSucceeds`), its
+    /// last write on closing stdout included.
+    public static func promisesSuccess(_ arguments: [String]) -> Bool {
+        guard let first = arguments.first else { return false }
+        return commands.first { $0.name == first }?.alwaysSucceeds ?? false
+    }
+
     public static func runProcess(
         _ arguments: [String], environment: [String: String], closedOutput: Bool, closedErrors: Bool
     ) -> ExitStatus {

@@ -69,6 +69,29 @@ public enum FileSystem {
     }
 
     /// A failed `read`, with its errno.
+    /// What `descriptor` gives until its end, `maximum` bytes, or `seconds` past the call, whichever is
+    /// first; what came until then (nothing on a failure). For input a program waits on but need not
+    /// trust to end: Claude Code's document on `statusline`'s stdin, from a writer that may never close it.
+    public static func readBriefly(_ descriptor: Int32, maximum: Int, seconds: Double) -> Data {
+        var data = Data()
+        let deadline = Date().addingTimeInterval(seconds)
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while data.count < maximum {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { break }
+            var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&watched, 1, Int32(min(left * 1000, 60_000).rounded(.up)))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { break }
+            let wanted = min(chunk.count, maximum - data.count)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, wanted) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            data.append(contentsOf: chunk[0..<count])
+        }
+        return data
+    }
+
     public struct ReadFailure: Error, CustomStringConvertible {
         public var code: Int32
         public var description: String { String(cString: strerror(code)) }

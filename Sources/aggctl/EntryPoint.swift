@@ -34,7 +34,8 @@ struct EntryPoint {
             closedErrors: closed[2])
         // Closing is the last write: a file system that reports a failed write only then (NFS, a full
         // quota) must not end in success. A pipe or terminal never fails here.
-        if close(1) != 0, errno != EBADF, errno != EINTR, status == .success {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if close(1) != 0, errno != EBADF, errno != EINTR, status == .success, !Aggctl.promisesSuccess(arguments) {
             let message = "aggctl: error: cannot write to standard output: \(String(cString: strerror(errno)))\n"
             _ = message.withCString { write(2, $0, strlen($0)) }
             status = .failure

@@ -47,6 +47,35 @@ struct StatuslineEndToEndTests {
         }
     }
 
+    @Test("stdin that never closes, and a stdout that is full: the line within seconds, and exit 0")
+    func boundedAndAlwaysZero() throws {
+        let input = root.file("input.json")
+        try fixture("input.json").write(to: URL(fileURLWithPath: input))
+        // The document through a FIFO, from a writer that then keeps it open for half a minute; the
+        // writer holds none of the test's pipes.
+        let fifo = root.file("stdin.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", "exec >'\(fifo)'; cat '\(input)'; exec sleep 30"]
+        writer.standardOutput = FileHandle.nullDevice
+        writer.standardError = FileHandle.nullDevice
+        writer.standardInput = FileHandle.nullDevice
+        try writer.run()
+        defer { writer.terminate() }
+        let started = Date()
+        let open = try BinaryRun.run(
+            ["-c", "'\(BinaryRun.binary)' statusline --now 2026-11-30T12:00:00Z < '\(fifo)'"],
+            environment: environment, shell: true, timeout: 60)
+        #expect(Date().timeIntervalSince(started) < 15, "waited for stdin to close")
+        #expect(open.status == 0)
+        #expect(open.output.hasPrefix("Claude 5h 63% left"), "\(open.output)")
+        let full = try BinaryRun.run(
+            ["-c", "'\(BinaryRun.binary)' statusline --now 2026-11-30T12:00:00Z < '\(input)' > /dev/full"],
+            environment: environment, shell: true)
+        #expect(full.status == 0, "\(full.errors)")
+    }
+
     @Test("the next publish --source claude carries the figures Claude Code handed the status line")
     func publishCarriesFigures() throws {
         try FileManager.default.copyItem(atPath: Self.fixtures + "/claude-home", toPath: root.file("claude"))

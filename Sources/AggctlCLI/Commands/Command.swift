@@ -9,6 +9,9 @@ struct Command: Sendable {
     var details: String = ""
     /// Takes one word besides its flags (`aggctl completions bash`).
     var takesArgument = false
+    /// Exits 0 whatever happens, output that did not arrive included: `statusline`, whose caller (Claude
+    /// Code) shows what it printed and treats a failure as a broken status line.
+    var alwaysSucceeds = false
     /// Runs with validated flags. Throws `UsageError` (exit 2) or `CommandFailure` (exit 1).
     var run: @Sendable (ParsedFlags, RunContext) throws -> ExitStatus
 

@@ -30,7 +30,9 @@ enum StatuslineCommand {
         config file) through the caches. Always exits 0.
         """
 
-    static let command = Command(name: name, summary: summary, flags: flags, details: details) { flags, context in
+    static let command = Command(
+        name: name, summary: summary, flags: flags, details: details, alwaysSucceeds: true
+    ) { flags, context in
         run(flags, context: context)
     }
 
@@ -43,7 +45,10 @@ enum StatuslineCommand {
         }
         let now = (try? context.now(flags)) ?? context.clock()
         var official: ClaudeStatusLine?
-        if isatty(0) == 0, let data = try? context.readStandardInput(), !data.isEmpty {
+        // Read for at most a second and 1 MiB (the document is a few KiB): a writer that keeps stdin
+        // open must not hold the line back.
+        let data = isatty(0) == 0 ? context.readStandardInputBriefly(1 << 20, 1) : Data()
+        if !data.isEmpty {
             official = ClaudeStatusLine.parse(data, now: now)
             try? official?.save(in: context.stateDirectory + "/collectors")
         }

@@ -11,6 +11,9 @@ struct RunContext: Sendable {
     var clock: @Sendable () -> Date
     /// Standard input, read only when a command is given `-`.
     var readStandardInput: @Sendable () throws -> Data
+    /// Standard input until its end, a size or a time (`FileSystem.readBriefly`), for `statusline`,
+    /// which must answer whether or not its writer ever closes it. Nothing in-process by default.
+    var readStandardInputBriefly: @Sendable (_ maximum: Int, _ seconds: Double) -> Data = { _, _ in Data() }
     /// This machine's host name, for default device names. A function: only `publish` needs it.
     var hostName: @Sendable () -> String
     /// The config file's defaults, read once per run by `Aggctl.run` before a command starts.
@@ -35,6 +38,7 @@ struct RunContext: Sendable {
             environment: environment,
             clock: { Date() },
             readStandardInput: { try FileSystem.readAll(0) },
+            readStandardInputBriefly: { FileSystem.readBriefly(0, maximum: $0, seconds: $1) },
             hostName: localHostName, keepUntilExit: { ProcessLifetime.keep($0) })
     }
 
