@@ -154,6 +154,25 @@ struct OptionsTests {
         )
     }
 
+    @Test("the config file: a comment after white space ends the value; quotes keep it; only $HOME expands")
+    func configValues() throws {
+        let store = try context(config: "store = ~/Sync/aggctl # my synced folder\n")
+        #expect(
+            try store.storeLocation(try flags(specs: CheckCommand.flags), command: "status")
+                == .directory(path: home.path + "/Sync/aggctl"))
+        for (text, value) in [
+            ("~/a#b", home.path + "/a#b"), ("\"/x # kept\" # comment", "/x # kept"), ("$HOMEX/y", "$HOMEX/y"),
+            ("${HOME}/y", home.path + "/y"), ("$HOME", home.path), ("/a$HOME_DIR", "/a$HOME_DIR"),
+            ("$HOME/$HOME", home.path + "/" + home.path), ("/p\t# tab comment", "/p"),
+        ] {
+            let configured = try context(config: "state-dir = \(text)\n")
+            #expect(configured.configuration.setting("state-dir")?.value == value, "\(text)")
+        }
+        #expect(
+            usageError { _ = try self.context(config: "store = \"/open\n") }?.hasSuffix(
+                "line 1: the value's closing quote is missing, or text follows it") == true)
+    }
+
     @Test("aggctl config shows each setting's value and source, with secrets masked")
     func configCommand() throws {
         var harness = Harness()

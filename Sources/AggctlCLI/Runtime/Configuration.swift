@@ -4,10 +4,12 @@ import Snapshots
 
 /// Defaults from the config file, `$XDG_CONFIG_HOME/aggctl/config`.
 ///
-/// The format is one `key = value` per line, `#` starts a comment, CRLF line ends are read as LF; keys are
-/// the long flag names they stand in for. A value starting with `~/` or holding `$HOME` has the home folder
-/// put in. Flags win over the environment (`AGGCTL_STORE`), which wins over this file. A missing file is an
-/// empty configuration; a key given twice is an error naming both lines.
+/// The format is one `key = value` per line, CRLF line ends are read as LF; keys are the long flag names
+/// they stand in for. `#` starts a comment at the start of a line or after white space (`store = ~/Sync
+/// # synced` is `~/Sync`); a value in double quotes is taken as it is, `#` and all. A value starting with
+/// `~/` has the home folder put in, and so has `$HOME` or `${HOME}` as a whole name (`$HOMEX` is left as
+/// it is). Flags win over the environment (`AGGCTL_STORE`), which wins over this file. A missing file is
+/// an empty configuration; a key given twice is an error naming both lines.
 struct Configuration: Equatable {
     static let keys: Set<String> = [
         "store", "device-id", "device-name", "stale-after", "max-skew", "notify", "warn-at", "state-dir", "interval",
@@ -45,9 +47,9 @@ struct Configuration: Equatable {
                 throw UsageError("config '\(path)': line \(number + 1): expected 'key = value'")
             }
             let key = line[..<equals].trimmingBlanks()
-            var value = line[line.index(after: equals)...].trimmingBlanks()
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
-                value = String(value.dropFirst().dropLast())
+            guard var value = Self.value(line[line.index(after: equals)...]) else {
+                throw UsageError(
+                    "config '\(path)': line \(number + 1): the value's closing quote is missing, or text follows it")
             }
             guard keys.contains(key) else {
                 throw UsageError(
@@ -60,10 +62,58 @@ struct Configuration: Equatable {
                         + "keep one")
             }
             if value.hasPrefix("~/") { value = home + value.dropFirst() }
-            value = value.replacing("$HOME", with: home)
+            value = Self.expandingHome(value, home: home)
             configuration.values[key] = (value, number + 1)
         }
         return configuration
+    }
+
+    /// What follows a line's `=`: a quoted value's inside, else the text up to a comment (a `#` after
+    /// white space), without the blanks around it. Nil for a quote not closed, or followed by more than
+    /// a comment.
+    static func value(_ text: Substring) -> String? {
+        let isBlank = { (character: Character) in character == " " || character == "\t" }
+        let text = text.drop(while: isBlank)
+        if text.first == "\"" {
+            let inside = text.dropFirst()
+            guard let close = inside.firstIndex(of: "\"") else { return nil }
+            let rest = inside[inside.index(after: close)...].drop(while: isBlank)
+            guard rest.isEmpty || rest.first == "#" else { return nil }
+            return String(inside[..<close])
+        }
+        var end = text.endIndex
+        var previous: Character = " "
+        for index in text.indices {
+            if text[index] == "#", isBlank(previous) {
+                end = index
+                break
+            }
+            previous = text[index]
+        }
+        return text[..<end].trimmingBlanks()
+    }
+
+    /// `$HOME` and `${HOME}` replaced by `home` where they are the whole variable name.
+    static func expandingHome(_ value: String, home: String) -> String {
+        var out = ""
+        var rest = Substring(value)
+        while let dollar = rest.firstIndex(of: "$") {
+            out += rest[..<dollar]
+            let after = rest[rest.index(after: dollar)...]
+            if after.hasPrefix("{HOME}") {
+                out += home
+                rest = after.dropFirst(6)
+            } else if after.hasPrefix("HOME"),
+                after.dropFirst(4).first.map({ !($0.isLetter || $0.isNumber || $0 == "_") }) ?? true
+            {
+                out += home
+                rest = after.dropFirst(4)
+            } else {
+                out += "$"
+                rest = after
+            }
+        }
+        return out + rest
     }
 }
 
