@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(
             name: "CollectorsTests", dependencies: ["Collectors", "Snapshots", "HTTP", "Portable", "TestSupport"],
-            exclude: ["Fixtures"]),
+            exclude: ["Fixtures", "RealWorld"]),
         .testTarget(name: "aggctlTests", dependencies: ["AggctlCLI", "Snapshots", "Aggregator", "TestSupport"]),
         // Runs the built binary as a user would; depends on it so `swift test` builds it first.
         .testTarget(name: "EndToEndTests", dependencies: ["aggctl", "Snapshots", "HTTP", "TestSupport"]),

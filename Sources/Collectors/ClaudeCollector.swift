@@ -5,8 +5,11 @@ import Snapshots
 /// "usage limit reached" message marks as used up (`publish --source claude[:CONFIG_DIR]`).
 ///
 /// Reads `projects/**/*.jsonl` under each config folder. One API response can be logged over several
-/// lines (one per content block) with the same `message.id` and `requestId`: it is counted once, the
-/// first line winning. Tokens are input + output + cache creation + cache read; cost is the line's
+/// lines (one per content block, streamed) with the same `message.id`, output tokens growing: it is
+/// counted once, as its last line in the file says (first-wins undercounted output). A sub-agent's file
+/// may replay a parent's message under a new `requestId`: the message id decides, and the parent's
+/// line stands. A line with neither id is a response of its own. Tokens are input + output + cache
+/// creation + cache read; cost is the line's
 /// `costUSD` when it has one, else the price table (`ClaudePrice`). Logs alone do not tell how much of a
 /// window is used, so the session window appears only while a limit message's reset time (or, for a
 /// message without one, the end of its 5-hour block) is ahead.
@@ -31,10 +34,17 @@ public struct ClaudeCollector: Sendable {
     struct FileScan {
         /// One logged response, priced when it was read.
         struct Response: Sendable {
+            /// The response's key (`ClaudeEventDecoder.responseKey`), its top bit set for a side-chain line.
             var key: UInt64
             var at: Date
             var tokens: Int
             var costUSD: Double
+
+            static let sidechainBit: UInt64 = 1 << 63
+
+            /// Which response the line belongs to; 0 for none (a line of its own).
+            var identity: UInt64 { key & ~Self.sidechainBit }
+            var isSidechain: Bool { key & Self.sidechainBit != 0 }
         }
 
         /// The responses since the cutoff: older ones are never reported, and would grow with the history.
@@ -52,7 +62,20 @@ public struct ClaudeCollector: Sendable {
 
     /// Everything read, de-duplicated.
     struct Scan {
-        var seen: Set<UInt64> = []
+        /// Each response counted so far, by identity: where it came from and what it added, so that a
+        /// later line of the same file (a streamed response's whole last line) or a main-chain line
+        /// after a side chain's replay replaces it.
+        var seen: [UInt64: Counted] = [:]
+        /// Files added so far: the index of the next.
+        var files: Int32 = 0
+
+        struct Counted {
+            var file: Int32
+            var isSidechain: Bool
+            var at: Date
+            var tokens: Int
+            var costUSD: Double
+        }
         var tokensByDay: [String: Int] = [:]
         var costByDay: [String: Double] = [:]
         var newest: Date?
@@ -71,12 +94,40 @@ public struct ClaudeCollector: Sendable {
             weeklyResetsAt.raise(to: file.weeklyResetsAt)
             limitMessageAt.raise(to: file.limitMessageAt)
             newest.raise(to: file.newest)
-            for response in file.responses where seen.insert(response.key).inserted {
+            let index = files
+            files += 1
+            for response in file.responses {
+                let identity = response.identity
+                if identity != 0 {
+                    let counted = Counted(
+                        file: index, isSidechain: response.isSidechain, at: response.at, tokens: response.tokens,
+                        costUSD: response.costUSD)
+                    if let earlier = seen[identity] {
+                        // Within one file the later line is the whole response; across files the main
+                        // chain's line stands over a side chain's replay, and otherwise the first.
+                        let replaces = earlier.file == index || (earlier.isSidechain && !response.isSidechain)
+                        guard replaces else { continue }
+                        count(earlier, sign: -1)
+                    }
+                    seen[identity] = counted
+                }
                 if response.at.timeIntervalSince1970 >= since { recentTimes.append(response.at.timeIntervalSince1970) }
-                let day = utcDay(response.at)
-                tokensByDay[day, default: 0].saturatingAdd(response.tokens)
-                costByDay[day, default: 0] += response.costUSD
+                count(
+                    Counted(
+                        file: index, isSidechain: false, at: response.at, tokens: response.tokens,
+                        costUSD: response.costUSD), sign: 1)
             }
+        }
+
+        /// Adds a response's tokens and cost to its day, or takes them off again.
+        private mutating func count(_ counted: Counted, sign: Int) {
+            let day = utcDay(counted.at)
+            if sign > 0 {
+                tokensByDay[day, default: 0].saturatingAdd(counted.tokens)
+            } else {
+                tokensByDay[day, default: 0] = max(0, tokensByDay[day, default: 0] - counted.tokens)
+            }
+            costByDay[day, default: 0] += Double(sign) * counted.costUSD
         }
 
         /// The last day named: responses come mostly in time order, and formatting a date per response
@@ -216,7 +267,8 @@ extension ClaudeCollector {
 }
 
 extension ClaudeCollector.Scan: LogScanMemo.Summary {
-    static var memoMagic: String { "AGGCLMEM" }
+    // 2: the counting of streamed, side-chain and id-less lines changed.
+    static var memoMagic: String { "AGGCLME2" }
 
     func encode(into out: inout BinaryWriter) {
         out.u32(UInt32(tokensByDay.count))
@@ -250,10 +302,22 @@ extension ClaudeCollector.Scan: LogScanMemo.Summary {
 }
 
 extension ClaudeCollector.FileScan: LogScanPartial {
-    static var magic: String { "AGGCLAU2" }
+    // 3: responses keyed by message id, the side-chain mark in the key, streamed lines collapsed.
+    static var magic: String { "AGGCLAU3" }
+
+    /// Appends a response; a line of the response just before (a streamed response's next, fuller line)
+    /// takes its place, so the state keeps one entry a response where lines follow each other. Lines
+    /// of one response further apart are settled by `Scan.add`.
+    mutating func keep(_ response: Response) {
+        if let last = responses.last, last.identity != 0, last.identity == response.identity {
+            responses[responses.count - 1] = response
+        } else {
+            responses.append(response)
+        }
+    }
 
     mutating func append(_ later: Self) {
-        responses += later.responses
+        for response in later.responses { keep(response) }
         limitResetsAt.raise(to: later.limitResetsAt)
         limitReachedAt.raise(to: later.limitReachedAt)
         weeklyResetsAt.raise(to: later.weeklyResetsAt)
@@ -336,7 +400,8 @@ extension ClaudeCollector.FileScan: LogScanPartial {
                         cacheRead: usage.cacheRead) ?? 0
                 newest.raise(to: usage.at)
                 if usage.at >= cutoff {
-                    responses.append(Response(key: usage.key, at: usage.at, tokens: usage.tokens, costUSD: cost))
+                    let mark = usage.isSidechain && usage.key != 0 ? Response.sidechainBit : 0
+                    keep(Response(key: usage.key | mark, at: usage.at, tokens: usage.tokens, costUSD: cost))
                 }
             }
             start = end + 1

@@ -6,8 +6,11 @@ import Snapshots
 enum ClaudeEventDecoder: LogLineDecoder {
     struct Usage {
         var at: Date
-        /// FNV-1a of `message.id` + `requestId`: a response logged over several lines is counted once.
+        /// Which response the line belongs to (`ClaudeEventDecoder.responseKey`); 0 for a line with
+        /// neither `message.id` nor `requestId`, a response of its own.
         var key: UInt64
+        /// The line is a sub-agent's (`isSidechain`), which may replay its parent's messages.
+        var isSidechain = false
         var model: String?
         var costUSD: Double?
         var input = 0
@@ -28,6 +31,7 @@ enum ClaudeEventDecoder: LogLineDecoder {
         var model: String?
         var cost: Double?
         var usage: Usage?
+        var isSidechain = false
         do throws(JSONSyntaxError) {
             try object(&s) { (s, key) throws(JSONSyntaxError) in
                 if s.key(key, is: "type") {
@@ -38,6 +42,8 @@ enum ClaudeEventDecoder: LogLineDecoder {
                     requestID = try raw(&s).map { s.unescaped($0) } ?? []
                 } else if s.key(key, is: "costUSD") {
                     cost = try number(&s)
+                } else if s.key(key, is: "isSidechain"), try s.kind() == .bool {
+                    isSidechain = try s.readBool()
                 } else if s.key(key, is: "message"), try s.kind() == .object {
                     try object(&s) { (s, key) throws(JSONSyntaxError) in
                         if s.key(key, is: "id") {
@@ -76,8 +82,29 @@ enum ClaudeEventDecoder: LogLineDecoder {
         usage.at = at
         usage.model = model
         usage.costUSD = cost
-        // The hash of `messageID:requestID`, taken piece by piece (FNV-1a goes on from where it was).
-        usage.key = BinaryWriter.fnv1a(requestID, from: BinaryWriter.fnv1a([0x3A], from: BinaryWriter.fnv1a(messageID)))
+        usage.isSidechain = isSidechain
+        usage.key = responseKey(messageID: messageID, requestID: requestID)
         return usage
+    }
+
+    /// The response a line belongs to, as other tools and Claude Code's own streaming have it:
+    ///
+    /// - one response streamed as several lines carries one `message.id` (and `requestId`), output
+    ///   tokens growing: one response (the last line is the whole one, `FileScan`);
+    /// - a sub-agent's file replays a parent's message under a new `requestId`: the message id decides;
+    /// - a line with neither id is a response of its own (0), never merged with another such line.
+    ///
+    /// The top bit is left clear: `FileScan` keeps the side-chain mark there.
+    static func responseKey(messageID: [UInt8], requestID: [UInt8]) -> UInt64 {
+        let key: UInt64
+        if !messageID.isEmpty {
+            key = BinaryWriter.fnv1a(messageID, from: BinaryWriter.fnv1a([0x6D, 0x3A]))  // "m:"
+        } else if !requestID.isEmpty {
+            key = BinaryWriter.fnv1a(requestID, from: BinaryWriter.fnv1a([0x72, 0x3A]))  // "r:"
+        } else {
+            return 0
+        }
+        // Never 0, the mark of a line with no identity.
+        return max(1, key & ~(1 << 63))
     }
 }

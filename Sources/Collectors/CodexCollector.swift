@@ -95,6 +95,12 @@ public struct CodexCollector: Sendable {
         var newestEvent: Date?
         /// When the forked session began (its `session_meta` time); nil for a file that is no fork.
         var forkedAt: Date?
+        /// The session's last `total_token_usage`: an event with only that total counts its growth.
+        var lastCumulative: Int?
+        /// The first total-only event of a piece read with no total before it in the piece: counted when
+        /// the piece is added to what came before it in the file (`extend`), against that part's last
+        /// total, or from 0 when nothing came before it (`ownSums`: the start of the file).
+        var pendingCumulative: (at: Date, total: Int)?
 
         var isFork: Bool { forkedAt != nil }
 
@@ -105,6 +111,16 @@ public struct CodexCollector: Sendable {
         mutating func extend(_ later: Scan) {
             mergeLimits(later)
             forkedAt = forkedAt ?? later.forkedAt
+            // The later piece's first total counts against this part's last; with none here yet (this
+            // part saw no total), it stays pending, for what comes before this part or for the file's start.
+            if let pending = later.pendingCumulative {
+                if let previous = lastCumulative {
+                    if pending.total > previous { counts.append(at: pending.at, tokens: pending.total - previous) }
+                } else {
+                    pendingCumulative = pending
+                }
+            }
+            lastCumulative = later.lastCumulative ?? lastCumulative
             counts.append(contentsOf: later.counts)
             records.append(contentsOf: later.records)
             // Per-response columns matter only in a forked file (its first line says so).
@@ -120,9 +136,18 @@ public struct CodexCollector: Sendable {
             newestEvent.raise(to: other.newestEvent)
         }
 
+        /// Counts a pending first total from 0: for a scan that begins at its file's start.
+        mutating func settlePending() {
+            guard let pending = pendingCumulative else { return }
+            counts.append(at: pending.at, tokens: pending.total)
+            pendingCumulative = nil
+        }
+
         /// Tokens per UTC day of this file's own responses (a fork's replayed ones left out).
         var ownSums: [Int32: Int] {
-            let responses = self.responses
+            var settled = self
+            settled.settlePending()
+            let responses = settled.responses
             guard let forkedAt else { return responses.sums }
             var sums: [Int32: Int] = [:]
             let start = forkedAt.timeIntervalSince1970
@@ -217,14 +242,23 @@ public struct CodexCollector: Sendable {
         return limits
     }
 
+    /// The rollouts under `sessions/` and `archived_sessions/` (a home holding only archived sessions is
+    /// a Codex home too). An archived copy of an active file, at the same path relative to its folder,
+    /// is left out: the active one is the same session, and it may still grow.
     func logFiles() throws -> [DirectoryWalk.Found] {
         let sessions = home + "/sessions"
-        guard FileManager.default.fileExists(atPath: sessions) else {
-            throw CollectorError("no Codex logs in '\(home)': '\(sessions)' does not exist")
+        let archived = home + "/archived_sessions"
+        guard FileManager.default.fileExists(atPath: sessions) || FileManager.default.fileExists(atPath: archived)
+        else {
+            throw CollectorError("no Codex logs in '\(home)': neither '\(sessions)' nor '\(archived)' exists")
         }
-        return DirectoryWalk.files(under: [sessions, home + "/archived_sessions"]) {
-            $0.hasPrefix("rollout-") && $0.hasSuffix(".jsonl")
+        let isRollout = { (name: String) in name.hasPrefix("rollout-") && name.hasSuffix(".jsonl") }
+        let active = DirectoryWalk.files(under: [sessions], where: isRollout)
+        let activePaths = Set(active.map { $0.path.dropFirst(sessions.count) })
+        let archivedCopies = DirectoryWalk.files(under: [archived], where: isRollout).filter {
+            !activePaths.contains($0.path.dropFirst(archived.count))
         }
+        return active + archivedCopies
     }
 
     /// Reads the lines that can matter, found with `memmem`: those holding `"token_` (`token_count`,
@@ -278,11 +312,13 @@ public struct CodexCollector: Sendable {
 
 /// The memo of all files combined: the newest limits, and the tokens per day as `counts.sums`.
 extension CodexCollector.Scan: LogScanMemo.Summary {
-    static var memoMagic: String { "AGGCXMEM" }
+    // 2: events with only a total counted by its growth.
+    static var memoMagic: String { "AGGCXME2" }
 }
 
 extension CodexCollector.Scan: LogScanPartial {
-    static var magic: String { "AGGCODX5" }
+    // 6: the session's last total and a piece's pending first total kept.
+    static var magic: String { "AGGCODX6" }
 
     mutating func append(_ later: Self) { extend(later) }
 
@@ -327,6 +363,11 @@ extension CodexCollector.Scan: LogScanPartial {
             }
         }
         out.optionalDate(newestEvent)
+        out.optional(lastCumulative) { $0.int($1) }
+        out.optional(pendingCumulative) { out, pending in
+            out.date(pending.at)
+            out.int(pending.total)
+        }
     }
 
     static func decode(from input: inout BinaryReader) throws -> Self {
@@ -368,6 +409,8 @@ extension CodexCollector.Scan: LogScanPartial {
             if kind == 0 { scan.counts = responses } else { scan.records = responses }
         }
         scan.newestEvent = try input.optionalDate()
+        scan.lastCumulative = try input.optional { try $0.int() }
+        scan.pendingCumulative = try input.optional { reader in (try reader.date(), try reader.int()) }
         return scan
     }
 
@@ -387,7 +430,17 @@ extension CodexCollector.Scan: LogScanPartial {
             }
             return
         case .tokenCount:
-            if let total = event.totalTokens { counts.append(at: at, tokens: total) }
+            if let total = event.totalTokens {
+                counts.append(at: at, tokens: total)
+            } else if let cumulative = event.cumulativeTokens {
+                // Only the session's total: what it grew by since the last (ccusage counts the same).
+                if let previous = lastCumulative {
+                    if cumulative > previous { counts.append(at: at, tokens: cumulative - previous) }
+                } else {
+                    pendingCumulative = (at, cumulative)
+                }
+            }
+            if let cumulative = event.cumulativeTokens { lastCumulative = cumulative }
         }
         guard let limits = event.limits, latest.map({ at > $0.at }) ?? true else { return }
         if let classified = CodexCollector.classify(limits, at: at) { latest = classified }

@@ -18,6 +18,9 @@ enum CodexEventDecoder: LogLineDecoder {
         var at: Date
         /// Tokens of the one response the line reports (`last_token_usage`, or the record's `usage`).
         var totalTokens: Int?
+        /// The session's tokens so far (`total_token_usage`): what an event without `last_token_usage`
+        /// is counted from, as its growth since the session's previous total.
+        var cumulativeTokens: Int?
         var limits: Limits?
         /// A limit hit's message: "You've hit your usage limit; try again at Aug 8th, 2026 8:16 AM."
         var message: String?
@@ -57,6 +60,7 @@ enum CodexEventDecoder: LogLineDecoder {
         var payloadKind: Kind?
         var isTaskEnd = false
         var lastTotal: Int?
+        var cumulative: Int?
         var limits: Limits?
         var responseID: String?
         var recordTotal: Int?
@@ -65,6 +69,12 @@ enum CodexEventDecoder: LogLineDecoder {
         do throws(JSONSyntaxError) {
             try object(&s) { (s, key) throws(JSONSyntaxError) in
                 if s.key(key, is: "timestamp") {
+                    // RFC 3339 text, or a number of seconds or milliseconds since 1970 (as some builds
+                    // and tools write it).
+                    if try s.kind() == .number {
+                        at = try number(&s).flatMap(Self.epochDate)
+                        return
+                    }
                     timestamp = try raw(&s)
                     at = timestamp.flatMap { raw in
                         RFC3339.parse(
@@ -84,7 +94,7 @@ enum CodexEventDecoder: LogLineDecoder {
                                 }
                             }
                         } else if s.key(key, is: "info") {
-                            lastTotal = try Self.lastTotal(&s)
+                            (lastTotal, cumulative) = try Self.totals(&s)
                         } else if s.key(key, is: "rate_limits") {
                             limits = try rateLimits(&s)
                         } else if s.key(key, is: "response_id") {
@@ -117,7 +127,15 @@ enum CodexEventDecoder: LogLineDecoder {
             return Event(kind: .limitHit, at: at, message: message)
         }
         guard payloadKind == .tokenCount else { return nil }
-        return Event(kind: .tokenCount, at: at, totalTokens: lastTotal, limits: limits)
+        return Event(kind: .tokenCount, at: at, totalTokens: lastTotal, cumulativeTokens: cumulative, limits: limits)
+    }
+
+    /// A number of seconds since 1970, or of milliseconds when it is past any second of this era
+    /// (1e11 seconds is the year 5138); nil outside 2000-2100, which no log line is from.
+    static func epochDate(_ value: Double) -> Date? {
+        let seconds = value > 1e11 ? value / 1000 : value
+        guard seconds >= 946_684_800, seconds < 4_102_444_800 else { return nil }
+        return Date(timeIntervalSince1970: seconds)
     }
 
     /// When a forked session began: the time of a `session_meta` line naming the session it was forked
@@ -129,21 +147,25 @@ enum CodexEventDecoder: LogLineDecoder {
         return (meta["payload"]?["timestamp"] ?? meta["timestamp"])?.string.flatMap(RFC3339.parse)
     }
 
-    /// `info.last_token_usage.total_tokens`: the tokens of the one response the event reports.
-    private static func lastTotal(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Int? {
+    /// `info.last_token_usage.total_tokens` (the tokens of the one response the event reports) and
+    /// `info.total_token_usage.total_tokens` (the session's so far).
+    private static func totals(_ s: inout JSONScanner) throws(JSONSyntaxError) -> (last: Int?, cumulative: Int?) {
         guard try s.kind() == .object else {
             try s.skipValue()
-            return nil
+            return (nil, nil)
         }
-        var total: Int?
+        var last: Int?
+        var cumulative: Int?
         try object(&s) { (s, key) throws(JSONSyntaxError) in
             if s.key(key, is: "last_token_usage") {
-                total = try tokens(&s)
+                last = try tokens(&s)
+            } else if s.key(key, is: "total_token_usage") {
+                cumulative = try tokens(&s)
             } else {
                 try s.skipValue()
             }
         }
-        return total
+        return (last, cumulative)
     }
 
     /// The `total_tokens` of a usage object.

@@ -76,7 +76,11 @@ struct CodexCollectorTests {
 
     @Test("a folder without Codex logs is a clear error naming it")
     func missingHome() {
-        #expect(throws: CollectorError("no Codex logs in '/nonexistent': '/nonexistent/sessions' does not exist")) {
+        #expect(
+            throws: CollectorError(
+                "no Codex logs in '/nonexistent': neither '/nonexistent/sessions' nor '/nonexistent/archived_sessions' exists"
+            )
+        ) {
             try CodexCollector(home: "/nonexistent").collect(now: now)
         }
     }

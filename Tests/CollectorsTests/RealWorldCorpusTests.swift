@@ -1,0 +1,63 @@
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+@testable import Collectors
+
+/// Each collector on the agents' shapes as other tools' test suites and the agents' own code state them
+/// (`RealWorld/README.md`): the figure each case gives, and where that fact comes from.
+struct RealWorldCorpusTests {
+    static let root = Repository.path("Tests/CollectorsTests/RealWorld")
+    static func cases(_ agent: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(agent)")) ?? []).sorted()
+    }
+    static let now = Records.date("2026-11-30T12:00:00Z")
+
+    func expected(_ agent: String, _ name: String) throws -> (tokens: Int, source: String) {
+        let data = try #require(FileManager.default.contents(atPath: "\(Self.root)/\(agent)/\(name)/expected.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let source = try #require(object["source"] as? String, "\(name) names its source")
+        return (try #require(object["tokens"] as? Int), source)
+    }
+
+    @Test("the corpus has its cases and the README names each one")
+    func corpusComplete() throws {
+        let readme = try String(contentsOfFile: "\(Self.root)/README.md", encoding: .utf8)
+        let all = Self.cases("claude").map { "claude/\($0)" } + Self.cases("codex").map { "codex/\($0)" }
+        #expect(all.count >= 8)
+        for name in all { #expect(readme.contains("`\(name)`"), "\(name) is missing from the README") }
+    }
+
+    @Test("Claude Code's logs as Claude Code writes them", arguments: cases("claude"))
+    func claude(_ name: String) throws {
+        let (tokens, source) = try expected("claude", name)
+        let entry = try ClaudeCollector(folders: ["\(Self.root)/claude/\(name)"]).collect(now: Self.now)
+        #expect(entry.tokens?.last30Days == tokens, "\(name) (\(source))")
+    }
+
+    @Test("Codex's logs as Codex writes them", arguments: cases("codex"))
+    func codex(_ name: String) throws {
+        let (tokens, source) = try expected("codex", name)
+        let entry = try CodexCollector(home: "\(Self.root)/codex/\(name)").collect(now: Self.now)
+        #expect(entry.tokens?.last30Days == tokens, "\(name) (\(source))")
+    }
+
+    @Test("a Codex file read in two runs, split inside its total-only events, counts as read at once")
+    func codexTotalsAcrossRuns() throws {
+        let folder = TemporaryDirectory("aggctl-codex-totals")
+        let source =
+            "\(Self.root)/codex/total-only-token-counts/sessions/2026/11/30/rollout-2026-11-30T09-00-00-a.jsonl"
+        let lines = try String(contentsOfFile: source, encoding: .utf8).split(separator: "\n").map { $0 + "\n" }
+        let path = "sessions/2026/11/30/rollout-2026-11-30T09-00-00-a.jsonl"
+        for split in 1..<lines.count {
+            let home = folder.file("home-\(split)")
+            let state = folder.file("state-\(split)")
+            try folder.write("home-\(split)/" + path, lines[..<split].joined())
+            _ = try CodexCollector(home: home).collect(now: Self.now, stateFolder: state)
+            try folder.write("home-\(split)/" + path, lines.joined())
+            let entry = try CodexCollector(home: home).collect(now: Self.now, stateFolder: state)
+            #expect(entry.tokens?.last30Days == 470, "split after line \(split)")
+        }
+    }
+}
