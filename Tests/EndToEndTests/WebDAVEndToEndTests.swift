@@ -279,7 +279,8 @@ struct WebDAVEndToEndTests {
             $0.split(separator: " ")[1]
         }
         #expect(
-            checks == ["store", "credentials", "server", "login", "clock", "listing", "write"], "\(healthy.output)")
+            checks == ["store", "credentials", "server", "login", "clock", "listing", "write", "device"],
+            "\(healthy.output)")
         #expect(healthy.output.contains("user 'aggctl' from AGGCTL_WEBDAV_PASSWORD"))
         #expect(healthy.output.contains("wrote, read back and removed a probe record"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: server.root + URL(string: store)!.path) == [])

@@ -8,7 +8,9 @@ enum DevicesCommand {
     static let summary = "List the devices that publish to the store, when each last did, and which are stale."
     static let forget = FlagSpec.option(
         "forget", "ID", "remove this device's record (<ID>.json) from the store, asking nothing, and say so")
-    static let flags = [CommonFlags.store, CommonFlags.json, forget, CommonFlags.now, CommonFlags.staleAfter]
+    static let newID = FlagSpec.toggle(
+        "new-id", "give this machine a new device id (for a clone that publishes under another machine's), and say it")
+    static let flags = [CommonFlags.store, CommonFlags.json, forget, newID, CommonFlags.now, CommonFlags.staleAfter]
     static let details = """
         A device is stale when its record was generated longer ago than --stale-after (default 3600 s).
         --json prints {"now", "devices": [...], "problems": [...]} with the device objects of `status --json`.
@@ -33,6 +35,8 @@ enum DevicesCommand {
     }
 
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
+        // Needs no store: the id is this machine's.
+        if flags.isSet(newID) { return try giveNewID(context: context) }
         let options = try Options(flags, context: context)
         if let device = options.forget { return try forget(device, options: options, context: context) }
         let (result, saveCache) = try StatusCommand.merge(options.merge, context: context)
@@ -69,6 +73,29 @@ enum DevicesCommand {
     /// Removes `<device>.json` from the store: a machine retired for good, whose stale record would
     /// otherwise stay in every listing. A record of that name that is not there is a failure (exit 1):
     /// nothing was removed, and the name may be mistyped.
+    /// `--new-id`: the state directory's device id replaced by a new one. The record under the old id is
+    /// left alone: it is the other machine's now.
+    static func giveNewID(context: RunContext) throws -> ExitStatus {
+        if let configured = context.configuration.setting("device-id") {
+            throw UsageError(
+                "--new-id: this machine's id comes from \(configured.source) ('\(configured.value)'); change it there",
+                command: name)
+        }
+        let path = context.stateDirectory + "/" + DeviceIdentity.fileName
+        let old = try? DeviceIdentity.existingOrPreview(stateDirectory: context.stateDirectory, hostName: "")
+        if unlink(path) != 0 && errno != ENOENT {
+            throw CommandFailure("cannot replace the device id '\(path)': \(String(cString: strerror(errno)))")
+        }
+        let fresh = try DeviceIdentity.loadOrCreate(
+            stateDirectory: context.stateDirectory, hostName: context.hostName())
+        let was = old.map {
+            $0.rawValue.hasSuffix("-dryrun") ? "" : " (was '\($0)'; that record stays the other machine's)"
+        }
+        context.console.print(
+            "this machine's device id is now '\(fresh)'\(was ?? ""); its next publish writes '\(fresh.recordName)'")
+        return .success
+    }
+
     static func forget(_ device: DeviceID, options: Options, context: RunContext) throws -> ExitStatus {
         let location = options.merge.location
         do {

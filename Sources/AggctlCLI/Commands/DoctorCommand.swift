@@ -43,6 +43,7 @@ enum DoctorCommand {
             let store = try context.openStore(location)
             if checkListing(store, report: report) {
                 checkWrite(store, diagnosis: diagnosis, clock: context.clock, report: report)
+                checkDeviceID(store, location: location, context: context, report: report)
             } else {
                 report(
                     StoreFinding(
@@ -52,6 +53,33 @@ enum DoctorCommand {
             }
         }
         return findings.contains { $0.outcome == .failed } ? .failure : .success
+    }
+
+    /// Whether another machine publishes under this machine's device id (`CloneGuard`).
+    private static func checkDeviceID(
+        _ store: any SnapshotStore, location: StoreLocation, context: RunContext, report: (StoreFinding) -> Void
+    ) {
+        let kept = context.configuration.setting("device-id").flatMap { DeviceID(rawValue: $0.value) }
+        guard
+            let deviceID = try? kept
+                ?? DeviceIdentity.existingOrPreview(stateDirectory: context.stateDirectory, hostName: "")
+        else { return }
+        if deviceID.rawValue.hasSuffix("-dryrun") {
+            report(StoreFinding(check: "device id", outcome: .ok, detail: "none yet: the first publish makes one"))
+            return
+        }
+        let cloneGuard = CloneGuard(stateDirectory: context.stateDirectory, store: location.displayName)
+        let name = cloneGuard.remembered()?.deviceName ?? context.hostName()
+        if let other = cloneGuard.otherWriter(in: store, deviceID: deviceID, deviceName: name, now: context.clock()) {
+            report(
+                StoreFinding(
+                    check: "device id", outcome: .failed,
+                    detail: "another machine publishes as '\(deviceID)' (its record names '\(other.deviceName)')",
+                    fix: "on one of the two machines run 'aggctl devices --new-id'"))
+        } else {
+            report(
+                StoreFinding(check: "device id", outcome: .ok, detail: "'\(deviceID)', written by this machine only"))
+        }
     }
 
     /// One line per finding, and its fix indented under the detail.

@@ -136,11 +136,17 @@ enum PublishCommand {
         let data = try SnapshotCodec.encode(snapshot, pretty: false)
         guard let location else { throw CommandFailure("publish needs --store S to write the record") }
         let store = try context.openStore(location)
+        let cloneGuard = CloneGuard(stateDirectory: context.stateDirectory, store: location.displayName)
+        if let other = cloneGuard.otherWriter(in: store, deviceID: deviceID, deviceName: snapshot.deviceName, now: now)
+        {
+            context.console.warn(CloneGuard.warning(deviceID: deviceID, other: other))
+        }
         do {
             try store.writeRecord(data, for: deviceID)
         } catch let error as SnapshotStoreError {
             throw CommandFailure(error.description)
         }
+        cloneGuard.remember(snapshot)
         sweepLeftovers(in: store, of: deviceID, context: context)
         if context.console.errorsAreTerminal {
             context.console.note(
