@@ -254,9 +254,12 @@ public struct CodexCollector: Sendable {
         }
         let isRollout = { (name: String) in name.hasPrefix("rollout-") && name.hasSuffix(".jsonl") }
         let active = DirectoryWalk.files(under: [sessions], where: isRollout)
-        let activePaths = Set(active.map { $0.path.dropFirst(sessions.count) })
-        let archivedCopies = DirectoryWalk.files(under: [archived], where: isRollout).filter {
-            !activePaths.contains($0.path.dropFirst(archived.count))
+        // Each archived file looked for among the active ones by its path (archives are the fewer; a set
+        // of every active path's text was more than the walk itself, for a run with nothing new).
+        let archivedCopies = DirectoryWalk.files(under: [archived], where: isRollout).filter { found in
+            guard let relative = String(found.path.utf8.dropFirst(archived.utf8.count)) else { return true }
+            var info = stat()
+            return stat(sessions + relative, &info) != 0
         }
         return active + archivedCopies
     }

@@ -146,7 +146,7 @@ enum PublishCommand {
         } catch let error as SnapshotStoreError {
             throw CommandFailure(error.description)
         }
-        cloneGuard.remember(snapshot)
+        cloneGuard.remember(snapshot, bytes: data)
         sweepLeftovers(in: store, of: deviceID, context: context)
         if context.console.errorsAreTerminal {
             context.console.note(

@@ -5,9 +5,10 @@ import Snapshots
 /// copied or synced between machines, gives two publishers one id, and each publish then replaces the
 /// other's record: the other machine's accounts vanish from the store without a word.
 ///
-/// After each write, `publish` keeps in the state directory what it wrote there (the record's
-/// `generatedAt` and `deviceName`, per store). Before the next write it reads the record under its id:
-/// a record this machine did not write (another `generatedAt`) was written by another machine. A copied
+/// After each write, `publish` keeps in the state directory what it wrote there (a digest of the bytes,
+/// with the record's `generatedAt` and `deviceName`, per store). Before the next write it reads the
+/// record under its id: a record this machine did not write (other bytes) was written by another
+/// machine; only then is it decoded, to name it. A copied
 /// state folder carries the memory along, so the first of the two machines to publish again after the
 /// copy is told; from then on each is told on each run. Without a memory yet (the first publish, or one
 /// after an upgrade), a record under our id that is newer than a minute ago and names another device
@@ -20,6 +21,12 @@ struct CloneGuard {
         var deviceID: String
         var generatedAt: Date
         var deviceName: String
+        /// FNV-1a of the bytes written, in hex.
+        var digest: String
+    }
+
+    static func digest(_ data: Data) -> String {
+        String(data.withUnsafeBytes { BinaryWriter.fnv1a($0) }, radix: 16)
     }
 
     init(stateDirectory: String, store: String) {
@@ -31,9 +38,10 @@ struct CloneGuard {
     }
 
     /// Keeps what was just written; a memory that cannot be kept only costs a later warning.
-    func remember(_ written: DeviceSnapshot) {
+    func remember(_ written: DeviceSnapshot, bytes: Data) {
         let value = Written(
-            deviceID: written.deviceID.rawValue, generatedAt: written.generatedAt, deviceName: written.deviceName)
+            deviceID: written.deviceID.rawValue, generatedAt: written.generatedAt, deviceName: written.deviceName,
+            digest: Self.digest(bytes))
         guard let data = try? SnapshotCodec.makeEncoder(pretty: false).encode(value) else { return }
         try? AtomicFile.writePrivate(data, to: path)
     }
@@ -43,13 +51,11 @@ struct CloneGuard {
     func otherWriter(in store: any SnapshotStore, deviceID: DeviceID, deviceName: String, now: Date)
         -> DeviceSnapshot?
     {
-        guard let data = try? store.readRecord(named: deviceID.recordName),
-            let found = try? SnapshotCodec.decode(data, fileName: deviceID.recordName).snapshot
-        else { return nil }
-        if let last = remembered(), last.deviceID == deviceID.rawValue {
-            // Dates go through the record's text: a second's fraction may be kept or not.
-            return abs(found.generatedAt.timeIntervalSince(last.generatedAt)) < 0.001 ? nil : found
-        }
+        guard let data = try? store.readRecord(named: deviceID.recordName) else { return nil }
+        let last = remembered().flatMap { $0.deviceID == deviceID.rawValue ? $0 : nil }
+        if let last, last.digest == Self.digest(data) { return nil }
+        guard let found = try? SnapshotCodec.decode(data, fileName: deviceID.recordName).snapshot else { return nil }
+        if last != nil { return found }
         let recent = now.timeIntervalSince(found.generatedAt) < 60
         return recent && found.deviceName != deviceName ? found : nil
     }
