@@ -55,4 +55,22 @@ public enum TerminalWidth {
             return false
         }
     }
+
+    /// `text` cut to at most `columns` columns, `...` standing for what was cut; the text itself when it
+    /// fits. For a field of a table or a one-line output: a record's 4 MB e-mail once made every row of
+    /// `status` 12 million characters.
+    public static func cut(_ text: String, to columns: Int) -> String {
+        // Most fields are short ASCII: their bytes are their columns.
+        if text.utf8.count <= columns { return text }
+        guard of(text) > columns else { return text }
+        var kept = ""
+        var width = 0
+        for character in text {
+            let next = of(character)
+            if width + next > columns - 3 { break }
+            kept.append(character)
+            width += next
+        }
+        return kept + "..."
+    }
 }

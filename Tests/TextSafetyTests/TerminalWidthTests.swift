@@ -23,4 +23,12 @@ struct TerminalWidthTests {
     func columns(text: String, width: Int) {
         #expect(TerminalWidth.of(text) == width)
     }
+
+    @Test("a field is cut to its columns with ..., wide characters counted as two")
+    func cut() {
+        #expect(TerminalWidth.cut("short", to: 10) == "short")
+        #expect(TerminalWidth.cut(String(repeating: "a", count: 20), to: 10) == "aaaaaaa...")
+        #expect(TerminalWidth.cut("開発機開発機開発機", to: 10) == "開発機...")
+        #expect(TerminalWidth.of(TerminalWidth.cut(String(repeating: "🚀", count: 50), to: 24)) <= 24)
+    }
 }

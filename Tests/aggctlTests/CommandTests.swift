@@ -399,19 +399,43 @@ struct CommandTests {
     @Test("status bars escape record text for their medium: Pango entities for waybar, # doubled for tmux")
     func statusBarEscapes() throws {
         let root = TemporaryDirectory("aggctl-bars")
-        let entries = ["a&b<span color='red'>#[fg=red]@x.test", "c@x.test"].map {
+        let entries = ["a&b<i>#[fg=red]@x.test", "c@x.test"].map {
             Records.entry(email: $0, at: "2026-11-30T11:00:00Z", sessionUsed: 40)
         }
         try root.write(
             "store/box.json", Records.json(Records.snapshot("box", generatedAt: "2026-11-30T11:00:00Z", entries)))
         let arguments = ["status", "--store", root.file("store"), "--now", "2026-11-30T12:00:00Z", "--format"]
         let tmux = Harness().run(arguments + ["tmux"])
-        #expect(tmux.output == "Claude (a&b<span color='red'>##[fg=red]) 60% · Claude (c) 60%\n")
+        #expect(tmux.output == "Claude (a&b<i>##[fg=red]) 60% · Claude (c) 60%\n")
         let waybar = try jsonObject(Harness().run(arguments + ["waybar"]).output)
         let text = try #require(waybar["text"] as? String)
-        #expect(text == "Claude (a&amp;b&lt;span color='red'&gt;#[fg=red]) 60% · Claude (c) 60%")
+        #expect(text == "Claude (a&amp;b&lt;i&gt;#[fg=red]) 60% · Claude (c) 60%")
         let tooltip = try #require(waybar["tooltip"] as? String)
-        #expect(!tooltip.contains("<") && !tooltip.contains("&b") && tooltip.contains("&lt;span"))
+        #expect(!tooltip.contains("<") && !tooltip.contains("&b") && tooltip.contains("&lt;i&gt;"))
+    }
+
+    @Test("a record with megabytes of e-mail, plan and name takes a bounded line in every output; --json has it whole")
+    func hugeFieldsCut() throws {
+        let root = TemporaryDirectory("aggctl-huge")
+        let huge = String(repeating: "x", count: 1 << 20)
+        var entry = Records.entry(email: huge + "@x.test", at: "2026-11-30T11:00:00Z", sessionUsed: 40)
+        entry.plan = huge
+        var record = Records.snapshot("box", generatedAt: "2026-11-30T11:00:00Z", [entry])
+        record.deviceName = huge
+        try root.write("store/box.json", Records.json(record))
+        let arguments = ["--store", root.file("store"), "--now", "2026-11-30T12:00:00Z"]
+        for extra in [
+            ["status"], ["status", "--format", "line"], ["status", "--format", "tmux"],
+            ["status", "--format", "waybar"], ["devices"],
+        ] {
+            let run = Harness().run(extra + arguments)
+            #expect(run.status == .success, "\(extra)")
+            #expect(run.output.utf8.count < 4096, "\(extra): \(run.output.utf8.count) bytes")
+            // A line names a lone account by its provider only; the others show the cut field.
+            if !["line", "tmux"].contains(extra.last) { #expect(run.output.contains("..."), "\(extra) says it cut") }
+        }
+        let json = Harness().run(["status", "--json"] + arguments)
+        #expect(json.output.contains(huge + "@x.test"))
     }
 
     @Test("devices --forget removes that device's record and says so; an unknown one removes nothing")

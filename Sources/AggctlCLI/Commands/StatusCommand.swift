@@ -235,7 +235,9 @@ enum StatusCommand {
                 TextTable.Cell(account.session?.resetsAt.map { HumanFormat.until($0, now: result.now) } ?? "-"))
             row.append(paceCell(account, now: result.now))
             row.append(TextTable.Cell(from, color: account.stale ? .dim : nil))
-            row.append(TextTable.Cell(notes.joined(separator: "; "), color: notes.isEmpty ? nil : .yellow))
+            row.append(
+                TextTable.Cell(
+                    notes.joined(separator: "; "), color: notes.isEmpty ? nil : .yellow, limit: TextTable.noteWidth))
             table.rows.append(row)
         }
         return table.renderedLines(color: color)

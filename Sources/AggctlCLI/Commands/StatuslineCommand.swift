@@ -65,6 +65,8 @@ enum StatuslineCommand {
     }
 
     /// `Claude 5h 63% left, resets in 2h 10m · week 40% left, on track · Codex 41% · Gemini 96%`.
+    static let lineWidth = 200
+
     static func line(official: ClaudeStatusLine?, accounts: [MergedAccount], email: String?, now: Date) -> String {
         let claude = accounts.filter { $0.providerID == "claude" }
         let mine =
@@ -102,7 +104,8 @@ enum StatuslineCommand {
                 ProviderNames.displayName(of: provider) + " "
                     + (remaining <= WindowLevel.depletedThreshold ? "depleted" : HumanFormat.percent(remaining)))
         }
-        return SafeText.line(parts.joined(separator: " · "))
+        // A line in Claude Code's footer: at most `lineWidth` columns, whatever the records hold.
+        return TerminalWidth.cut(SafeText.line(parts.joined(separator: " · ")), to: lineWidth)
     }
 
     private static func left(_ window: WindowStatus) -> String {

@@ -11,6 +11,13 @@ import TextSafety
 /// that window is used up, the time until it resets: `Claude 57% · Codex depleted 1h15m`. Several accounts
 /// of one provider are told apart by their e-mail's local part: `Claude (work) 8%`.
 enum StatusBar {
+    /// The most columns an account's name takes in a bar (its e-mail's local part), and its e-mail in a
+    /// tooltip line: a bar has a few dozen columns, and one record must not take them all.
+    static let nameWidth = 24
+    static let emailWidth = 64
+    /// The most columns the whole line takes (many accounts, or a provider id of megabytes).
+    static let lineWidth = 400
+
     /// How many accounts each provider has: those with several are told apart.
     static func accountsPerProvider(_ result: MergeResult) -> [String: Int] {
         result.accounts.reduce(into: [:]) { $0[$1.providerID, default: 0] += 1 }
@@ -20,7 +27,7 @@ enum StatusBar {
         var name = ProviderNames.displayName(of: account.providerID)
         if counts[account.providerID, default: 0] > 1 {
             let local = account.accountEmail.map { String($0.prefix { $0 != "@" }) } ?? account.deviceID.rawValue
-            name += " (\(local))"
+            name += " (\(TerminalWidth.cut(SafeText.line(local), to: StatusBar.nameWidth)))"
         }
         guard let window = account.tightestWindow else { return name + " -" }
         guard window.level == .depleted else { return name + " " + HumanFormat.percent(window.remainingPercent) }
@@ -33,7 +40,8 @@ enum StatusBar {
     static func line(_ result: MergeResult) -> String {
         guard !result.accounts.isEmpty else { return "no accounts" }
         let counts = accountsPerProvider(result)
-        return SafeText.line(result.accounts.map { part($0, in: result, counts: counts) }.joined(separator: " · "))
+        let parts = result.accounts.map { part($0, in: result, counts: counts) }
+        return TerminalWidth.cut(SafeText.line(parts.joined(separator: " · ")), to: lineWidth)
     }
 
     /// The line for tmux's `status-right`: `#` doubled, so record text cannot restyle the bar or run a
@@ -61,7 +69,10 @@ enum StatusBar {
                 result.accounts.map { account in
                     SafeText.markup(
                         SafeText.line(
-                            part(account, in: result, counts: counts) + (account.accountEmail.map { " · " + $0 } ?? "")
+                            part(account, in: result, counts: counts)
+                                + (account.accountEmail.map {
+                                    " · " + TerminalWidth.cut(SafeText.line($0), to: StatusBar.emailWidth)
+                                } ?? "")
                                 + (account.stale ? " · stale" : "")))
                 }.joined(separator: "\n"))
         }

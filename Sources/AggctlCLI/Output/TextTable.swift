@@ -13,8 +13,10 @@ struct TextTable {
         /// large table.
         var width: Int
 
-        init(_ text: String, color: ANSIColor? = nil) {
-            self.text = SafeText.line(text)
+        /// - Parameter limit: the most columns the cell takes (`TextTable.fieldWidth` by default): longer
+        ///   text is cut with `...`; `--json` carries the whole value.
+        init(_ text: String, color: ANSIColor? = nil, limit: Int = TextTable.fieldWidth) {
+            self.text = TerminalWidth.cut(SafeText.line(text), to: limit)
             self.color = color
             width = TerminalWidth.of(self.text)
         }
@@ -32,6 +34,11 @@ struct TextTable {
             width = values.count
         }
     }
+
+    /// The most columns a cell takes: enough for any real account, device name or plan.
+    static let fieldWidth = 48
+    /// The most a NOTE cell takes (it says what to do).
+    static let noteWidth = 120
 
     var headers: [String]
     var rows: [[Cell]] = []
