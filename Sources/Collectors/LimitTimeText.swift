@@ -10,6 +10,8 @@ import Portable
 /// next such date. Anything not understood is nil: the caller keeps "limit reached, no time".
 enum LimitTimeText {
     static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    /// Sunday first, as `CivilTime.weekday` counts.
+    static let weekdays = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
 
     /// The time in `text` after the first of `markers` found (case-insensitive), read as a moment
     /// after `after`.
@@ -19,7 +21,8 @@ enum LimitTimeText {
         return parse(String(text[marker.upperBound...]), after: messageAt, zones: zones)
     }
 
-    /// Parses `[Mon d[st|nd|rd|th][,] [yyyy][,]] h[:mm][ ]am|pm [(Zone/Name)]` at the start of `text`.
+    /// Parses `[Mon d[st|nd|rd|th][,] [yyyy][,] [at]] h[:mm][ ]am|pm [(Zone/Name)]` or `Weekday h[:mm]am|pm`
+    /// at the start of `text`. A weekday is the next such day after the message (a weekly reset).
     static func parse(_ text: String, after reference: Date, zones: Zones) -> Date? {
         var words = Substring(text).split(whereSeparator: { " ,\u{00B7}".contains($0) }).map(String.init)
         var zone = zones.local
@@ -35,8 +38,12 @@ enum LimitTimeText {
         var month: Int?
         var day: Int?
         var year: Int?
+        var weekday: Int?
         var index = 0
-        if let found = months.firstIndex(where: { words[0].hasPrefix($0) }) {
+        if let found = weekdays.firstIndex(where: { words[0].hasPrefix($0) }), isWeekdayWord(words[0]) {
+            weekday = found
+            index = 1
+        } else if let found = months.firstIndex(where: { words[0].hasPrefix($0) }) {
             month = found + 1
             guard words.count > 1 else { return nil }
             let digits = words[1].prefix { $0.isNumber }
@@ -48,6 +55,8 @@ enum LimitTimeText {
                 index += 1
             }
         }
+        // "Jul 27 at 4:30am".
+        if index < words.count, words[index] == "at" { index += 1 }
         guard index < words.count else { return nil }
         // The time: "8:16" "am", "8:16am", "3am", "11:30am.".
         var clock = words[index].trimming(charactersIn: ".;")
@@ -76,6 +85,15 @@ enum LimitTimeText {
         func moment(_ date: CivilTime) -> Date? {
             zone.date(of: CivilTime(year: date.year, month: date.month, day: date.day, hour: hour, minute: minute))
         }
+        if let weekday {
+            // The next such weekday, at that time, after the message: today's when still ahead.
+            for offset in 0...7 {
+                let date = now.adding(days: offset)
+                guard date.weekday == weekday, let moment = moment(date), moment > reference else { continue }
+                return moment
+            }
+            return nil
+        }
         if let month, let day {
             if let year { return moment(CivilTime(year: year, month: month, day: day)) }
             // The next such date: this year's, else next year's.
@@ -85,6 +103,13 @@ enum LimitTimeText {
         // The next such time: today's, else tomorrow's (the next calendar day, whatever the zone's offset).
         guard let today = moment(now) else { return nil }
         return today > reference ? today : moment(now.adding(days: 1))
+    }
+
+    /// "mon", "monday", "mon." and the like, but not a word that only begins like a day ("sunny").
+    static func isWeekdayWord(_ word: String) -> Bool {
+        let plain = word.trimming(charactersIn: ".")
+        let names = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+        return names.contains(plain) || weekdays.contains(plain) || ["tues", "thur", "thurs"].contains(plain)
     }
 
     /// `asia/calcutta` as `Asia/Calcutta`, `america/new_york` as `America/New_York`.

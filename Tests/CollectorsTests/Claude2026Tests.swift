@@ -57,3 +57,72 @@ struct Claude2026Tests {
         #expect(time("no time here") == nil)
     }
 }
+
+/// Every wording of Claude's limit messages of 2026 (issue 35), each put on the window it names.
+struct ClaudeLimitWordingTests {
+    enum Placed: Equatable {
+        case session(String?)
+        case weekly(String)
+        case model(String, String?)
+        case spend(String)
+    }
+
+    static let at = "2026-12-30T20:00:00Z"
+    static let cases: [(String, Placed)] = [
+        ("You've hit your session limit · resets 3pm (America/Los_Angeles)", .session("2026-12-30T23:00:00Z")),
+        (
+            "You've hit your session limit · resets 3pm (America/Los_Angeles) · progress saved",
+            .session("2026-12-30T23:00:00Z")
+        ),
+        // A date already past this year is next year's (EDT in November 2027 until the 7th).
+        ("You've hit your limit · resets Nov 2, 9am (America/New_York)", .session("2027-11-02T13:00:00Z")),
+        ("You've hit your weekly limit · resets Oct 9, 5pm (Europe/Berlin)", .weekly("2027-10-09T15:00:00Z")),
+        ("You've hit your limit · resets Jul 27 at 4:30am", .session("2027-07-27T04:30:00Z")),
+        // A Wednesday evening: the next Monday and Sunday at midnight.
+        ("You've hit your weekly limit · resets Mon 12:00am", .weekly("2027-01-04T00:00:00Z")),
+        ("You've hit your weekly limit · resets Sunday 12:00am", .weekly("2027-01-03T00:00:00Z")),
+        ("You've hit your Opus limit · resets Jan 2, 5pm (Europe/Berlin)", .model("opus", "2027-01-02T16:00:00Z")),
+        ("You've hit your Sonnet limit", .model("sonnet", nil)),
+        ("You've hit your monthly spend limit", .spend("monthly spend limit reached")),
+        (
+            "You've hit your individual spend limit · contact your admin to increase it",
+            .spend("individual spend limit reached")
+        ),
+        ("Claude AI usage limit reached|1798750800", .session("2026-12-31T21:00:00Z")),
+        ("You've hit your limit for Claude messages. Limits will reset at 9:30 PM.", .session("2026-12-30T21:30:00Z")),
+        // Understood as a limit, its time not: the session until the end of its 5-hour block.
+        ("You've hit your limit · resets soon", .session(nil)),
+    ]
+
+    @Test("each wording on its window", arguments: cases)
+    func placed(_ text: String, _ expected: Placed) throws {
+        let folder = TemporaryDirectory("aggctl-wording")
+        let quoted = String(decoding: try JSONEncoder().encode(text), as: UTF8.self)
+        let line =
+            #"{"type":"assistant","timestamp":"\#(Self.at)","isApiErrorMessage":true,"error":"rate_limit","requestId":"req_x","message":{"id":"msg_x","role":"assistant","model":"<synthetic>","content":[{"type":"text","text":\#(quoted)}],"usage":{"input_tokens":0,"output_tokens":0}}}"#
+        // A response half an hour before: the 5-hour block it starts ends at midnight.
+        let response =
+            #"{"type":"assistant","timestamp":"2026-12-30T19:30:00Z","requestId":"req_r","message":{"id":"msg_r","role":"assistant","model":"claude-sonnet-4-5","content":[],"usage":{"input_tokens":10,"output_tokens":1}}}"#
+        try folder.write("projects/-home-dev/s.jsonl", response + "\n" + line + "\n")
+        let entry = try ClaudeCollector(folders: [folder.path]).collect(now: Records.date("2026-12-30T20:01:00Z"))
+        switch expected {
+        case .session(let reset?):
+            #expect(entry.session?.resetsAt == Records.date(reset), "\(text)")
+            #expect(entry.weekly == nil && entry.modelWeekly == nil && entry.error == nil)
+        case .session(nil):
+            #expect(
+                entry.session?.usedPercent == 100 && entry.session?.resetsAt == Records.date("2026-12-31T00:00:00Z"))
+        case .weekly(let reset):
+            #expect(entry.weekly?.resetsAt == Records.date(reset), "\(text)")
+            #expect(entry.session == nil)
+        case .model(let name, let reset):
+            #expect(entry.modelWeekly?.map(\.name) == [name], "\(text)")
+            #expect(entry.modelWeekly?.first?.window.resetsAt == reset.map(Records.date), "\(text)")
+            #expect(entry.modelWeekly?.first?.window.usedPercent == 100)
+            #expect(entry.session == nil, "a model's week is not the session")
+        case .spend(let error):
+            #expect(entry.error?.hasPrefix(error) == true, "\(text): \(entry.error ?? "no error")")
+            #expect(entry.session == nil && entry.weekly == nil, "a spend limit leaves the windows alone")
+        }
+    }
+}

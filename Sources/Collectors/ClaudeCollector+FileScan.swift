@@ -1,0 +1,174 @@
+import Portable
+import Snapshots
+
+/// One Claude Code log file read: its responses and limit messages, kept between runs (`LogScanState`).
+extension ClaudeCollector.FileScan: LogScanPartial {
+    // 3: responses keyed by message id, the side-chain mark in the key, streamed lines collapsed;
+    // 4: models' and spend limits kept.
+    static var magic: String { "AGGCLAU4" }
+
+    /// Appends a response; a line of the response just before (a streamed response's next, fuller line)
+    /// takes its place, so the state keeps one entry a response where lines follow each other. Lines
+    /// of one response further apart are settled by `Scan.add`.
+    mutating func keep(_ response: Response) {
+        if let last = responses.last, last.identity != 0, last.identity == response.identity {
+            responses[responses.count - 1] = response
+        } else {
+            responses.append(response)
+        }
+    }
+
+    mutating func append(_ later: Self) {
+        for response in later.responses { keep(response) }
+        ClaudeCollector.raise(&modelResets, &modelLimitsAt, &spendLimit, with: later)
+        limitResetsAt.raise(to: later.limitResetsAt)
+        limitReachedAt.raise(to: later.limitReachedAt)
+        weeklyResetsAt.raise(to: later.weeklyResetsAt)
+        limitMessageAt.raise(to: later.limitMessageAt)
+        newest.raise(to: later.newest)
+    }
+
+    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date, zones: Zones) -> Self {
+        var file = Self()
+        file.read(bytes, keepingSince: cutoff, zones: zones)
+        return file
+    }
+
+    mutating func prune(before cutoff: Date) -> Bool {
+        // Checked first: removing from a list shared with the loaded state would copy it in every run.
+        guard responses.contains(where: { $0.at < cutoff }) else { return false }
+        responses.removeAll { $0.at < cutoff }
+        return true
+    }
+
+    func encode(into out: inout BinaryWriter) {
+        out.u32(UInt32(responses.count))
+        for response in responses {
+            out.u64(response.key)
+            out.date(response.at)
+            out.int(response.tokens)
+            out.double(response.costUSD)
+        }
+        out.optionalDate(limitResetsAt)
+        out.optionalDate(limitReachedAt)
+        out.optionalDate(weeklyResetsAt)
+        out.optionalDate(limitMessageAt)
+        out.optionalDate(newest)
+        ClaudeCollector.encodeLimits(modelResets, modelLimitsAt, spendLimit, into: &out)
+    }
+
+    static func decode(from input: inout BinaryReader) throws -> Self {
+        var file = Self()
+        // Each response as `encode` writes it: key, time, tokens, cost, eight bytes each, read in place
+        // (a checked read per field was most of an incremental run over a hundred thousand responses).
+        let count = Int(try input.u32())
+        let records = try input.records(count, size: 32)
+        func word(_ index: Int, _ field: Int) -> UInt64 {
+            UInt64(littleEndian: records.loadUnaligned(fromByteOffset: index * 32 + field * 8, as: UInt64.self))
+        }
+        file.responses = (0..<count).map { index in
+            Response(
+                key: word(index, 0), at: Date(timeIntervalSinceReferenceDate: Double(bitPattern: word(index, 1))),
+                tokens: Int(Int64(bitPattern: word(index, 2))), costUSD: Double(bitPattern: word(index, 3)))
+        }
+        file.limitResetsAt = try input.optionalDate()
+        file.limitReachedAt = try input.optionalDate()
+        file.weeklyResetsAt = try input.optionalDate()
+        file.limitMessageAt = try input.optionalDate()
+        file.newest = try input.optionalDate()
+        (file.modelResets, file.modelLimitsAt, file.spendLimit) = try ClaudeCollector.decodeLimits(from: &input)
+        return file
+    }
+
+    /// Adds the usage lines and limit messages of a piece of one log file.
+    mutating func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date = .distantPast, zones: Zones) {
+        guard let base = bytes.baseAddress else { return }
+        var start = 0
+        while start < bytes.count {
+            var end = bytes.count
+            if let newline = memchr(base + start, 0x0A, bytes.count - start) {
+                end = base.distance(to: UnsafeRawPointer(newline))
+            }
+            let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            var isLimitMessage = false
+            if contains(line, "limit reached") || contains(line, "hit your") {
+                if let event = JSONValue.parse(line) { isLimitMessage = recordLimit(event, zones: zones) }
+            }
+            // A limit message is Claude Code's own line, not a response: never priced or counted.
+            if !isLimitMessage, contains(line, "\"usage\""), let usage = ClaudeEventDecoder.decode(line),
+                usage.model != "<synthetic>"
+            {
+                let cost =
+                    usage.costUSD
+                    ?? ClaudePrice.price(of: usage.model ?? "")?.cost(
+                        input: usage.input, output: usage.output, cacheWrite: usage.cacheWrite,
+                        cacheRead: usage.cacheRead) ?? 0
+                newest.raise(to: usage.at)
+                if usage.at >= cutoff {
+                    let mark = usage.isSidechain && usage.key != 0 ? Response.sidechainBit : 0
+                    keep(Response(key: usage.key | mark, at: usage.at, tokens: usage.tokens, costUSD: cost))
+                }
+            }
+            start = end + 1
+        }
+    }
+
+    private func contains(_ line: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
+        ByteSearch.contains(line, text)
+    }
+
+    /// Reads a limit message, in each wording Claude Code has used:
+    ///
+    /// - "Claude AI usage limit reached|<epoch>" (2025): the session is used up until then;
+    /// - "You've hit your limit · resets Jan 30, 11:30am (Asia/Calcutta)", "You've hit your session
+    ///   limit · resets 9:50pm (Asia/Saigon)": the session until then;
+    /// - "You've hit your weekly limit · resets Sep 15, 3am (Europe/Berlin)": the weekly window until then;
+    /// - claude.ai's "You've hit your limit for Claude messages. Limits will reset at 9:30 AM.".
+    ///
+    /// A time zone named in parentheses comes from the system's tz database, else the machine's. Any
+    /// other wording, or a time that cannot be read, is "limit reached without a time": the session used
+    /// up until the end of its 5-hour block.
+    /// - Returns: whether the line is a limit message.
+    @discardableResult
+    mutating func recordLimit(_ event: JSONValue, zones: Zones) -> Bool {
+        guard event["type"]?.string == "assistant", case .array(let blocks)? = event["message"]?["content"],
+            let at = event["timestamp"]?.string.flatMap(RFC3339.parse)
+        else { return false }
+        // The newer wordings are trusted only on Claude Code's own error lines: a model may well write
+        // "you've hit your limit" in an answer.
+        let synthetic =
+            event["isApiErrorMessage"] == .bool(true) || event["error"]?.string == "rate_limit"
+            || event["message"]?["model"]?.string == "<synthetic>"
+        var found = false
+        for block in blocks {
+            guard let text = block["text"]?.string else { continue }
+            if let marker = text.firstRange(of: "limit reached") {
+                found = true
+                let rest = text[marker.upperBound...]
+                if rest.first == "|", let epoch = Double(rest.dropFirst().prefix { $0.isNumber }) {
+                    limitResetsAt.raise(to: Date(timeIntervalSince1970: epoch))
+                    continue
+                }
+            } else if synthetic, text.firstRange(ofCaseInsensitive: "hit your") != nil,
+                text.firstRange(ofCaseInsensitive: "limit") != nil
+            {
+                found = true
+            } else {
+                continue
+            }
+            let reset = LimitTimeText.time(in: text, after: ["resets ", "reset at "], messageAt: at, zones: zones)
+            switch (ClaudeCollector.limitKind(of: text), reset) {
+            case (.spend(let what), _):
+                // A spend limit stops paid use, not the session: said in the entry's error.
+                if spendLimit.map({ at > $0.at }) ?? true { spendLimit = (at, what) }
+            case (.model(let name), let reset):
+                if let reset { modelResets[name].raise(to: reset) } else { modelLimitsAt[name].raise(to: at) }
+            case (.weekly, let reset?): weeklyResetsAt.raise(to: reset)
+            case (.session, let reset?): limitResetsAt.raise(to: reset)
+            case (_, nil): limitReachedAt.raise(to: at)
+            }
+        }
+        if found { limitMessageAt.raise(to: at) }
+        return found
+    }
+}
