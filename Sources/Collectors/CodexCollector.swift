@@ -498,8 +498,15 @@ extension CodexCollector {
             return UsageWindow(usedPercent: used, windowMinutes: value?.minutes ?? flatMinutes, resetsAt: resetsAt)
         }
         let reached = limits.reachedType.map { $0.lowercased() }
+        // A window named by its length ("weekly") uses up that window only, wherever it was placed.
+        let reachedWindow: String? =
+            switch reached {
+            case "weekly", "week", "seven_day": "weekly"
+            case "session", "five_hour": "session"
+            default: nil
+            }
         let accountSpent =
-            (reached != nil && reached != "primary" && reached != "secondary")
+            (reached != nil && reached != "primary" && reached != "secondary" && reachedWindow == nil)
             || limits.spendControlReached == true
         var result = RateLimits(at: at, plan: limits.plan)
         let fields: [(String, UsageWindow?, Int)] = [
@@ -524,10 +531,12 @@ extension CodexCollector {
         result.session = placed.session
         result.weekly = placed.weekly
         result.models = placed.models
+        if reachedWindow == "weekly" { result.weekly?.usedPercent = 100 }
+        if reachedWindow == "session" { result.session?.usedPercent = 100 }
         guard result.session != nil || result.weekly != nil || !result.models.isEmpty else { return nil }
         if let reached {
-            result.reason =
-                "Codex reports the \(reached == "primary" || reached == "secondary" ? "\(reached) limit" : reached) reached"
+            let named = reached == "primary" || reached == "secondary" || reachedWindow != nil
+            result.reason = "Codex reports the \(named ? "\(reachedWindow ?? reached) limit" : reached) reached"
         } else if limits.spendControlReached == true {
             result.reason = "Codex reports the spend control reached"
         }
