@@ -27,10 +27,15 @@ public struct ClaudeStatusLine: Sendable, Equatable {
     public static func parse(_ data: Data, now: Date) -> ClaudeStatusLine? {
         guard let document = data.withUnsafeBytes({ JSONValue.parse($0) }), case .object = document else { return nil }
         func window(_ key: String, minutes: Int) -> UsageWindow? {
+            // What Claude Code hands over is held to what a record may carry (`ProviderUsage.admitted`): a
+            // percent that is no percent (an epoch in the field, seen in the wild) is no figure, and a
+            // reset outside 2000...2100 none.
             guard let object = document["rate_limits"]?[key], let used = object["used_percentage"]?.number,
-                used.isFinite
+                used.isFinite, (0...ProviderUsage.largestUsedPercent).contains(used)
             else { return nil }
-            let reset = object["resets_at"]?.number.flatMap { $0.isFinite && abs($0) < 1e11 ? $0 : nil }
+            let reset = object["resets_at"]?.number.flatMap {
+                $0.isFinite && (946_684_800..<4_102_444_800).contains($0) ? $0 : nil
+            }
             return UsageWindow(
                 usedPercent: used, windowMinutes: minutes, resetsAt: reset.map { Date(timeIntervalSince1970: $0) })
         }

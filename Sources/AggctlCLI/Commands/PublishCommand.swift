@@ -94,7 +94,13 @@ enum PublishCommand {
                 throw CommandFailure("--source \(source.name): \(error.message)")
             }
         }
-        providers += Self.combine(collected)
+        // Every collector's entries pass the record's validation here, the one boundary (`--from` input
+        // was refused already when it did not).
+        for entry in Self.combine(collected) {
+            let (admitted, warnings) = entry.admitted(source: "--source", now: now)
+            for warning in warnings { context.console.warn(warning) }
+            providers.append(admitted)
+        }
         guard !providers.isEmpty else {
             throw CommandFailure(
                 "no provider entries in \(inputs.map { "'\($0)'" }.joined(separator: ", ")); nothing to publish")
