@@ -176,6 +176,9 @@ public final class HTTPClient: @unchecked Sendable {
                 aggctl_curl_set_long(handle, CURLOPT_TIMEOUT_MS, configuration.timeout.milliseconds),
                 aggctl_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.milliseconds),
                 aggctl_curl_set_string(handle, CURLOPT_USERAGENT, configuration.userAgent),
+                // Every encoding this libcurl decodes: an object stored with Content-Encoding: gzip is read
+                // as the record it holds, not taken for invalid JSON.
+                aggctl_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, ""),
                 aggctl_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorPointer.baseAddress),
                 aggctl_curl_set_callback(handle, CURLOPT_WRITEFUNCTION, Exchange.receiveBody),
                 aggctl_curl_set_pointer(handle, CURLOPT_WRITEDATA, context),

@@ -23,6 +23,9 @@ Paths:
   PROPFIND on .../garbage/...  a 207 whose body is not XML
   PROPFIND on .../hostile/...  a 207 listing good.json beside entries outside the collection: ../x.json,
                         a subfolder's file, an encoded slash, the same path on another host
+  PROPFIND on .../gzip/...  a 207 listing box.json, sized as stored compressed; GET .../gzip/box.json
+                        answers the record gzip-compressed with Content-Encoding: gzip (an S3 or WebDAV
+                        object uploaded compressed)
   PROPFIND otherwise    a 207 multistatus listing only the collection itself (an empty store)
   GET /s3-hostile/?list-type=2...  an S3 listing of prefix team/ with good.json beside keys outside it
                         (other/x.json, team/../escaped.json, team/sub/inner.json, a control character)
@@ -30,6 +33,7 @@ Paths:
 Anything else answers 200 with a JSON echo of the request.
 """
 import base64
+import gzip
 import http.server
 import json
 import os
@@ -119,7 +123,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
                        'xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Prefix>team/</Prefix>%s%s</ListBucketResult>'
                        % (more, contents))
             return self.answer(200, listing.encode(), {"Content-Type": "application/xml"})
+        gzip_record = gzip.compress(json.dumps({
+            "schemaVersion": 1, "deviceID": "box", "deviceName": "box", "generatedAt": "2026-11-30T11:00:00Z",
+            "providers": [{"providerID": "claude", "accountEmail": "zip@x.test", "lastUpdated": "2026-11-30T11:00:00Z",
+                           "session": {"usedPercent": 25, "windowMinutes": 300}}]}).encode(), mtime=0)
+        if self.command == "GET" and "/gzip/" in self.path and self.path.endswith("/box.json"):
+            return self.answer(200, gzip_record, {"Content-Type": "application/json", "Content-Encoding": "gzip",
+                                                  "ETag": '"z1"'})
         if self.command == "PROPFIND":
+            if "/gzip/" in self.path:
+                base = self.path if self.path.endswith("/") else self.path + "/"
+                entries = ('<D:response><D:href>%s</D:href><D:propstat><D:prop><D:resourcetype><D:collection/>'
+                           '</D:resourcetype></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>'
+                           '<D:response><D:href>%sbox.json</D:href><D:propstat><D:prop><D:resourcetype/>'
+                           '<D:getcontentlength>%d</D:getcontentlength><D:getetag>"z1"</D:getetag></D:prop>'
+                           '<D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>' % (base, base, len(gzip_record)))
+                listing = '<?xml version="1.0"?><D:multistatus xmlns:D="DAV:">%s</D:multistatus>' % entries
+                return self.answer(207, listing.encode(), {"Content-Type": "application/xml"})
             if "/garbage/" in self.path:
                 return self.answer(207, b"<multistatus this is <<not XML", {"Content-Type": "application/xml"})
             if "/hostile/" in self.path:

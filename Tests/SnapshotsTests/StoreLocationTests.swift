@@ -55,6 +55,22 @@ struct HostileListingTests {
     }
 }
 
+/// Objects a server stores compressed (`Content-Encoding: gzip`) are records too: libcurl decodes them.
+struct CompressedRecordTests {
+    @Test("an object stored with Content-Encoding gzip is read as the record it holds, and cached")
+    func gzipRecord() throws {
+        let server = try LocalServer.sharedHTTPServer()
+        let store = WebDAVStore(
+            url: URL(string: "\(server.origin)/gzip/store/")!, client: HTTPClient(.init(retry: .never)))
+        var cache: ParseCache? = ParseCache(store: "gzip", readerVersion: "test")
+        let contents = try store.readContents(cache: &cache, now: Date())
+        #expect(contents.problems == [])
+        #expect(contents.records.first?.snapshot.providers.first?.accountEmail == "zip@x.test")
+        #expect(contents.isFinal)
+        #expect(cache?.count == 1)
+    }
+}
+
 /// An S3 listing is the server's word too: keys outside the prefix, below it or with control characters
 /// are never records of the store, and a listing that claims to go on without a new token is refused.
 struct HostileS3ListingTests {

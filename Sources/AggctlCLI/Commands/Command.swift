@@ -9,6 +9,8 @@ struct Command: Sendable {
     var details: String = ""
     /// Takes one word besides its flags (`aggctl completions bash`).
     var takesArgument = false
+    /// How the usage line names that word (`bash|zsh|fish`).
+    var argumentName: String?
     /// Exits 0 whatever happens, output that did not arrive included: `statusline`, whose caller (Claude
     /// Code) shows what it printed and treats a failure as a broken status line.
     var alwaysSucceeds = false
@@ -19,8 +21,11 @@ struct Command: Sendable {
         let synopsis = flags.map { spec in
             spec.repeatable ? "[\(spec.synopsis)]..." : "[\(spec.synopsis)]"
         }.joined(separator: " ")
-        var text = "usage: aggctl \(name) \(synopsis)\n\n\(summary)\n\nflags:\n"
-        let width = (flags.map(\.synopsis.count).max() ?? 0) + 2
+        let argument = takesArgument ? " " + (argumentName ?? "ARGUMENT") : ""
+        let usage = ["aggctl", name + argument, synopsis].filter { !$0.isEmpty }.joined(separator: " ")
+        var text = "usage: \(usage)\n\n\(summary)\n\nflags:\n"
+        // "--help" is a flag too: the column is as wide as it needs.
+        let width = (flags.map(\.synopsis.count) + ["--help".count]).max()! + 2
         for spec in flags {
             text += "  " + spec.synopsis.padded(to: width) + spec.help + "\n"
         }

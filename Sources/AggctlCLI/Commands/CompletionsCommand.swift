@@ -8,7 +8,7 @@ enum CompletionsCommand {
         fish:  aggctl completions fish > ~/.config/fish/completions/aggctl.fish
         """
     static let command: Command = Command(
-        name: name, summary: summary, flags: [], details: details, takesArgument: true
+        name: name, summary: summary, flags: [], details: details, takesArgument: true, argumentName: "bash|zsh|fish"
     ) {
         flags, context in
         guard let shell = flags.argument else {

@@ -93,9 +93,19 @@ enum StatusCommand {
         case .waybar:
             context.console.output.write(StatusBar.waybar(result) + "\n")
         case .table:
-            context.console.printRendered(
-                lines: tableLines(
-                    result, color: context.console.usesColor, ascii: context.environment["TERM"] == "dumb"))
+            if result.accounts.isEmpty, !merged.accounts.isEmpty {
+                // The store has accounts; the filters kept none of them.
+                let filters = [
+                    options.provider.map { "--provider '\($0)'" }, options.account.map { "--account '\($0)'" },
+                ]
+                context.console.print(
+                    "no account matches \(filters.compactMap { $0 }.joined(separator: " and ")) "
+                        + "(the store has \(merged.accounts.count))")
+            } else {
+                context.console.printRendered(
+                    lines: tableLines(
+                        result, color: context.console.usesColor, ascii: context.environment["TERM"] == "dumb"))
+            }
             report(result.problems, on: context.console)
         }
         return .success

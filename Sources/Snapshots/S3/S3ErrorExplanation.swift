@@ -42,13 +42,18 @@ struct S3ErrorExplanation {
     }
 
     func text(operation: String, target: String) -> String {
-        let credentials = settings.credentials?.source ?? "no credentials (none found)"
+        // "the credentials from X" reads as a sentence only with a source; without one the requests went
+        // unsigned.
+        let source = settings.credentials?.source
+        let credentials = source ?? "nowhere (none were found; the request went unsigned)"
         switch code {
         case "NoSuchBucket":
             return "bucket '\(bucket)' does not exist at \(settings.endpoint); aggctl creates no buckets: "
                 + "create it, or fix the name in --store"
         case "AccessDenied":
-            return "S3 AccessDenied: the credentials from \(credentials) may not \(operation) '\(target)'; "
+            return "S3 AccessDenied: "
+                + (source.map { "the credentials from \($0)" } ?? "unsigned requests (no credentials were found)")
+                + " may not \(operation) '\(target)'; "
                 + "the bucket policy needs List on the prefix and Get, Put and Delete on PREFIX/*"
         case "InvalidAccessKeyId":
             return "the server knows no such access key (credentials from \(credentials)); check the key ID"

@@ -221,10 +221,10 @@ extension SnapshotStore {
     /// decode, a record briefly gone or refused mid-replace), which is what rereads are for; and whether
     /// the outcome is a verdict on the record as listed, which a cache may keep under its version.
     ///
-    /// Only a complete body is judged: a body of another size than the listing gave was cut short in
-    /// transit (a proxy that ends a body sent without a length, which curl takes as its end) or belongs
-    /// to a replacement written since the listing. Neither is the listed version's verdict, and a failed
-    /// read (a timeout, a reset) is none either.
+    /// Only a complete body is judged: a body shorter than the listing gave was cut short in transit (a
+    /// proxy that ends a body sent without a length, which curl takes as its end) or belongs to a
+    /// replacement written since the listing. Neither is the listed version's verdict, and a failed read
+    /// (a timeout, a reset) is none either. A longer one is whole: stored compressed, and decoded.
     private func readRecordOnce(
         _ info: RecordInfo, history: HistoryDetail, into buffer: inout RecordBuffer, shapes: JSONScanner.ShapeMemory
     ) -> (outcome: Result<DecodedRecord, RecordProblem>, worthRereading: Bool, isVerdict: Bool) {
@@ -237,7 +237,9 @@ extension SnapshotStore {
         } catch {
             return (.failure(RecordProblem(file: info.name, reason: "\(error)")), false, false)
         }
-        let complete = info.size.map { $0 == Int64(size) } ?? true
+        // Short of the listed size is cut; more is whole (a body the server sent compressed and libcurl
+        // decoded, or a replacement written since the listing).
+        let complete = info.size.map { Int64(size) >= $0 } ?? true
         let bytes = UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<size])
         do {
             let record = try FastRecordDecoder.decode(bytes, fileName: info.name, history: history, shapes: shapes)
