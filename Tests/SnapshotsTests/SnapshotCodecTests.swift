@@ -217,6 +217,24 @@ struct SnapshotCodecTests {
         }
     }
 
+    @Test("valid JSON a field cannot hold says what it is: a fraction, a number out of range, nesting too deep")
+    func validButUnusable() {
+        func entry(_ session: String) -> String {
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "claude", "lastUpdated": "2026-11-30T12:00:00Z", "session": \#(session)}]}"#
+        }
+        #expect(
+            reason(entry(#"{"usedPercent": 10, "windowMinutes": 1.5}"#))
+                == "no usable providers (skipped providers[0]: 'providers[0].session.windowMinutes' is not a whole number)"
+        )
+        #expect(
+            reason(entry(#"{"usedPercent": 1e-400}"#))
+                == "no usable providers (skipped providers[0]: 'providers[0].session.usedPercent' is out of range)")
+        let deep =
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "x": "# + String(repeating: "[", count: 600)
+            + String(repeating: "]", count: 600) + "}"
+        #expect(reason(deep)?.hasPrefix("nested deeper than 512 arrays and objects") == true)
+    }
+
     @Test("invalid UTF-8 and deep nesting are refused without a crash")
     func hostileInput() {
         var bytes = Array("{\"deviceID\": \"".utf8)
@@ -227,7 +245,7 @@ struct SnapshotCodecTests {
             "{\"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": "
             + String(repeating: "[", count: 300_000) + String(repeating: "]", count: 300_000) + "}"
         // The 513th open container is one too many (the top-level object is the first).
-        #expect(reason(deep) == "not valid JSON (at byte 565)")
+        #expect(reason(deep) == "nested deeper than 512 arrays and objects (at byte 565); not read")
     }
 
     @Test("a reason quotes record text without control characters and cut short")

@@ -29,7 +29,7 @@ enum FastRecordDecoder {
         } catch let failure {
             switch failure {
             case .syntax(let error):
-                throw RecordDecodingError(reason: "not valid JSON (at byte \(error.offset))")
+                throw RecordDecodingError(reason: error.reason)
             case .schema(let error):
                 // Foundation reads the whole document before decoding, so a syntax error anywhere wins
                 // over a schema error; check the rest before blaming the schema.
@@ -38,7 +38,7 @@ enum FastRecordDecoder {
                     try validator.skipValue()
                     try validator.finish()
                 } catch {
-                    throw RecordDecodingError(reason: "not valid JSON (at byte \(error.offset))")
+                    throw RecordDecodingError(reason: error.reason)
                 }
                 throw RecordDecodingError(reason: error.reason)
             }
@@ -81,7 +81,8 @@ enum FastRecordDecoder {
             case .null: return "'\(text)' is null"
             case .mismatch(let expected): return "'\(text)' is not \(expected)"
             case .badDate(let value): return "'\(SnapshotCodec.printable(value))' is not an RFC 3339 date\(at)"
-            case .badNumber: return "not valid JSON"
+            // Foundation says "not valid JSON" for both: the number is valid JSON, the field cannot hold it.
+            case .badNumber: return "'\(text)' is not a whole number"
             case .outOfRange: return "'\(text)' is out of range"
             }
         }
@@ -170,7 +171,8 @@ enum FastRecordDecoder {
             guard let value = s.double(raw) else {
                 // Too large (overflows to infinity) is out of range; too small to be told from zero is not
                 // a number the schema can hold either, and says so as Foundation does.
-                throw .schema(SchemaError(kind: raw.exponent + raw.digitCount > 0 ? .outOfRange : .badNumber))
+                // (1e-400 is as out of range as 1e400.)
+                throw .schema(SchemaError(kind: .outOfRange))
             }
             return value
         case .null: throw .schema(SchemaError(kind: .null))

@@ -9,6 +9,20 @@ import Portable
 /// A malformed JSON document: the byte where reading stopped.
 package struct JSONSyntaxError: Error, Equatable {
     package var offset: Int
+    /// The document is valid JSON nested deeper than `JSONScanner.maximumDepth`.
+    package var tooDeep = false
+
+    package init(offset: Int, tooDeep: Bool = false) {
+        self.offset = offset
+        self.tooDeep = tooDeep
+    }
+
+    /// One line for a problem list: what is wrong, and where.
+    package var reason: String {
+        tooDeep
+            ? "nested deeper than \(JSONScanner.maximumDepth) arrays and objects (at byte \(offset)); not read"
+            : "not valid JSON (at byte \(offset))"
+    }
 }
 
 /// A forward-only cursor over the bytes of one JSON document, for readers that know their schema.
@@ -117,7 +131,7 @@ package struct JSONScanner {
         guard peek() == UInt8(ascii: "{") else { throw error }
         index += 1
         depth += 1
-        guard depth <= JSONScanner.maximumDepth else { throw error }
+        guard depth <= JSONScanner.maximumDepth else { throw JSONSyntaxError(offset: index, tooDeep: true) }
     }
 
     /// Consumes `[`.
@@ -125,7 +139,7 @@ package struct JSONScanner {
         guard peek() == UInt8(ascii: "[") else { throw error }
         index += 1
         depth += 1
-        guard depth <= JSONScanner.maximumDepth else { throw error }
+        guard depth <= JSONScanner.maximumDepth else { throw JSONSyntaxError(offset: index, tooDeep: true) }
     }
 
     /// Moves to the next member of an object and returns its key, or nil after consuming the closing `}`.
