@@ -87,7 +87,10 @@ public struct DirectoryStore: StagingStore {
         let descriptor = openInStore(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
-            if code == ELOOP || code == EMLINK { throw SnapshotStoreError.notARegularFile(name: name) }
+            // A socket cannot be opened at all (ENXIO, "no such device or address"): it is no record file.
+            if code == ELOOP || code == EMLINK || code == ENXIO || code == EOPNOTSUPP {
+                throw SnapshotStoreError.notARegularFile(name: name)
+            }
             if code == ENOENT { throw SnapshotStoreError.recordMissing(name: name) }
             throw recordError(code, name: name)
         }
