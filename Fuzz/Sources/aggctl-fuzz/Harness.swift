@@ -1,11 +1,11 @@
 import Foundation
+import TextSafety
 
 @testable import AggctlCLI
 @testable import Aggregator
 @testable import Collectors
 @testable import Portable
 @testable import Snapshots
-import TextSafety
 
 /// One libFuzzer entry point for every parser of outside input; `AGGCTL_FUZZ_TARGET` picks the parser:
 ///
@@ -25,6 +25,9 @@ import TextSafety
 ///   output a user sees rendered from the merge (`status --json`, the table in colour and in ASCII, the
 ///   status bars, the Prometheus text, the report page, `check`'s notifications): hostile but valid figures
 ///   must not trap anywhere, and the plain table and the notifications must carry no control character.
+/// - `usage-answer`: a usage endpoint's answer (Claude's `/api/oauth/usage`, Codex's `wham/usage`,
+///   Copilot's `copilot_internal/user`) read by each of the three, and what each makes must pass the
+///   record's admission without trapping (the Copilot reader once force-unwrapped a zone).
 /// - `tzif`: a time zone file (RFC 8536) and the POSIX rule of its footer, or the bytes as a `TZ`
 ///   rule: what parses must answer any instant, both ways, without trapping, with an offset in range.
 /// - `alert-state`, `history`: `check`'s per-account state and `publish`'s history read straight from
@@ -65,7 +68,8 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             // The one deliberate difference in words: "out of range" where Foundation says "not valid JSON".
             fast.notes = fast.notes.map {
                 $0.replacingOccurrences(
-                    of: #"'[^']*' is out of range"#, with: "not valid JSON", options: .regularExpression)
+                    of: #"'[^']*' is (out of range|not a whole number)"#, with: "not valid JSON",
+                    options: .regularExpression)
             }
             guard reference == fast else { fatalError("the two readers disagree on an accepted record") }
             // A reader keeping only the weekly trend validates less, so it accepts at least as much.
@@ -119,10 +123,29 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         // Counted as a run counts it (per-day sums of hostile counts).
         var scan = ClaudeCollector.Scan()
         scan.add(file)
+    case "usage-answer":
+        guard let json = JSONValue.parse(bytes) else { break }
+        let now = Date(timeIntervalSince1970: 1_796_040_000)
+        let known = ProviderUsage(providerID: "fuzz", lastUpdated: now)
+        let made = [
+            ClaudeUsageEndpoint.figures(json, onto: known), CodexUsageEndpoint.figures(json, onto: known),
+            CopilotUsageEndpoint.figures(json, onto: known, now: now),
+        ]
+        for entry in made.compactMap({ $0 }) {
+            let admitted = entry.admitted(source: "fuzz", now: now).entry
+            if let used = admitted.session?.usedPercent, !used.isFinite { fatalError("admitted \(used)") }
+            _ = try? SnapshotCodec.encode(
+                DeviceSnapshot(
+                    deviceID: DeviceID(rawValue: "fuzz")!, deviceName: "fuzz", generatedAt: now, providers: [admitted]))
+        }
     case "tzif":
         let zones =
             [(try? ZoneInfo.parse(Array(bytes), identifier: "fuzz"))]
-            + [PosixZoneRule.parse(String(decoding: bytes, as: UTF8.self)).map { ZoneInfo.posix($0, identifier: "fuzz") }]
+            + [
+                PosixZoneRule.parse(String(decoding: bytes, as: UTF8.self)).map {
+                    ZoneInfo.posix($0, identifier: "fuzz")
+                }
+            ]
         for zone in zones.compactMap({ $0 }) {
             for seconds: Int64 in [-(1 << 40), -1, 0, 1_796_040_000, 4_102_444_800, 1 << 40] {
                 let offset = zone.offset(atUTC: seconds)
