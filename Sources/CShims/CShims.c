@@ -4,6 +4,7 @@
 #include <spawn.h>
 #if defined(__linux__)
 #include <sched.h>
+#include <malloc.h>
 #endif
 #include "CShims.h"
 
@@ -37,6 +38,15 @@ int aggctl_affinity_cpus(void) {
     if (sched_getaffinity(0, sizeof(set), &set) != 0) return 0;
     return CPU_COUNT(&set);
 #else
+    return 0;
+#endif
+}
+
+int aggctl_limit_malloc_arenas(int count) {
+#if defined(__GLIBC__)
+    return mallopt(M_ARENA_MAX, count);
+#else
+    (void)count;
     return 0;
 #endif
 }

@@ -42,3 +42,12 @@ public enum Processors {
         }
     #endif
 }
+
+/// The memory allocator's settings for long-running commands.
+public enum Allocator {
+    /// Caps the allocator's arenas (glibc: one per thread that allocates, up to eight per core, whose
+    /// freed memory never returns to the system in full): `watch` keeps two. Nothing elsewhere.
+    public static func limitArenas(to count: Int) {
+        _ = aggctl_limit_malloc_arenas(Int32(count))
+    }
+}

@@ -17,4 +17,8 @@ int aggctl_spawn_close_others(posix_spawn_file_actions_t *actions, posix_spawnat
 // with _GNU_SOURCE); 0 where there is no such mask (macOS) or it cannot be read.
 int aggctl_affinity_cpus(void);
 
+// Caps glibc's malloc arenas at `count` (mallopt M_ARENA_MAX), for a long-running process whose many
+// threads would each keep an arena; returns 1 when set, 0 where there is no such setting (macOS).
+int aggctl_limit_malloc_arenas(int count);
+
 #endif
