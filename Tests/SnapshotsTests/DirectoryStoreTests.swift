@@ -125,6 +125,21 @@ struct DirectoryStoreTests {
         #expect(contents.problems.first?.reason.contains("claims deviceID 'laptop-1'") == true)
     }
 
+    @Test("three files claiming one deviceID: each copy is told of the file that is read in the end")
+    func threeClaimants() throws {
+        let harness = DirectoryHarness()
+        let laptop = StoreConformance.laptop
+        try harness.plant("a-copy.json", StoreConformance.record(laptop, used: 99))
+        try harness.plant("b-copy.json", StoreConformance.record(laptop, used: 98))
+        try harness.plant(laptop.recordName, StoreConformance.record(laptop, used: 10))
+        let contents = try DirectoryStore(path: harness.storePath).readContents()
+        #expect(contents.records.map(\.fileName) == [laptop.recordName])
+        #expect(contents.problems.map(\.file) == ["a-copy.json", "b-copy.json"])
+        for problem in contents.problems {
+            #expect(problem.reason.contains("already read from '\(laptop.recordName)'"), "\(problem.reason)")
+        }
+    }
+
     @Test("a record rewritten in place while it is read gives a record or a problem, never a crash")
     func recordChangingWhileRead() throws {
         let harness = DirectoryHarness()

@@ -188,4 +188,19 @@ struct OptionsTests {
         #expect(rows.contains { $0.first == "warn-at" && $0.contains("25") && $0.contains("(warn-at)") })
         #expect(rows.contains { $0.first == "stale-after" && $0.contains("3600") && $0.last == "default" })
     }
+
+    @Test("aggctl config marks a value commands would refuse, and a kept device id comes from the state file")
+    func configInvalidAndKept() throws {
+        let harness = Harness()
+        try harness.home.write("config/aggctl/config", "stale-after = nan\nwarn-at = 5,lots\n")
+        try harness.home.write("state/aggctl/device-id", "studio-1a2b3c4d\n")
+        let outcome = harness.run("config")
+        #expect(outcome.status == .success)
+        let lines = outcome.output.split(separator: "\n")
+        let stale = try #require(lines.first { $0.hasPrefix("stale-after") })
+        #expect(stale.contains("not in effect: config line 1 (stale-after): 'nan' is not a number of seconds"))
+        #expect(lines.contains { $0.hasPrefix("warn-at") && $0.contains("not in effect") })
+        let device = try #require(lines.first { $0.hasPrefix("device-id") })
+        #expect(device.contains("studio-1a2b3c4d") && device.contains("/device-id'") && !device.contains("default"))
+    }
 }

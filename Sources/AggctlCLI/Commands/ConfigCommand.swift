@@ -15,7 +15,7 @@ enum ConfigCommand {
         notify, warn-at, state-dir, interval. Flags given to a command win over all of these.
         """
     static let command: Command = Command(name: name, summary: summary, flags: [], details: details) { _, context in
-        var table = TextTable(headers: ["KEY", "VALUE", "FROM"])
+        var table = TextTable(headers: ["KEY", "VALUE", "FROM", "NOTE"])
         let none = ParsedFlags()
         let environmentNames = ["store": "AGGCTL_STORE"]
         let defaults = [
@@ -32,17 +32,47 @@ enum ConfigCommand {
                 let url = value.hasPrefix("webhook:") ? String(value.dropFirst("webhook:".count)) : value
                 value = "webhook:" + HTTPRequest.origin(of: url) + "/..."
             }
+            var source = setting.map { "\($0.source)" + ($0.source.isConfig ? " of '\(context.configFile)'" : "") }
             if key == "device-id", setting == nil {
                 let kept = try? DeviceIdentity.existingOrPreview(
                     stateDirectory: context.stateDirectory, hostName: context.hostName()
                 ).rawValue
                 value = kept.map { $0.hasSuffix("-dryrun") ? "none yet (the first publish creates it)" : $0 } ?? "-"
+                // Kept in the state directory, not a default: it is this machine's own.
+                if let kept, !kept.hasSuffix("-dryrun") {
+                    source = "'\(context.stateDirectory)/\(DeviceIdentity.fileName)'"
+                }
             }
-            let source = setting.map { "\($0.source)" + ($0.source.isConfig ? " of '\(context.configFile)'" : "") }
-            table.rows.append([TextTable.Cell(key), TextTable.Cell(value), TextTable.Cell(source ?? "default")])
+            // A value that commands would refuse is shown as such, never as if in effect.
+            let note = setting.flatMap { invalidity(of: $0, key: key) } ?? ""
+            table.rows.append([
+                TextTable.Cell(key), TextTable.Cell(value),
+                TextTable.Cell(source ?? "default", limit: TextTable.noteWidth),
+                TextTable.Cell(note, color: note.isEmpty ? nil : .red, limit: TextTable.noteWidth),
+            ])
         }
         context.console.printRendered(table.render(color: context.console.usesColor))
         return .success
+    }
+}
+
+/// Why a configured value is not in effect (what a command given it would say), or nil when it is valid.
+private func invalidity(of setting: Setting, key: String) -> String? {
+    do {
+        switch key {
+        case "stale-after", "max-skew", "interval": _ = try ValueParsers.seconds(setting)
+        case "warn-at": _ = try CheckCommand.parseThresholds(setting)
+        case "device-id":
+            if DeviceID(rawValue: setting.value) == nil {
+                return "not in effect: '\(setting.value)' is not a device id (1-128 of A-Z a-z 0-9 . _ -)"
+            }
+        default: break
+        }
+        return nil
+    } catch let error as UsageError {
+        return "not in effect: " + error.message
+    } catch {
+        return "not in effect: \(error)"
     }
 }
 

@@ -133,24 +133,33 @@ extension SnapshotStore {
     /// `decoded` without the records whose deviceID an earlier file (or the file named by it) claims,
     /// each one dropped noted in `problems`.
     private func resolvingClaims(_ decoded: [StoredRecord], problems: inout [RecordProblem]) -> [StoredRecord] {
-        var claimed: [DeviceID: Int] = [:]
-        claimed.reserveCapacity(decoded.count)
-        var dropped = Set<Int>()
+        // The winner of each id first (the file named after it, else the first by name), so that every
+        // other claimant is told the file that is read in the end: decided as files came, a third
+        // claimant was told of a file that was then dropped itself.
+        var winner: [DeviceID: Int] = [:]
+        winner.reserveCapacity(decoded.count)
         for (index, record) in decoded.enumerated() {
             let id = record.snapshot.deviceID
-            guard let earlier = claimed[id] else {
-                claimed[id] = index
+            guard let earlier = winner[id] else {
+                winner[id] = index
                 continue
             }
-            let (keep, drop) = record.fileName == id.recordName ? (index, earlier) : (earlier, index)
-            claimed[id] = keep
-            dropped.insert(drop)
+            if record.fileName == id.recordName && decoded[earlier].fileName != id.recordName { winner[id] = index }
+        }
+        var kept: [StoredRecord] = []
+        kept.reserveCapacity(winner.count)
+        for (index, record) in decoded.enumerated() {
+            let id = record.snapshot.deviceID
+            guard let keep = winner[id], keep != index else {
+                kept.append(record)
+                continue
+            }
             problems.append(
                 RecordProblem(
-                    file: decoded[drop].fileName,
+                    file: record.fileName,
                     reason: "claims deviceID '\(id)', already read from '\(decoded[keep].fileName)'; ignored"))
         }
-        return dropped.isEmpty ? decoded : decoded.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+        return kept
     }
 
     /// Whether `fileName` is `id.recordName`, compared on bytes without making that name (false when
