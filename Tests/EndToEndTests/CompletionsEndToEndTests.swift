@@ -42,6 +42,10 @@ struct CompletionsEndToEndTests {
         #expect(try complete("aggctl", "export", "--format", "p") == ["prometheus"])
         #expect(try complete("aggctl", "status", "--format", "w") == ["waybar"])
         #expect(try complete("aggctl", "publish", "--source", "cl") == ["claude", "claude-api"])
+        // Nothing after a flag whose value is typed (it offered every flag), and the shells after completions.
+        #expect(try complete("aggctl", "devices", "--forget", "") == [])
+        #expect(try complete("aggctl", "status", "--now", "") == [])
+        #expect(try Set(complete("aggctl", "completions", "")) == ["bash", "zsh", "fish", "--help"])
     }
 
     @Test(
@@ -59,6 +63,13 @@ struct CompletionsEndToEndTests {
             commands.filter { $0.hasPrefix("st") }.map { String($0.prefix { $0 != ":" }) } == ["status", "statusline"])
         let flags = try shell("zsh", stubs + " words=(aggctl status --); CURRENT=3; _aggctl")
         #expect(flags.contains { $0.hasPrefix("--json[") })
+        // `_arguments` is handed the command's own words: the subcommand shifted off, so that it is the
+        // command name to compsys (without the shift zsh completed nothing after the subcommand).
+        let shifted = try shell(
+            "zsh",
+            stubs.replacing("_arguments() {", with: "_arguments() { print -r -- \"words=$words current=$CURRENT\";")
+                + " words=(aggctl status --); CURRENT=3; _aggctl")
+        #expect(shifted.first == "words=status -- current=2", "\(shifted.prefix(2))")
         #expect(flags.contains { $0.hasPrefix("--store[") && $0.hasSuffix(":S:_files") })
     }
 

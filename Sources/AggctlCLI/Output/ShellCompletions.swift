@@ -53,11 +53,22 @@ enum ShellCompletions {
                     text += "        \(command.name):--\(spec.name))\n"
                     text +=
                         "            COMPREPLY=( $(compgen -W \"\(list.joined(separator: " "))\" -- \"$cur\") ); return ;;\n"
-                case .none: break
+                case .none:
+                    // A value to type (an id, a date, a number): nothing to offer, least of all flags.
+                    guard spec.valueName != nil else { break }
+                    text += "        \(command.name):--\(spec.name))\n"
+                    text += "            COMPREPLY=(); return ;;\n"
                 }
             }
         }
-        text += "    esac\n    case \"$command\" in\n"
+        text += "    esac\n"
+        // A command's word (`completions bash`): its choices in its place.
+        for command in commands where command.takesArgument {
+            let words = (command.argumentName ?? "").split(separator: "|").joined(separator: " ")
+            text += "    if [ \"$command\" = \(command.name) ] && [ \"$COMP_CWORD\" -eq 2 ]; then\n"
+            text += "        COMPREPLY=( $(compgen -W \"\(words) --help\" -- \"$cur\") ); return\n    fi\n"
+        }
+        text += "    case \"$command\" in\n"
         for command in commands {
             text +=
                 "        \(command.name)) flags=\"\(command.flags.map { "--\($0.name)" }.joined(separator: " ")) --help\" ;;\n"
@@ -101,7 +112,12 @@ enum ShellCompletions {
 
             """
         for command in commands {
-            text += "    \(command.name))\n      _arguments \\\n"
+            // The command's own words only: `_arguments` takes the first word for the command name, so
+            // without the shift it read the subcommand as that and completed nothing after it.
+            text += "    \(command.name))\n      shift words; (( CURRENT-- ))\n      _arguments \\\n"
+            if command.takesArgument, let words = command.argumentName {
+                text += "        '1:\(zshQuoted(words)):(\(words.split(separator: "|").joined(separator: " ")))' \\\n"
+            }
             for spec in command.flags {
                 var argument = "--\(spec.name)[\(zshQuoted(spec.help))]"
                 if let value = spec.valueName {
@@ -139,6 +155,11 @@ enum ShellCompletions {
         var text = "# fish completion for aggctl (made by `aggctl completions fish`)\ncomplete -c aggctl -f\n"
         for command in commands {
             text += "complete -c aggctl -n __fish_use_subcommand -a \(command.name) -d \(fishQuoted(command.summary))\n"
+        }
+        for command in commands where command.takesArgument {
+            let words = (command.argumentName ?? "").split(separator: "|").joined(separator: " ")
+            let condition = fishQuoted("__fish_seen_subcommand_from \(command.name)")
+            text += "complete -c aggctl -n \(condition) -a \(fishQuoted(words))\n"
         }
         for command in commands {
             let condition = fishQuoted("__fish_seen_subcommand_from \(command.name)")
