@@ -3,7 +3,7 @@ import Snapshots
 import TestSupport
 import Testing
 
-/// Every collector's output passes the record's validation before it is written (SPEC section 3): what
+/// Every collector's output passes the record's validation before it is written (README, "Collectors"): what
 /// Claude Code hands the status line and what an `auth.json` says are outside input too.
 struct AdmissionEndToEndTests {
     let root = TemporaryDirectory("aggctl-admission")

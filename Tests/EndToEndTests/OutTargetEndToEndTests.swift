@@ -4,7 +4,7 @@ import Testing
 
 /// `--out` of `report` and `export` through the binary: only a missing path or a regular file is
 /// replaced; a device, a FIFO, a socket, a folder and links to them are refused with exit 2 and left as
-/// they were (SPEC section 6). Run as root in CI, where a rename over a device node succeeds.
+/// they were. Run as root in CI, where a rename over a device node succeeds.
 struct OutTargetEndToEndTests {
     let root = TemporaryDirectory("aggctl-out")
     var environment: [String: String] {

@@ -6,7 +6,7 @@ extension ProviderUsage {
     /// past ten times the limit is no percent (Claude Code once handed an epoch, 1.79e9, in its place).
     public static let largestUsedPercent = 1000.0
 
-    /// The dates a collector may write (SPEC section 3): a reset in the year 1 or 5138 is a broken field.
+    /// The dates a collector may write (2000...2100): a reset in the year 1 or 5138 is a broken field.
     static let collectedDates = Date(timeIntervalSince1970: 946_684_800)...Date(timeIntervalSince1970: 4_102_444_800)
 
     /// The entry as it may become part of a record, and a warning for each value changed: the one
