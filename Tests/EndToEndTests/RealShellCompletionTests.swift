@@ -122,7 +122,13 @@ struct Terminal {
         return screen
     }
 
+    /// Ends the shell and the server: `kill-server` answers before the server has gone (and it was seen
+    /// to stay), so both are also killed by their ids, which the server tells.
     func close() {
+        let ids = (try? tmux(["display-message", "-p", "-t", "0", "#{pid} #{pane_pid}"]))?.output ?? ""
         _ = try? tmux(["kill-server"])
+        for id in ids.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap({ Int32($0) }) where id > 1 {
+            kill(id, SIGKILL)
+        }
     }
 }
