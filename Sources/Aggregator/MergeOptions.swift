@@ -1,6 +1,6 @@
 import Portable
 
-/// The knobs of a merge: the moment it is evaluated at and the two tolerances of SPEC section 4.
+/// The knobs of a merge: the moment it is evaluated at and the two tolerances of the merge rules.
 public struct MergeOptions: Sendable, Equatable {
     /// The moment staleness and clock skew are judged against (`--now`, or the real time).
     public var now: Date
@@ -18,7 +18,7 @@ public struct MergeOptions: Sendable, Equatable {
         self.maxSkew = maxSkew
     }
 
-    /// Whether something last updated at `moment` is stale at `now` (SPEC section 4).
+    /// Whether something last updated at `moment` is stale at `now` (the merge rules).
     public func isStale(since moment: Date) -> Bool {
         now.timeIntervalSince(moment) > staleAfter
     }

@@ -1,7 +1,7 @@
 import Portable
 import Snapshots
 
-/// The merge of SPEC section 4: every device's entries, grouped by account, one winner per account.
+/// The merge of the merge rules: every device's entries, grouped by account, one winner per account.
 ///
 /// Pure: the same records and options give the same result whatever order the records come in.
 public enum Merger {

@@ -1,6 +1,6 @@
 import Portable
 
-/// How hard to try something that may fail for a moment: attempts, growing waits, jitter (SPEC section 5).
+/// How hard to try something that may fail for a moment: attempts, growing waits, jitter (the alert rules).
 /// Shared by every backend that retries: HTTP requests, notification delivery.
 public struct RetryPolicy: Sendable {
     public var attempts: Int

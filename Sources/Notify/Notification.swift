@@ -66,7 +66,7 @@ public struct Notification: Sendable, Equatable, Codable {
     }
 
     /// The event as one line of JSON: `{"id", "kind", "providerID", "accountEmail", "remainingPercent",
-    /// "resetsAt", "title", "body", "at"}` (SPEC section 6), keys sorted, `null` for absent values.
+    /// "resetsAt", "title", "body", "at"}` (the command-line contract), keys sorted, `null` for absent values.
     public var jsonLine: String {
         let fields: [(String, String)] = [
             ("accountEmail", Self.quoted(accountEmail)), ("at", Self.quoted(Notification.format(at))),

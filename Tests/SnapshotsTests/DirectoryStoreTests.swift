@@ -73,22 +73,8 @@ struct DirectoryStoreTests {
     func socketIsRefused() throws {
         let harness = DirectoryHarness()
         try harness.plant("placeholder.txt", Data())
-        let path = harness.storePath + "/sock.json"
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        try #require(bytes.count < MemoryLayout.size(ofValue: address.sun_path))
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in bytes.enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        try #require(bound == 0)
+        let socket = try UnixSocket(path: harness.storePath + "/sock.json")
+        defer { socket.close() }
         let store = try harness.makeStore()
         #expect(throws: SnapshotStoreError.notARegularFile(name: "sock.json")) {
             try store.readRecord(named: "sock.json")

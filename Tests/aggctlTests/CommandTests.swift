@@ -47,7 +47,7 @@ func jsonObject(_ text: String) throws -> [String: Any] {
 struct CommandTests {
     let examples = Repository.path("Examples/store")
 
-    @Test("status --json on the example store merges three machines exactly as SPEC section 6 shapes it")
+    @Test("status --json on the example store merges three machines exactly as the command-line contract shapes it")
     func statusJSON() throws {
         let outcome = Harness().run("status", "--store", examples, "--json", "--now", "2026-11-30T12:00:00Z")
         #expect(outcome.status == .success)

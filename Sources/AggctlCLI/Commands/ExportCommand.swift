@@ -24,7 +24,7 @@ enum ExportCommand {
         case prometheus, csvAccounts, csvDaily
     }
     static let details = """
-        The metrics of SPEC section 6, gauges without timestamps. For node_exporter's textfile collector:
+        The metrics of docs/prometheus.md, gauges without timestamps. For node_exporter's textfile collector:
           aggctl export --format prometheus --out /var/lib/prometheus/node-exporter/aggctl.prom
         from cron; node_exporter reads only files ending in .prom, so the temporary name is never read.
         Exit 1 when the store cannot be read or the file cannot be written.

@@ -162,7 +162,7 @@ enum PublishCommand {
         return .success
     }
 
-    /// The entries with this machine's history of their windows (SPEC section 3, "History"): what they
+    /// The entries with this machine's history of their windows (docs/history-and-report.md): what they
     /// show now is recorded in `file` under its lock, and each entry carries the last 14 days.
     ///
     /// History never costs a publish: a damaged history file is set aside and started afresh, and a

@@ -3,7 +3,7 @@ import Portable
 import Snapshots
 import TextSafety
 
-/// The merged view as Prometheus text exposition (SPEC section 6, `export --format prometheus`): every
+/// The merged view as Prometheus text exposition (`export --format prometheus`, docs/prometheus.md): every
 /// metric family with its HELP and TYPE lines, gauges without timestamps (node_exporter's textfile
 /// collector refuses a file with one), label values made one safe line that keeps every two values apart
 /// (`SafeText.reversible`, never cut: two accounts must never share a series) and then escaped as the

@@ -2,7 +2,7 @@ import Aggregator
 import Portable
 import Snapshots
 
-/// The JSON documents of `status --json` and `devices --json`: exactly the shapes of SPEC section 6.
+/// The JSON documents of `status --json` and `devices --json`: exactly the shapes of the command-line contract.
 /// Absent values are written as `null`, not left out, so programs can rely on every key being there.
 /// Keys are written in sorted order, so the output is canonical.
 enum StatusReport {

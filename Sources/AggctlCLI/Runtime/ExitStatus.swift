@@ -1,4 +1,4 @@
-/// The process exit codes, the one place they are defined (SPEC section 6).
+/// The process exit codes, the one place they are defined (the command-line contract).
 public enum ExitStatus: Int32, Sendable {
     /// Success; problems with single records are reported, not fatal.
     case success = 0

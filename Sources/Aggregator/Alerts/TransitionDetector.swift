@@ -1,6 +1,6 @@
 import Portable
 
-/// Edge-triggered detection of session windows running out and coming back (SPEC section 5).
+/// Edge-triggered detection of session windows running out and coming back (the alert rules).
 ///
 /// Pure: the previous state and the merged accounts give the events and the next state; persisting the
 /// state and delivering the events are separate steps. The session window is watched; an account without

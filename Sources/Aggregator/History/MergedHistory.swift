@@ -1,7 +1,7 @@
 import Portable
 import Snapshots
 
-/// One account's history drawn from every device that observed it (SPEC section 4, "Merged history").
+/// One account's history drawn from every device that observed it (the merge rules, "Merged history").
 public struct MergedHistory: Sendable, Equatable {
     /// The session window's samples, oldest first, one per minute.
     public var session: [UsageSample]

@@ -2,7 +2,7 @@ import Portable
 import Snapshots
 
 /// Whether a window is being used faster or slower than evenly, and whether it lasts until its reset
-/// (SPEC section 4, "Pace"): the linear projection the desktop app this product follows shows.
+/// (the merge rules, "Pace"): the linear projection the desktop app this product follows shows.
 public struct Pace: Sendable, Equatable {
     public enum Stage: String, Sendable, CaseIterable {
         case onTrack, slightlyAhead, slightlyBehind, ahead, behind, farAhead, farBehind
@@ -60,7 +60,7 @@ public struct Pace: Sendable, Equatable {
 }
 
 extension WindowStatus {
-    /// This window's pace at `now` (nil where SPEC section 4 gives none).
+    /// This window's pace at `now` (nil where the merge rules gives none).
     public func pace(at now: Date) -> Pace? {
         Pace(usedPercent: usedPercent, windowMinutes: windowMinutes, resetsAt: resetsAt, now: now)
     }

@@ -1,7 +1,7 @@
 import Portable
 
 /// Events not yet delivered to every backend, and the one loop that delivers them: durable delivery
-/// (SPEC section 5) in one unit.
+/// (the alert rules) in one unit.
 ///
 /// The owner persists the outbox before `deliver` is called (a crash from then on loses no event), and
 /// `deliver` reports each success to a `DeliveryRecorder` at once, so a crash between a delivery and its

@@ -1,4 +1,4 @@
-/// How much of a record's history a read keeps (SPEC section 3: "a reader that does not need it skips
+/// How much of a record's history a read keeps (the record format: "a reader that does not need it skips
 /// it cheaply").
 public enum HistoryDetail: Sendable, Equatable {
     /// None: samples and per-day tokens are validated as JSON and dropped (`check`, `status --json`).

@@ -1,6 +1,6 @@
 import Portable
 
-/// How a record's history is read tolerantly (SPEC section 3, "History"; issue 12's "Bad input").
+/// How a record's history is read tolerantly (the record format, "History"; issue 12's "Bad input").
 ///
 /// A sample list written by a broken or hostile publisher must never crash a reader or break a chart:
 /// samples out of order are sorted (a list newest first throughout is simply reversed), duplicates of one moment become one (the higher figure standing,

@@ -4,7 +4,7 @@ import TextSafety
 /// Reads and writes `DeviceSnapshot` records.
 ///
 /// Writing is canonical: sorted keys, two-space indentation, UTC dates with `Z`, a trailing newline, so the
-/// same snapshot always gives the same bytes. Reading is tolerant (SPEC section 3): fractional seconds and
+/// same snapshot always gives the same bytes. Reading is tolerant (the record format): fractional seconds and
 /// any UTC offset, unknown keys ignored, records without `deviceID` (the file name stands in) or
 /// `schemaVersion` (1 is assumed), a newer `schemaVersion` when the fields it needs decode, and provider
 /// entries that cannot be used are skipped with a note; only a record with no usable provider is refused.

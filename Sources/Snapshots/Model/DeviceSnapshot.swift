@@ -2,7 +2,7 @@ import Portable
 
 /// One device's record in a store: everything the machine knew about its agent usage when it published.
 ///
-/// Schema version 1 (SPEC section 3). Stored as canonical JSON by `SnapshotCodec`, one file per device.
+/// Schema version 1 (the record format). Stored as canonical JSON by `SnapshotCodec`, one file per device.
 public struct DeviceSnapshot: Codable, Sendable, Equatable {
     /// The schema this library writes.
     public static let currentSchemaVersion = 1

@@ -16,7 +16,7 @@ public struct ProviderUsage: Codable, Sendable, Equatable {
     public var modelWeekly: [NamedWindow]?
     public var tokens: TokenUsage?
     public var costUSD: CostUsage?
-    /// History of the weekly window as this device observed it, oldest first (SPEC section 3, "History").
+    /// History of the weekly window as this device observed it, oldest first (the record format, "History").
     public var weeklySamples: [UsageSample]?
     /// History of the session window, the same way.
     public var sessionSamples: [UsageSample]?

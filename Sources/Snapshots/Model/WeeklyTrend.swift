@@ -3,7 +3,7 @@ import Portable
 /// The shape of an entry's weekly history in a few numbers: where the weekly window stood at the end of
 /// each half day (UTC) of the last week its samples cover. What `status` draws its sparkline from.
 ///
-/// A reader that skips history (SPEC section 3: "a reader that does not need it skips it cheaply") still
+/// A reader that skips history (the record format: "a reader that does not need it skips it cheaply") still
 /// takes this much from the samples as it passes them, so that a table can show the last days without
 /// keeping, caching or merging every sample.
 public struct WeeklyTrend: Sendable, Equatable {
