@@ -4,15 +4,16 @@ import Snapshots
 /// One Claude Code log file read: its responses and limit messages, kept between runs (`LogScanState`).
 extension ClaudeCollector.FileScan: LogScanPartial {
     // 3: responses keyed by message id, the side-chain mark in the key, streamed lines collapsed;
-    // 4: models' and spend limits kept.
-    static var magic: String { "AGGCLAU4" }
+    // 4: models' and spend limits kept; 5: sub-agents' usage on progress lines kept, marked.
+    static var magic: String { "AGGCLAU5" }
 
     /// Appends a response; a line of the response just before (a streamed response's next, fuller line)
     /// takes its place, so the state keeps one entry a response where lines follow each other. Lines
     /// of one response further apart are settled by `Scan.add`.
     mutating func keep(_ response: Response) {
         if let last = responses.last, last.identity != 0, last.identity == response.identity {
-            responses[responses.count - 1] = response
+            // A lower-ranked line of the response (a progress report after the line itself) adds nothing.
+            if response.rank >= last.rank { responses[responses.count - 1] = response }
         } else {
             responses.append(response)
         }
@@ -95,9 +96,19 @@ extension ClaudeCollector.FileScan: LogScanPartial {
                 if let event = JSONValue.parse(line) { isLimitMessage = recordLimit(event, zones: zones) }
             }
             // A limit message is Claude Code's own line, not a response: never priced or counted.
-            if !isLimitMessage, contains(line, "\"usage\""), let usage = ClaudeEventDecoder.decode(line),
-                usage.model != "<synthetic>"
-            {
+            // A sub-agent's message as its parent's log reports it (`agent_progress`), marked so that the
+            // sub-agent's own file, where it has one, stands over it.
+            var usage: ClaudeEventDecoder.Usage?
+            var mark: UInt64 = 0
+            if !isLimitMessage, contains(line, "\"usage\"") {
+                if contains(line, "\"agent_progress\""), let progress = ClaudeEventDecoder.decodeProgress(line) {
+                    (usage, mark) = (progress, progress.key != 0 ? Response.progressBit : 0)
+                } else {
+                    usage = ClaudeEventDecoder.decode(line)
+                    if let usage, usage.isSidechain, usage.key != 0 { mark = Response.sidechainBit }
+                }
+            }
+            if let usage, usage.model != "<synthetic>" {
                 let cost =
                     usage.costUSD
                     ?? ClaudePrice.price(of: usage.model ?? "")?.cost(
@@ -105,7 +116,6 @@ extension ClaudeCollector.FileScan: LogScanPartial {
                         cacheRead: usage.cacheRead) ?? 0
                 newest.raise(to: usage.at)
                 if usage.at >= cutoff {
-                    let mark = usage.isSidechain && usage.key != 0 ? Response.sidechainBit : 0
                     keep(Response(key: usage.key | mark, at: usage.at, tokens: usage.tokens, costUSD: cost))
                 }
             }

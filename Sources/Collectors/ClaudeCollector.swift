@@ -34,17 +34,21 @@ public struct ClaudeCollector: Sendable {
     struct FileScan: Sendable {
         /// One logged response, priced when it was read.
         struct Response: Sendable {
-            /// The response's key (`ClaudeEventDecoder.responseKey`), its top bit set for a side-chain line.
+            /// The response's key (`ClaudeEventDecoder.responseKey`), its top bit set for a side-chain line,
+            /// the next for a sub-agent's message reported on its parent's `agent_progress` line.
             var key: UInt64
             var at: Date
             var tokens: Int
             var costUSD: Double
 
             static let sidechainBit: UInt64 = 1 << 63
+            static let progressBit: UInt64 = 1 << 62
 
             /// Which response the line belongs to; 0 for none (a line of its own).
-            var identity: UInt64 { key & ~Self.sidechainBit }
-            var isSidechain: Bool { key & Self.sidechainBit != 0 }
+            var identity: UInt64 { key & ~(Self.sidechainBit | Self.progressBit) }
+            /// Which of several lines of one response stands: the main chain's (2) over a sub-agent
+            /// file's replay (1) over a progress report of it (0).
+            var rank: UInt8 { key & Self.progressBit != 0 ? 0 : key & Self.sidechainBit != 0 ? 1 : 2 }
         }
 
         /// The responses since the cutoff: older ones are never reported, and would grow with the history.
@@ -78,7 +82,8 @@ public struct ClaudeCollector: Sendable {
 
         struct Counted {
             var file: Int32
-            var isSidechain: Bool
+            /// `Response.rank`: which line of a response stands.
+            var rank: UInt8
             var at: Date
             var tokens: Int
             var costUSD: Double
@@ -111,12 +116,15 @@ public struct ClaudeCollector: Sendable {
                 let identity = response.identity
                 if identity != 0 {
                     let counted = Counted(
-                        file: index, isSidechain: response.isSidechain, at: response.at, tokens: response.tokens,
+                        file: index, rank: response.rank, at: response.at, tokens: response.tokens,
                         costUSD: response.costUSD)
                     if let earlier = seen[identity] {
-                        // Within one file the later line is the whole response; across files the main
-                        // chain's line stands over a side chain's replay, and otherwise the first.
-                        let replaces = earlier.file == index || (earlier.isSidechain && !response.isSidechain)
+                        // Within one file the later line of a kind is the whole response; the main chain's
+                        // line stands over a side chain's replay, which stands over a progress report
+                        // (usage reported on `agent_progress` counts where no sub-agent file carries
+                        // it); and otherwise the first.
+                        let replaces =
+                            response.rank > earlier.rank || (earlier.file == index && response.rank == earlier.rank)
                         guard replaces else { continue }
                         count(earlier, sign: -1)
                     }
@@ -125,7 +133,7 @@ public struct ClaudeCollector: Sendable {
                 if response.at.timeIntervalSince1970 >= since { recentTimes.append(response.at.timeIntervalSince1970) }
                 count(
                     Counted(
-                        file: index, isSidechain: false, at: response.at, tokens: response.tokens,
+                        file: index, rank: 2, at: response.at, tokens: response.tokens,
                         costUSD: response.costUSD), sign: 1)
             }
         }
@@ -286,7 +294,7 @@ extension ClaudeCollector {
 
 extension ClaudeCollector.Scan: LogScanMemo.Summary {
     // 2: the counting of streamed, side-chain and id-less lines changed.
-    static var memoMagic: String { "AGGCLME3" }
+    static var memoMagic: String { "AGGCLME4" }
 
     func encode(into out: inout BinaryWriter) {
         out.u32(UInt32(tokensByDay.count))

@@ -24,48 +24,35 @@ enum ClaudeEventDecoder: LogLineDecoder {
 
     static func decode(_ line: UnsafeRawBufferPointer) -> Usage? {
         var s = JSONScanner(line)
-        var isAssistant = false
+        var fields = Fields()
+        do throws(JSONSyntaxError) {
+            try entry(&s, into: &fields)
+            try s.finish()
+        } catch {
+            return nil
+        }
+        return fields.usage
+    }
+
+    /// The usage of a sub-agent's message as its parent's log reports it while the sub-agent works:
+    /// `{"type":"progress","data":{"type":"agent_progress","message":{<an assistant line>}}}`. The
+    /// nested line has the shape of an assistant line of its own (type, timestamp, ids, message); it is
+    /// dated by the progress line when it carries no time. Nil for any other line.
+    static func decodeProgress(_ line: UnsafeRawBufferPointer) -> Usage? {
+        var s = JSONScanner(line)
+        var isProgress = false
         var at: Date?
-        var requestID: [UInt8] = []
-        var messageID: [UInt8] = []
-        var model: String?
-        var cost: Double?
-        var usage: Usage?
-        var isSidechain = false
+        var nested = Fields()
         do throws(JSONSyntaxError) {
             try object(&s) { (s, key) throws(JSONSyntaxError) in
-                if s.key(key, is: "type") {
-                    isAssistant = try raw(&s).map { s.key($0, is: "assistant") } ?? false
-                } else if s.key(key, is: "timestamp") {
+                if s.key(key, is: "timestamp") {
                     at = try date(&s)
-                } else if s.key(key, is: "requestId") {
-                    requestID = try raw(&s).map { s.unescaped($0) } ?? []
-                } else if s.key(key, is: "costUSD") {
-                    cost = try number(&s)
-                } else if s.key(key, is: "isSidechain"), try s.kind() == .bool {
-                    isSidechain = try s.readBool()
-                } else if s.key(key, is: "message"), try s.kind() == .object {
+                } else if s.key(key, is: "data"), try s.kind() == .object {
                     try object(&s) { (s, key) throws(JSONSyntaxError) in
-                        if s.key(key, is: "id") {
-                            messageID = try raw(&s).map { s.unescaped($0) } ?? []
-                        } else if s.key(key, is: "model") {
-                            model = try text(&s)
-                        } else if s.key(key, is: "usage"), try s.kind() == .object {
-                            var counts = Usage(at: Date(timeIntervalSince1970: 0), key: 0)
-                            try object(&s) { (s, key) throws(JSONSyntaxError) in
-                                if s.key(key, is: "input_tokens") {
-                                    counts.input = try count(&s) ?? 0
-                                } else if s.key(key, is: "output_tokens") {
-                                    counts.output = try count(&s) ?? 0
-                                } else if s.key(key, is: "cache_creation_input_tokens") {
-                                    counts.cacheWrite = try count(&s) ?? 0
-                                } else if s.key(key, is: "cache_read_input_tokens") {
-                                    counts.cacheRead = try count(&s) ?? 0
-                                } else {
-                                    try s.skipValue()
-                                }
-                            }
-                            usage = counts
+                        if s.key(key, is: "type") {
+                            isProgress = try raw(&s).map { s.key($0, is: "agent_progress") } ?? false
+                        } else if s.key(key, is: "message"), try s.kind() == .object {
+                            try entry(&s, into: &nested)
                         } else {
                             try s.skipValue()
                         }
@@ -78,13 +65,81 @@ enum ClaudeEventDecoder: LogLineDecoder {
         } catch {
             return nil
         }
-        guard isAssistant, let at, var usage else { return nil }
-        usage.at = at
-        usage.model = model
-        usage.costUSD = cost
-        usage.isSidechain = isSidechain
-        usage.key = responseKey(messageID: messageID, requestID: requestID)
-        return usage
+        guard isProgress else { return nil }
+        nested.at = nested.at ?? at
+        return nested.usage
+    }
+
+    /// What one assistant entry says, as it is read.
+    private struct Fields {
+        var isAssistant = false
+        var at: Date?
+        var requestID: [UInt8] = []
+        var messageID: [UInt8] = []
+        var model: String?
+        var cost: Double?
+        var counts: Usage?
+        var isSidechain = false
+
+        /// The usage of an assistant entry that has a time and usage; nil for anything else.
+        var usage: Usage? {
+            guard isAssistant, let at, var usage = counts else { return nil }
+            usage.at = at
+            usage.model = model
+            usage.costUSD = cost
+            usage.isSidechain = isSidechain
+            usage.key = ClaudeEventDecoder.responseKey(messageID: messageID, requestID: requestID)
+            return usage
+        }
+    }
+
+    /// Reads one entry object (a log line, or the line nested in a progress line) into `fields`.
+    private static func entry(_ s: inout JSONScanner, into fields: inout Fields) throws(JSONSyntaxError) {
+        try object(&s) { (s, key) throws(JSONSyntaxError) in
+            if s.key(key, is: "type") {
+                fields.isAssistant = try raw(&s).map { s.key($0, is: "assistant") } ?? false
+            } else if s.key(key, is: "timestamp") {
+                fields.at = try date(&s)
+            } else if s.key(key, is: "requestId") {
+                fields.requestID = try raw(&s).map { s.unescaped($0) } ?? []
+            } else if s.key(key, is: "costUSD") {
+                fields.cost = try number(&s)
+            } else if s.key(key, is: "isSidechain"), try s.kind() == .bool {
+                fields.isSidechain = try s.readBool()
+            } else if s.key(key, is: "message"), try s.kind() == .object {
+                try object(&s) { (s, key) throws(JSONSyntaxError) in
+                    if s.key(key, is: "id") {
+                        fields.messageID = try raw(&s).map { s.unescaped($0) } ?? []
+                    } else if s.key(key, is: "model") {
+                        fields.model = try text(&s)
+                    } else if s.key(key, is: "usage"), try s.kind() == .object {
+                        fields.counts = try usage(&s)
+                    } else {
+                        try s.skipValue()
+                    }
+                }
+            } else {
+                try s.skipValue()
+            }
+        }
+    }
+
+    private static func usage(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Usage {
+        var counts = Usage(at: Date(timeIntervalSince1970: 0), key: 0)
+        try object(&s) { (s, key) throws(JSONSyntaxError) in
+            if s.key(key, is: "input_tokens") {
+                counts.input = try count(&s) ?? 0
+            } else if s.key(key, is: "output_tokens") {
+                counts.output = try count(&s) ?? 0
+            } else if s.key(key, is: "cache_creation_input_tokens") {
+                counts.cacheWrite = try count(&s) ?? 0
+            } else if s.key(key, is: "cache_read_input_tokens") {
+                counts.cacheRead = try count(&s) ?? 0
+            } else {
+                try s.skipValue()
+            }
+        }
+        return counts
     }
 
     /// The response a line belongs to, as other tools and Claude Code's own streaming have it:
@@ -94,7 +149,7 @@ enum ClaudeEventDecoder: LogLineDecoder {
     /// - a sub-agent's file replays a parent's message under a new `requestId`: the message id decides;
     /// - a line with neither id is a response of its own (0), never merged with another such line.
     ///
-    /// The top bit is left clear: `FileScan` keeps the side-chain mark there.
+    /// The top two bits are left clear: `FileScan` keeps the side-chain and progress marks there.
     static func responseKey(messageID: [UInt8], requestID: [UInt8]) -> UInt64 {
         let key: UInt64
         if !messageID.isEmpty {
@@ -105,6 +160,6 @@ enum ClaudeEventDecoder: LogLineDecoder {
             return 0
         }
         // Never 0, the mark of a line with no identity.
-        return max(1, key & ~(1 << 63))
+        return max(1, key & ~(3 << 62))
     }
 }

@@ -22,6 +22,8 @@ enum CodexEventDecoder: LogLineDecoder {
         /// is counted from, as its growth since the session's previous total.
         var cumulativeTokens: Int?
         var limits: Limits?
+        /// A usage record's `response_id`: the one response it counts, wherever it is copied.
+        var responseID: String?
         /// A limit hit's message: "You've hit your usage limit; try again at Aug 8th, 2026 8:16 AM."
         var message: String?
     }
@@ -120,7 +122,7 @@ enum CodexEventDecoder: LogLineDecoder {
         guard let at else { return nil }
         if isUsageRecord {
             guard responseID != nil else { return nil }
-            return Event(kind: .usageRecord, at: at, totalTokens: recordTotal)
+            return Event(kind: .usageRecord, at: at, totalTokens: recordTotal, responseID: responseID)
         }
         if isTaskEnd {
             guard errorInfo == "usage_limit_exceeded" else { return nil }
@@ -138,13 +140,22 @@ enum CodexEventDecoder: LogLineDecoder {
         return Date(timeIntervalSince1970: seconds)
     }
 
-    /// When a forked session began: the time of a `session_meta` line naming the session it was forked
-    /// from; nil for any other line.
-    static func forkedSessionStart(_ line: UnsafeRawBufferPointer) -> Date? {
-        guard let meta = JSONValue.parse(line), meta["type"]?.string == "session_meta",
-            let parent = meta["payload"]?["forked_from_id"]?.string, !parent.isEmpty
+    /// The session a rollout was forked or spawned from, and when it began, from its `session_meta` line;
+    /// nil for any other line and for a session of its own.
+    ///
+    /// A fork names its parent in `forked_from_id`; a sub-agent spawned by another thread
+    /// (`thread_spawn`) in `parent_thread_id`, at the top of the payload or under
+    /// `source.subagent.thread_spawn`. Both begin by replaying the parent's history.
+    static func parentSession(_ line: UnsafeRawBufferPointer) -> (parent: String, startedAt: Date?)? {
+        guard let meta = JSONValue.parse(line), meta["type"]?.string == "session_meta", let payload = meta["payload"]
         else { return nil }
-        return (meta["payload"]?["timestamp"] ?? meta["timestamp"])?.string.flatMap(RFC3339.parse)
+        let spawn = payload["source"]?["subagent"]?["thread_spawn"]
+        let candidates = [
+            payload["forked_from_id"]?.string, payload["parent_thread_id"]?.string,
+            spawn?["parent_thread_id"]?.string,
+        ]
+        guard let parent = candidates.compactMap({ $0 }).first(where: { !$0.isEmpty }) else { return nil }
+        return (parent, (payload["timestamp"] ?? meta["timestamp"])?.string.flatMap(RFC3339.parse))
     }
 
     /// `info.last_token_usage.total_tokens` (the tokens of the one response the event reports) and

@@ -66,6 +66,17 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
         of found: [DirectoryWalk.Found], statePath: String?, readerVersion: String,
         keepingSince cutoff: Date = .distantPast, zones: Zones
     ) throws -> [Partial] {
+        try partialsByPath(
+            of: found, statePath: statePath, readerVersion: readerVersion, keepingSince: cutoff, zones: zones
+        ).map(\.partial)
+    }
+
+    /// `partials(of:...)` with the path each was read from, for a collector that judges files against
+    /// each other (Codex's forks name their parent by its file's session id).
+    static func partialsByPath(
+        of found: [DirectoryWalk.Found], statePath: String?, readerVersion: String,
+        keepingSince cutoff: Date = .distantPast, zones: Zones
+    ) throws -> [(path: String, partial: Partial)] {
         // In the byte order of their paths, whatever order they were found in: the same on every run.
         let files = ByteOrder.order(of: found.map(\.path)).map { found[$0] }
         var loaded = LogScanState()
@@ -82,7 +93,7 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
         for (file, entry) in zip(files, entries) { next.files[file.path] = entry }
         let changed = next.files.count != previous.files.count || entries.contains(where: \.isChanged)
         if let statePath, changed { try? next.save(to: statePath, readerVersion: readerVersion) }
-        return entries.map(\.partial)
+        return zip(files, entries).map { ($0.path, $1.partial) }
     }
 
     /// Where the state of the logs under `root` lives: one file per agent and log folder.

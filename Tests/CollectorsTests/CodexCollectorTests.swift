@@ -67,7 +67,7 @@ struct CodexCollectorTests {
                 == UsageWindow(usedPercent: 15.7, windowMinutes: 300, resetsAt: Records.date("2026-11-30T11:57:36Z")))
         #expect(scan.latest?.weekly?.usedPercent == 18.8)
         #expect(
-            CodexCollector.combine([scan]).tokensByDay == [
+            CodexCollector.combine([("rollout.jsonl", scan)]).tokensByDay == [
                 Int32(Records.date("2026-11-30T00:00:00Z").timeIntervalSince1970 / 86_400): 42
             ])
         let flat = Data(lines.split(separator: "\n")[1].utf8).withUnsafeBytes { CodexCollector.scan(bytes: $0) }

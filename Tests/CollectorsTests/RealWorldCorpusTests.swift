@@ -60,4 +60,25 @@ struct RealWorldCorpusTests {
             #expect(entry.tokens?.last30Days == 470, "split after line \(split)")
         }
     }
+
+    @Test("a fork read in two runs, split at any line of its replay or its own work, counts as read at once")
+    func codexForkAcrossRuns() throws {
+        let folder = TemporaryDirectory("aggctl-codex-fork")
+        let base = "\(Self.root)/codex/fork-replayed-at-fork-time/sessions/2026/11/30/"
+        let names = try FileManager.default.contentsOfDirectory(atPath: base).sorted()
+        let (parent, child) = (names[0], names[1])
+        let lines = try String(contentsOfFile: base + child, encoding: .utf8).split(separator: "\n").map { $0 + "\n" }
+        for split in 1..<lines.count {
+            let home = folder.file("home-\(split)")
+            let state = folder.file("state-\(split)")
+            try folder.write(
+                "home-\(split)/sessions/2026/11/30/" + parent,
+                try String(contentsOfFile: base + parent, encoding: .utf8))
+            try folder.write("home-\(split)/sessions/2026/11/30/" + child, lines[..<split].joined())
+            _ = try CodexCollector(home: home).collect(now: Self.now, stateFolder: state)
+            try folder.write("home-\(split)/sessions/2026/11/30/" + child, lines.joined())
+            let entry = try CodexCollector(home: home).collect(now: Self.now, stateFolder: state)
+            #expect(entry.tokens?.last30Days == 350, "split after line \(split)")
+        }
+    }
 }

@@ -107,9 +107,14 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         _ = S3ErrorDocument(parsing: Data(bytes))
     case "codex-line":
         _ = CodexEventDecoder.decode(bytes)
-        // Counted as a run counts it: the line as a log of its own, twice (two files, per-day sums added).
+        // Counted as a run counts it: the line as a log of its own, twice (two files, per-day sums added),
+        // and once as a fork of the other.
         let scan = CodexCollector.scan(bytes: bytes)
-        _ = CodexCollector.combine([scan, scan])
+        var fork = scan
+        fork.parentID = "a"
+        _ = CodexCollector.combine([
+            ("rollout-2026-01-01T00-00-00-a.jsonl", scan), ("rollout-2026-01-01T00-00-00-b.jsonl", fork),
+        ])
     case "claude-line":
         _ = ClaudeEventDecoder.decode(bytes)
         // The limit messages' reset times in words, and the scan that finds them.

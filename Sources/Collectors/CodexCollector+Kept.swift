@@ -1,0 +1,109 @@
+import Portable
+import Snapshots
+
+/// The memo of all files combined: the newest limits, and the tokens per day as `counts.sums`.
+extension CodexCollector.Scan: LogScanMemo.Summary {
+    // 3: forks' replays and copied lines counted once.
+    static var memoMagic: String { "AGGCXME3" }
+}
+
+extension CodexCollector.Scan: LogScanPartial {
+    // 7: every response kept with its signature; the parent session named.
+    static var magic: String { "AGGCODX7" }
+
+    mutating func append(_ later: Self) { extend(later) }
+
+    /// Codex keeps a few bytes per response: nothing is left out.
+    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date, zones: Zones) -> Self {
+        CodexCollector.scan(bytes: bytes, zones: zones)
+    }
+
+    mutating func prune(before cutoff: Date) -> Bool { false }
+
+    func encode(into out: inout BinaryWriter) {
+        out.optional(latest) { out, limits in
+            out.date(limits.at)
+            out.optional(limits.session) { $0.window($1) }
+            out.optional(limits.weekly) { $0.window($1) }
+            out.u32(UInt32(limits.models.count))
+            for model in limits.models {
+                out.string(model.name)
+                out.window(model.window)
+            }
+            out.optionalString(limits.plan)
+            out.optionalString(limits.reason)
+        }
+        out.optional(limitHit) { out, hit in
+            out.date(hit.at)
+            out.optionalDate(hit.until)
+        }
+        out.optionalString(parentID)
+        out.optionalDate(forkedAt)
+        for responses in [counts, records] {
+            out.u32(UInt32(responses.sums.count))
+            for (day, count) in responses.sums {
+                out.u32(UInt32(bitPattern: day))
+                out.int(count)
+            }
+            // Raw little-endian columns: loading them is a copy.
+            out.u32(UInt32(responses.count))
+            responses.moments.withUnsafeBytes { out.raw($0) }
+            responses.tokens.withUnsafeBytes { out.raw($0) }
+            responses.signatures.withUnsafeBytes { out.raw($0) }
+        }
+        out.optionalDate(newestEvent)
+        out.optional(lastCumulative) { $0.int($1) }
+        out.optional(pendingCumulative) { out, pending in
+            out.int(pending.index)
+            out.int(pending.total)
+        }
+    }
+
+    static func decode(from input: inout BinaryReader) throws -> Self {
+        var scan = Self()
+        scan.latest = try input.optional { reader in
+            var limits = CodexCollector.RateLimits(
+                at: try reader.date(), session: try reader.optional { try $0.window() },
+                weekly: try reader.optional { try $0.window() })
+            limits.models = try (0..<(try reader.count())).map { _ in
+                NamedWindow(name: try reader.string(), window: try reader.window())
+            }
+            limits.plan = try reader.optionalString()
+            limits.reason = try reader.optionalString()
+            return limits
+        }
+        scan.limitHit = try input.optional { reader in
+            CodexCollector.LimitHit(at: try reader.date(), until: try reader.optionalDate())
+        }
+        func column<Element>(_ count: Int, _ type: Element.Type) throws -> [Element] {
+            let bytes = try input.take(count * MemoryLayout<Element>.stride)
+            return [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: bytes)
+                initialized = count
+            }
+        }
+        scan.parentID = try input.optionalString()
+        scan.forkedAt = try input.optionalDate()
+        for kind in 0..<2 {
+            var responses = CodexCollector.Responses()
+            for _ in 0..<Int(try input.u32()) {
+                let day = Int32(bitPattern: try input.u32())
+                responses.sums[day] = try input.int()
+            }
+            let count = Int(try input.u32())
+            responses.moments = try column(count, Double.self)
+            responses.tokens = try column(count, Int.self)
+            responses.signatures = try column(count, UInt64.self)
+            if kind == 0 { scan.counts = responses } else { scan.records = responses }
+        }
+        scan.newestEvent = try input.optionalDate()
+        scan.lastCumulative = try input.optional { try $0.int() }
+        scan.pendingCumulative = try input.optional { reader in
+            let pending = (index: try reader.int(), total: try reader.int())
+            // An index outside the counts is damage: it is written to in `extend`.
+            guard scan.counts.tokens.indices.contains(pending.index) else { throw BinaryReader.Corrupt() }
+            return pending
+        }
+        return scan
+    }
+}

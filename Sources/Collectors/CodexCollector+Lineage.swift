@@ -1,0 +1,89 @@
+import Portable
+import Snapshots
+
+/// How the files of one Codex home add up, each response counted once.
+///
+/// Two ways a response appears in more than one file:
+/// - **Forks and sub-agents.** A forked session (`forked_from_id`) or a spawned sub-agent
+///   (`thread_spawn`) begins by replaying its parent's history, and Codex writes every replayed line with
+///   the time of the replay (`openai/codex`, `codex-rs/core/src/rollout/recorder.rs`), so times cannot
+///   tell the copy from new work. Position does: the child's first responses say what the parent's first
+///   responses said, in the same order. The parent owns that prefix; the child counts what follows it.
+///   Where the parent's file is gone, the children of one parent share the prefix, and the one that
+///   forked first keeps it.
+/// - **Copies of a line.** The same usage line (same time, same figures) in several files counts once
+///   (ccusage does the same); a usage record counts once per `response_id`.
+extension CodexCollector {
+    /// The files' scans together (each with the path it was read from): the newest limits, and tokens
+    /// per UTC day (days since 1970).
+    static func combine(_ files: [(path: String, scan: Scan)]) -> (latest: Scan, tokensByDay: [Int32: Int]) {
+        var combined = Scan()
+        for file in files { combined.mergeLimits(file.scan) }
+        let replayed = replayedPrefixes(files)
+        var byDay: [Int32: Int] = [:]
+        var seen = Set<UInt64>(minimumCapacity: files.reduce(0) { $0 + $1.scan.responses.count })
+        for (index, file) in files.enumerated() {
+            let isRecords = !file.scan.records.isEmpty
+            let responses = file.scan.responses
+            for response in replayed[index]..<responses.count {
+                let moment = responses.moments[response]
+                let signature = responses.signatures[response]
+                // A record is one response wherever it is; a count is its figures at its moment.
+                let key = isRecords ? signature : mixed(mixed(moment.bitPattern) &+ signature)
+                guard seen.insert(key).inserted else { continue }
+                let day = Int32(clamping: Int((moment / 86_400).rounded(.down)))
+                byDay[day, default: 0].saturatingAdd(responses.tokens[response])
+            }
+        }
+        return (combined, byDay)
+    }
+
+    /// How many responses at the start of each file replay another file's: for a fork, the longest run
+    /// it shares with its parent or with a sibling that forked before it; 0 for any other file.
+    static func replayedPrefixes(_ files: [(path: String, scan: Scan)]) -> [Int] {
+        var replayed = [Int](repeating: 0, count: files.count)
+        var children: [String: [Int]] = [:]
+        for (index, file) in files.enumerated() {
+            if let parent = file.scan.parentID { children[parent, default: []].append(index) }
+        }
+        guard !children.isEmpty else { return replayed }
+        var bySession: [String: Int] = [:]
+        for (index, file) in files.enumerated() {
+            if let session = sessionID(ofRollout: file.path), bySession[session] == nil { bySession[session] = index }
+        }
+        for (parent, indices) in children {
+            // In the order they forked (then by path): the first of a missing parent's children keeps the prefix.
+            let ordered = indices.sorted { left, right in
+                let (a, b) = (files[left].scan.forkedAt ?? .distantFuture, files[right].scan.forkedAt ?? .distantFuture)
+                return a != b ? a < b : ByteOrder.precedes(files[left].path, files[right].path)
+            }
+            for (position, child) in ordered.enumerated() {
+                let signatures = files[child].scan.responses.signatures
+                var sources = ordered[..<position].map { $0 }
+                if let parentFile = bySession[parent], parentFile != child { sources.append(parentFile) }
+                replayed[child] =
+                    sources.map { commonPrefix(signatures, files[$0].scan.responses.signatures) }.max() ?? 0
+            }
+        }
+        return replayed
+    }
+
+    /// The length of the run both sequences begin with.
+    static func commonPrefix(_ left: [UInt64], _ right: [UInt64]) -> Int {
+        var length = 0
+        let limit = min(left.count, right.count)
+        while length < limit && left[length] == right[length] { length += 1 }
+        return length
+    }
+
+    /// The session id in a rollout's file name, `rollout-<YYYY-MM-DDTHH-MM-SS>-<id>.jsonl`; nil for a
+    /// name of another shape.
+    static func sessionID(ofRollout path: String) -> String? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard name.hasPrefix("rollout-"), name.hasSuffix(".jsonl") else { return nil }
+        let stem = name.utf8.dropFirst("rollout-".utf8.count).dropLast(".jsonl".utf8.count)
+        // The 19 characters of the time, then a dash, then the id.
+        guard stem.count > 20, stem[stem.index(stem.startIndex, offsetBy: 19)] == UInt8(ascii: "-") else { return nil }
+        return String(Substring(stem.dropFirst(20)))
+    }
+}

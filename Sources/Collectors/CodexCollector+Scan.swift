@@ -1,0 +1,205 @@
+import CShims
+import Portable
+import Snapshots
+
+extension CodexCollector {
+    /// The responses of one file, one by one, in the order the file holds them.
+    ///
+    /// Kept per response (not as sums per day) because a file's responses are judged against other
+    /// files': a fork replays its parent's responses at its start, and a line may be copied into several
+    /// files (`combine`). Stored as plain columns, so that loading them is a copy.
+    struct Responses: Equatable, Sendable {
+        /// Tokens per UTC day (days since 1970): only in the memo, which keeps all files combined.
+        var sums: [Int32: Int] = [:]
+        /// When each response was logged (seconds since 1970).
+        var moments: [Double] = []
+        var tokens: [Int] = []
+        /// What each response reported, without its time (`signature(last:cumulative:)`, or its
+        /// `response_id`'s hash): a replay re-dates the lines but keeps what they say.
+        var signatures: [UInt64] = []
+
+        var count: Int { moments.count }
+        var isEmpty: Bool { moments.isEmpty }
+
+        mutating func append(at: Date, tokens count: Int, signature: UInt64) {
+            moments.append(at.timeIntervalSince1970)
+            tokens.append(count)
+            signatures.append(signature)
+        }
+
+        mutating func append(contentsOf other: Responses) {
+            moments += other.moments
+            tokens += other.tokens
+            signatures += other.signatures
+        }
+    }
+
+    /// What a `token_count` reported (its response's and its session's totals), as one number.
+    static func signature(last: Int?, cumulative: Int?) -> UInt64 {
+        mixed(mixed(UInt64(bitPattern: Int64(last ?? -1))) &+ UInt64(bitPattern: Int64(cumulative ?? -1)))
+    }
+
+    /// A 64-bit finalizer (SplitMix64's): every bit of the result depends on every bit of `value`.
+    static func mixed(_ value: UInt64) -> UInt64 {
+        var mixed = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+
+    /// Everything read from one log file: the newest rate limits, and its responses.
+    ///
+    /// One response can be written both as a `token_count` and as a `token_usage_record`: a file with
+    /// records counts its records only.
+    struct Scan: Sendable {
+        var latest: RateLimits?
+        var limitHit: LimitHit?
+        var counts = Responses()
+        var records = Responses()
+        var newestEvent: Date?
+        /// The session this one was forked or spawned from (its first line, `session_meta`, says so);
+        /// nil for a session of its own. Such a file begins with a replay of the parent's history.
+        var parentID: String?
+        /// When the forked session began: which of a missing parent's children replayed first.
+        var forkedAt: Date?
+        /// The session's last `total_token_usage`: an event with only that total counts its growth.
+        var lastCumulative: Int?
+        /// The first total-only event of a piece read with no total before it in the piece: counted from 0
+        /// (right for the file's start), and made its growth when the piece is added to what came before
+        /// it in the file (`extend`): its index in `counts` and its total.
+        var pendingCumulative: (index: Int, total: Int)?
+
+        var isFork: Bool { parentID != nil }
+
+        /// The responses this file counts.
+        var responses: Responses { records.isEmpty ? counts : records }
+
+        /// Whether nothing at all was read yet: only then can a `session_meta` be the file's first line.
+        var isBlank: Bool { counts.isEmpty && records.isEmpty && newestEvent == nil && latest == nil }
+
+        /// Adds what was appended to the same file since.
+        mutating func extend(_ later: Scan) {
+            if isBlank, parentID == nil {
+                (parentID, forkedAt) = (later.parentID, later.forkedAt)
+            }
+            mergeLimits(later)
+            var later = later
+            // The later piece's first total counts against this part's last; with none here yet (this
+            // part saw no total), it stays counted from 0, for what comes before this part or the file's start.
+            if let pending = later.pendingCumulative {
+                if let previous = lastCumulative {
+                    later.counts.tokens[pending.index] = max(pending.total - previous, 0)
+                } else {
+                    pendingCumulative = (counts.count + pending.index, pending.total)
+                }
+            }
+            lastCumulative = later.lastCumulative ?? lastCumulative
+            counts.append(contentsOf: later.counts)
+            records.append(contentsOf: later.records)
+        }
+
+        mutating func mergeLimits(_ other: Scan) {
+            if let limits = other.latest, latest.map({ limits.at > $0.at }) ?? true { latest = limits }
+            if let hit = other.limitHit, limitHit.map({ hit.at > $0.at }) ?? true { limitHit = hit }
+            newestEvent.raise(to: other.newestEvent)
+        }
+    }
+
+    /// Reads the lines that can matter, found with `memmem`: those holding `"token_` (`token_count`,
+    /// `token_usage_record`), and `usage_limit_exceeded` after the last of them. A limit hit before a
+    /// later token count of the same file is older than that count's limits, which stand instead (Codex
+    /// stops at a limit; its next counts come after the reset): searching only the tail spares a second
+    /// pass over gigabytes of logs.
+    static func scan(bytes: UnsafeRawBufferPointer, zones: Zones = .utc) -> Scan {
+        var scan = Scan()
+        // A forked or spawned session says so in its `session_meta`, the file's first line; parsed only
+        // when it names a parent (the line carries the instructions: kilobytes of text).
+        let firstLine = UnsafeRawBufferPointer(
+            rebasing: bytes[0..<(bytes.firstIndex(of: 0x0A) ?? bytes.count)])
+        if contains("\"session_meta\"", in: firstLine),
+            contains("\"forked_from_id\"", in: firstLine) || contains("\"parent_thread_id\"", in: firstLine),
+            let parent = CodexEventDecoder.parentSession(firstLine)
+        {
+            (scan.parentID, scan.forkedAt) = (parent.parent, parent.startedAt)
+        }
+        var tail = 0
+        // One pass for both kinds: a second, with the longer needles, cost more than it saved.
+        forEachLine(containing: "\"token_", in: bytes) { line in
+            if let event = CodexEventDecoder.decode(line) { scan.record(event, zones: zones) }
+            if let start = line.baseAddress, let base = bytes.baseAddress {
+                tail = base.distance(to: start) + line.count
+            }
+        }
+        forEachLine(containing: "usage_limit_exceeded", in: UnsafeRawBufferPointer(rebasing: bytes[tail...])) { line in
+            if let event = CodexEventDecoder.decode(line) { scan.record(event, zones: zones) }
+        }
+        return scan
+    }
+
+    static func contains(_ marker: String, in bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return false }
+        return Array(marker.utf8).withUnsafeBytes { needle in
+            aggctl_memmem(base, bytes.count, needle.baseAddress, needle.count) != nil
+        }
+    }
+
+    /// Calls `body` with each line of `bytes` that holds `marker`, once per line.
+    static func forEachLine(
+        containing marker: String, in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void
+    ) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        let needle = Array(marker.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let found = needle.withUnsafeBytes { needle in
+                aggctl_memmem(base + offset, bytes.count - offset, needle.baseAddress, needle.count)
+            }
+            guard let found else { break }
+            let hit = base.distance(to: UnsafeRawPointer(found))
+            var start = hit
+            while start > 0 && bytes[start - 1] != 0x0A { start -= 1 }
+            var end = hit
+            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+            body(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+            offset = end + 1
+        }
+    }
+}
+
+extension CodexCollector.Scan {
+    /// Adds one log line's event.
+    mutating func record(_ event: CodexEventDecoder.Event, zones: Zones) {
+        let at = event.at
+        newestEvent.raise(to: at)
+        switch event.kind {
+        case .usageRecord:
+            if let total = event.totalTokens {
+                let signature = BinaryWriter.fnv1a((event.responseID ?? "").utf8)
+                records.append(at: at, tokens: total, signature: signature)
+            }
+            return
+        case .limitHit:
+            if limitHit.map({ at > $0.at }) ?? true {
+                limitHit = CodexCollector.LimitHit(
+                    at: at,
+                    until: event.message.flatMap { CodexLimitMessage.retryTime(in: $0, after: at, zones: zones) })
+            }
+            return
+        case .tokenCount:
+            let signature = CodexCollector.signature(last: event.totalTokens, cumulative: event.cumulativeTokens)
+            if let total = event.totalTokens {
+                counts.append(at: at, tokens: total, signature: signature)
+            } else if let cumulative = event.cumulativeTokens {
+                // Only the session's total: what it grew by since the last (ccusage counts the same).
+                if let previous = lastCumulative {
+                    counts.append(at: at, tokens: max(cumulative - previous, 0), signature: signature)
+                } else {
+                    pendingCumulative = (counts.count, cumulative)
+                    counts.append(at: at, tokens: cumulative, signature: signature)
+                }
+            }
+            if let cumulative = event.cumulativeTokens { lastCumulative = cumulative }
+        }
+        guard let limits = event.limits, latest.map({ at > $0.at }) ?? true else { return }
+        if let classified = CodexCollector.classify(limits, at: at) { latest = classified }
+    }
+}
