@@ -178,15 +178,38 @@ struct FaultEndToEndTests {
             return (report?["accounts"] as? [Any])?.count
         }
         #expect(try accounts() == 2)
-        // Mid-replace, one listing lacks b.json: the reader looks again and still merges both.
-        try proxy.inject("hide-entry", method: "PROPFIND", count: 1, parameters: ["entry": "b.json"])
+        // Mid-replace under a busy writer, three listings in a row lack b.json: the reader looks up to three
+        // times more, a moment apart, and still merges both.
+        try proxy.inject("hide-entry", method: "PROPFIND", count: 3, parameters: ["entry": "b.json"])
         #expect(try accounts() == 2)
-        #expect(try proxy.requests().filter { $0.method == "PROPFIND" }.count == 3)
-        // Gone for good: after the one look more, it is gone, and later runs do not look again.
+        #expect(try proxy.requests().filter { $0.method == "PROPFIND" }.count == 5)
+        // Gone for good: after three looks more, it is gone, and later runs do not look again.
         try FileManager.default.removeItem(atPath: "\(folder)/b.json")
         #expect(try accounts() == 1)
         #expect(try accounts() == 1)
-        #expect(try proxy.requests().filter { $0.method == "PROPFIND" }.count == 6)
+        #expect(try proxy.requests().filter { $0.method == "PROPFIND" }.count == 10)
+    }
+
+    @Test("a record replaced moments ago, too young to be cached, is listed again when one listing lacks it")
+    func busyRecordListedAgain() throws {
+        let (proxy, url, folder) = try store(.apache)
+        for device in ["a", "busy"] {
+            let record = Records.snapshot(
+                device, generatedAt: "2026-11-30T11:50:00Z",
+                [Records.entry(email: "\(device)@x.test", at: "2026-11-30T11:50:00Z")])
+            // Written just now: a machine that publishes every few seconds never has a settled record.
+            try Records.json(record).write(to: URL(fileURLWithPath: "\(folder)/\(device).json"))
+        }
+        func devices() throws -> [String] {
+            let run = try BinaryRun.run(
+                ["status", "--store", url, "--json", "--now", "2026-11-30T12:00:00Z"], environment: machine("reader"))
+            let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+            return ((report?["devices"] as? [[String: Any]]) ?? []).compactMap { $0["deviceID"] as? String }
+        }
+        #expect(try devices() == ["a", "busy"])
+        try proxy.inject("hide-entry", method: "PROPFIND", count: 1, parameters: ["entry": "busy.json"])
+        #expect(try devices() == ["a", "busy"])
+        #expect(try proxy.requests().filter { $0.method == "PROPFIND" }.count == 3)
     }
 
     @Test("a webhook whose answer is lost is delivered again with the same id, never under another")
