@@ -117,6 +117,7 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         ])
     case "claude-line":
         _ = ClaudeEventDecoder.decode(bytes)
+        _ = ClaudeEventDecoder.decodeProgress(bytes)
         // The limit messages' reset times in words, and the scan that finds them.
         // In a zone with daylight time, so that skipped and repeated hours are met.
         let zones = Zones(local: ZoneInfo.named("America/Los_Angeles") ?? .utc)
