@@ -2,22 +2,38 @@ import HTTP
 
 /// The environment a hook or helper program gets: the caller's, less every secret aggctl knows of.
 ///
-/// One list for every program aggctl starts: a store password, a webhook token, cloud keys and the
-/// agents' tokens stay in aggctl, and a store URL loses its userinfo.
-public enum SecretEnvironment {
+/// One list for every program aggctl starts: a store password, a notifier's token, cloud keys and the
+/// agents' tokens stay in aggctl, and a store URL loses its userinfo. Each notifier kind declares the
+/// secrets it reads (`NotifierKind.secretVariables`), and `standard` takes them from the registry; a
+/// test fails when a variable that looks like a secret is read anywhere and declared nowhere.
+public struct SecretEnvironment: Sendable, Equatable {
     /// Variables never passed on, by exact name.
-    public static let secretNames: Set<String> = [
-        "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "GH_TOKEN",
-        "GITHUB_TOKEN",
-    ]
-    /// Variables never passed on, by prefix: WebDAV credentials and webhook tokens.
-    public static let secretPrefixes = ["AGGCTL_WEBDAV_", "AGGCTL_WEBHOOK_"]
+    public var names: Set<String>
+    /// Variables never passed on, by prefix.
+    public var prefixes: [String]
+
+    public init(names: Set<String>, prefixes: [String]) {
+        self.names = names
+        self.prefixes = prefixes
+    }
+
+    /// The secrets of the stores (S3 keys; WebDAV credentials by prefix) and the usage endpoints' tokens,
+    /// and every secret a registered notifier kind declares.
+    public static let standard = SecretEnvironment(
+        names: Set([
+            "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "GH_TOKEN",
+            "GITHUB_TOKEN",
+        ]).union(NotifierRegistry.standard.secretVariables),
+        prefixes: ["AGGCTL_WEBDAV_"])
+
+    /// Whether `name` is one of the secrets.
+    public func isSecret(_ name: String) -> Bool {
+        names.contains(name) || prefixes.contains { name.hasPrefix($0) }
+    }
 
     /// `environment` without its secrets.
-    public static func withoutSecrets(_ environment: [String: String]) -> [String: String] {
-        var passed = environment.filter { variable in
-            !secretNames.contains(variable.key) && !secretPrefixes.contains { variable.key.hasPrefix($0) }
-        }
+    public func withoutSecrets(_ environment: [String: String]) -> [String: String] {
+        var passed = environment.filter { !isSecret($0.key) }
         // A store URL may carry a password in its userinfo.
         passed["AGGCTL_STORE"] = passed["AGGCTL_STORE"].map(HTTPRequest.displayURL)
         return passed

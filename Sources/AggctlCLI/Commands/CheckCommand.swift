@@ -13,8 +13,8 @@ enum CheckCommand {
     static let stateDir = FlagSpec.option(
         "state-dir", "D", "where state, outbox and caches live (default: $XDG_STATE_HOME/aggctl)")
     static let notify = FlagSpec.option(
-        "notify", "SPEC", repeatable: true, choices: ["desktop", "stdout", "command:", "webhook:"],
-        "desktop, stdout, command:/path/to/hook or webhook:URL (default: desktop where reachable, else stdout)")
+        "notify", "SPEC", repeatable: true, choices: NotifierRegistry.standard.choices,
+        NotifierRegistry.standard.forms + " (default: desktop where reachable, else stdout)")
     static let warnAt = FlagSpec.option(
         "warn-at", "P,...", "also warn when the session's remaining percent drops below each P")
     static let warnPace = FlagSpec.toggle(
@@ -25,17 +25,14 @@ enum CheckCommand {
         CommonFlags.store, stateDir, notify, warnAt, warnPace, lockTimeout, CommonFlags.now, CommonFlags.staleAfter,
         CommonFlags.maxSkew,
     ]
-    static let details = """
+    static let details =
+        """
         Each event is written to an outbox in the state directory before any backend is tried, and marked
         delivered per backend only after that backend succeeded; failures are retried within the run
         (4 attempts) and on later runs. Exit 1 when an event is still undelivered (it stays queued).
         Two runs at once take turns on a lock, so each event is delivered once.
-        command:PATH runs PATH without a shell, the event as JSON on stdin and in AGGCTL_EVENT_* variables.
-        webhook:URL POSTs the event as JSON (Idempotency-Key: the event id); any 2xx answer is success,
-        redirects are not followed. The URL's user:password@ goes as Basic authentication; else
-        AGGCTL_WEBHOOK_TOKEN (or the file AGGCTL_WEBHOOK_TOKEN_FILE) as a bearer token. Messages show a
-        webhook's scheme and host only: its path and query are secrets.
-        """
+        A URL's path and query are secrets: messages show its scheme and host only.
+        """ + "\n" + NotifierRegistry.standard.kinds.map { "\($0.form): \($0.summary)." }.joined(separator: "\n")
     static let command = Command(name: name, summary: summary, flags: flags, details: details) { flags, context in
         try run(flags, context: context)
     }
@@ -193,85 +190,34 @@ enum CheckCommand {
             at: event.at, urgency: event.kind == .depleted ? .critical : .normal)
     }
 
-    /// Backends from `--notify` values; without any, the desktop where one is reachable, else stdout.
+    /// Backends from `--notify` values (`NotifierRegistry`); without any, the desktop where one is
+    /// reachable, else stdout.
     static func notifiers(_ specs: [String], context: RunContext) throws -> [any Notifier] {
-        let output = context.console.output
-        let helper = DesktopNotifier.helperPath(in: context.environment)
-        guard !specs.isEmpty else {
-            if let helper {
-                return [
-                    DesktopNotifier(helper: helper, runner: context.processRunner, environment: context.environment)
-                ]
+        let made = NotifierContext(
+            environment: context.environment,
+            writeOutput: { [output = context.console.output] in
+                try output.writeChecked($0)
+            }, processRunner: context.processRunner,
+            // One attempt per delivery: the outbox retries every backend alike.
+            httpClient: { [context] credentials in try context.httpClient(credentials: credentials, retry: .never) },
+            secrets: .standard)
+        let registry = NotifierRegistry.standard
+        let values =
+            specs.isEmpty ? [DesktopNotifier.helperPath(in: context.environment) == nil ? "stdout" : "desktop"] : specs
+        return try values.map { value -> any Notifier in
+            guard let (kind, argument) = registry.kind(of: value) else {
+                // Whatever was meant, a URL in it may be a secret: only its scheme and host are shown.
+                let shown = value.contains("://") ? HTTPRequest.origin(of: value) + "/..." : value
+                throw UsageError(
+                    "--notify: '\(shown)' is not a notification backend; expected \(registry.forms)", command: name)
             }
-            return [StdoutNotifier { try output.writeChecked($0) }]
-        }
-        return try specs.map { spec -> any Notifier in
-            if spec == "stdout" { return StdoutNotifier { try output.writeChecked($0) } }
-            if spec == "desktop" {
-                guard let helper else {
-                    throw UsageError(
-                        "--notify desktop: no desktop notification service is reachable (needs notify-send and a "
-                            + "session bus); use stdout or command:/path/to/hook", command: name)
-                }
-                return DesktopNotifier(helper: helper, runner: context.processRunner, environment: context.environment)
-            }
-            if spec.hasPrefix("command:") {
-                let program = String(spec.dropFirst("command:".count))
-                guard program.hasPrefix("/"), FileManager.default.isExecutableFile(atPath: program) else {
-                    throw UsageError(
-                        "--notify: '\(program)' is not an executable file given by its full path; "
-                            + "expected command:/path/to/hook", command: name)
-                }
-                return CommandNotifier(
-                    program: program, runner: context.processRunner, environment: context.environment)
-            }
-            if spec.hasPrefix("webhook:") {
-                return try webhook(String(spec.dropFirst("webhook:".count)), context: context)
-            }
-            // Whatever was meant, a URL in it may be a secret: only its scheme and host are shown.
-            let shown = spec.contains("://") ? HTTPRequest.origin(of: spec) + "/..." : spec
-            throw UsageError(
-                "--notify: '\(shown)' is not a notification backend; expected desktop, "
-                    + "stdout, command:/path/to/hook or webhook:URL",
-                command: name)
-        }
-    }
-
-    /// `webhook:URL`: the URL's userinfo as Basic authentication, else `AGGCTL_WEBHOOK_TOKEN` (or the
-    /// first line of the file `AGGCTL_WEBHOOK_TOKEN_FILE`) as a bearer token. Messages show the URL's
-    /// scheme and host only.
-    static func webhook(_ url: String, context: RunContext) throws -> WebhookNotifier {
-        let lower = url.lowercased()
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), let components = URLComponents(string: url),
-            components.host?.isEmpty == false
-        else {
-            throw UsageError(
-                "--notify: '\(HTTPRequest.origin(of: url))/...' is not an http(s) URL; "
-                    + "expected webhook:https://host/path", command: name)
-        }
-        let credentials = WebhookNotifier.credentials(in: url)
-        var token: String?
-        if credentials == nil {
-            if let value = context.environment["AGGCTL_WEBHOOK_TOKEN"], !value.isEmpty {
-                token = value
-            } else if let path = context.environment["AGGCTL_WEBHOOK_TOKEN_FILE"], !path.isEmpty {
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw CommandFailure("cannot read the webhook token file '\(path)' (AGGCTL_WEBHOOK_TOKEN_FILE)")
-                }
-                token = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map {
-                    $0.trimmingBlanks()
-                }
+            do {
+                return try kind.make(argument: argument, context: made)
+            } catch let error as NotifierSpecError {
+                if error.isUsage { throw UsageError(error.message, command: name) }
+                throw CommandFailure(error.message)
             }
         }
-        if let token, token.isEmpty || !SafeText.isHeaderSafe(token) {
-            throw UsageError("AGGCTL_WEBHOOK_TOKEN: the token is empty or holds a line break or NUL")
-        }
-        if let credentials, !SafeText.isHeaderSafe(credentials.user) || !SafeText.isHeaderSafe(credentials.password) {
-            throw UsageError("--notify: the user name or password in the webhook URL holds a line break or NUL")
-        }
-        // One attempt per delivery: the outbox retries every backend alike.
-        return WebhookNotifier(
-            url: url, client: try context.httpClient(credentials: credentials, retry: .never), bearerToken: token)
     }
 
     /// `25,10` into thresholds; each a whole percent from 1 to 99.

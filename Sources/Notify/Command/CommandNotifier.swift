@@ -14,11 +14,12 @@ public struct CommandNotifier: Notifier {
     private let timeout: TimeInterval
 
     public init(
-        program: String, runner: any ProcessRunner, environment: [String: String], timeout: TimeInterval = 60
+        program: String, runner: any ProcessRunner, environment: [String: String], timeout: TimeInterval = 60,
+        secrets: SecretEnvironment = .standard
     ) {
         self.program = program
         self.runner = runner
-        self.environment = SecretEnvironment.withoutSecrets(environment)
+        self.environment = secrets.withoutSecrets(environment)
         self.timeout = timeout
     }
 

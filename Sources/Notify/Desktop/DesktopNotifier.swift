@@ -15,10 +15,13 @@ public struct DesktopNotifier: Notifier {
     private let helper: String
 
     /// - Parameter helper: `notify-send` (Linux) or `osascript` (macOS), found by `helperPath(in:)`.
-    public init(helper: String, runner: any ProcessRunner, environment: [String: String]) {
+    public init(
+        helper: String, runner: any ProcessRunner, environment: [String: String],
+        secrets: SecretEnvironment = .standard
+    ) {
         self.helper = helper
         self.runner = runner
-        self.environment = SecretEnvironment.withoutSecrets(environment)
+        self.environment = secrets.withoutSecrets(environment)
     }
 
     public func deliver(_ notification: Notification) throws {

@@ -27,11 +27,31 @@ public struct WebhookNotifier: Notifier {
         self.url = url
         self.client = client
         self.bearerToken = bearerToken
+        name = Self.outboxName("webhook", url: url)
+    }
+
+    /// `<kind>:<scheme>://<host> #<8 hex digits>`: what the outbox and messages call a backend posting to
+    /// `url`, its path and query (secrets) left out; the digits (a 32-bit hash of the whole URL) tell two
+    /// URLs on one host apart.
+    public static func outboxName(_ kind: String, url: String) -> String {
         let visible = HTTPRequest.displayURL(url)
         var hash: UInt32 = 0x811c_9dc5
         for byte in visible.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
         let hex = String(hash, radix: 16)
-        name = "webhook:\(HTTPRequest.origin(of: url)) #" + String(repeating: "0", count: 8 - hex.count) + hex
+        return "\(kind):\(HTTPRequest.origin(of: url)) #" + String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
+    /// Sends `request` and throws `NotifierError` (naming `service`) unless the answer is a 2xx.
+    static func post(_ request: HTTPRequest, with client: HTTPClient, service: String) throws {
+        let response: HTTPResponse
+        do {
+            response = try client.send(request)
+        } catch let error as HTTPError {
+            throw NotifierError("\(service) \(error.message)", timedOut: error.kind == .timeout)
+        }
+        guard response.isSuccess else {
+            throw NotifierError("\(service) \(request.summary): the server answered HTTP \(response.status)")
+        }
     }
 
     /// The user name and password in `url`'s userinfo (percent-decoded), for Basic authentication.
@@ -50,14 +70,6 @@ public struct WebhookNotifier: Notifier {
         let request = HTTPRequest(
             method: "POST", url: url, headers: headers, body: Data(notification.jsonLine.utf8),
             followsRedirects: false, shownAs: HTTPRequest.origin(of: url))
-        let response: HTTPResponse
-        do {
-            response = try client.send(request)
-        } catch let error as HTTPError {
-            throw NotifierError("webhook \(error.message)", timedOut: error.kind == .timeout)
-        }
-        guard response.isSuccess else {
-            throw NotifierError("webhook \(request.summary): the server answered HTTP \(response.status)")
-        }
+        try Self.post(request, with: client, service: "webhook")
     }
 }
