@@ -84,6 +84,7 @@ public struct NotifierRegistry: Sendable {
         DesktopKind(),
         CommandKind(),
         WebhookKind(),
+        NtfyKind(),
     ])
 
     /// The kind of a `--notify` value and its argument; nil for a value of no kind.
