@@ -85,6 +85,7 @@ public struct NotifierRegistry: Sendable {
         CommandKind(),
         WebhookKind(),
         NtfyKind(),
+        SlackKind(),
     ])
 
     /// The kind of a `--notify` value and its argument; nil for a value of no kind.
