@@ -86,6 +86,7 @@ public struct NotifierRegistry: Sendable {
         WebhookKind(),
         NtfyKind(),
         SlackKind(),
+        DiscordKind(),
     ])
 
     /// The kind of a `--notify` value and its argument; nil for a value of no kind.

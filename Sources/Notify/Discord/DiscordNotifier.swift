@@ -1,0 +1,59 @@
+import HTTP
+import Portable
+import TextSafety
+
+/// Posts each event to a Discord webhook (`--notify discord:https://discord.com/api/webhooks/ID/TOKEN`).
+///
+/// Discord's execute-webhook format (discord.com/developers/docs/resources/webhook): a POST of
+/// `{"content": "...", "allowed_mentions": {"parse": []}}` as `application/json`, answered `204`. The
+/// content is the title in bold and the body, Discord's markdown characters escaped
+/// (`SafeText.discordText`), at most 2000 characters; `allowed_mentions` with nothing to parse means no
+/// `@everyone` or user mention in a record's text pings anyone. The URL holds the webhook's token:
+/// messages show the host only.
+public struct DiscordNotifier: Notifier {
+    public let name: String
+    private let url: String
+    private let client: HTTPClient
+
+    /// Discord refuses content longer than this.
+    static let contentLimit = 2000
+
+    public init(url: String, client: HTTPClient) {
+        self.url = url
+        self.client = client
+        name = WebhookNotifier.outboxName("discord", url: url)
+    }
+
+    /// The message body for `notification`.
+    static func payload(for notification: Notification) -> String {
+        var content = "**" + SafeText.discordText(notification.title) + "**\n" + SafeText.discordText(notification.body)
+        if content.count > contentLimit {
+            content = String(content.prefix(contentLimit - 3))
+            // A cut must not leave an escape without the character it escapes.
+            if content.hasSuffix("\\") { content.removeLast() }
+            content += "..."
+        }
+        return "{\"allowed_mentions\":{\"parse\":[]},\"content\":\(Notification.quoted(content))}"
+    }
+
+    public func deliver(_ notification: Notification) throws {
+        let request = HTTPRequest(
+            method: "POST", url: url, headers: [("Content-Type", "application/json")],
+            body: Data(Self.payload(for: notification).utf8), followsRedirects: false,
+            shownAs: HTTPRequest.origin(of: url))
+        try WebhookNotifier.post(request, with: client, service: "discord")
+    }
+}
+
+/// `--notify discord:URL`.
+public struct DiscordKind: NotifierKind {
+    public init() {}
+    public let name = "discord"
+    public let form = "discord:URL"
+    public let summary = "posts to a Discord webhook ({\"content\"}, markdown escaped, no mentions)"
+
+    public func make(argument: String?, context: NotifierContext) throws -> any Notifier {
+        let url = try WebhookKind.httpURL(argument ?? "", form: form)
+        return DiscordNotifier(url: url, client: try context.httpClient(nil))
+    }
+}
