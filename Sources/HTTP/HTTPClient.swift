@@ -252,9 +252,11 @@ public final class HTTPClient: @unchecked Sendable {
     }
 
     private func error(for code: CURLcode, detail: String, request: HTTPRequest, exchange: Exchange) -> HTTPError {
-        // curl's texts start with a capital; aggctl's messages are lowercase.
+        // curl's texts start with a capital; aggctl's messages are lowercase, but an acronym ("URL using
+        // bad/illegal format", "SSL connect error") stays as it is.
         let text = detail.isEmpty ? String(cString: aggctl_curl_easy_strerror(code)) : detail
-        let reason = text.prefix(1).lowercased() + text.dropFirst()
+        let acronym = text.dropFirst().first.map { $0.isUppercase } ?? false
+        let reason = acronym ? text : text.prefix(1).lowercased() + text.dropFirst()
         switch code {
         // A body cut short of its announced length is a connection that broke mid-answer: worth another try.
         case CURLE_COULDNT_CONNECT, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_PARTIAL_FILE:

@@ -375,6 +375,8 @@ struct LoggedRequest: Decodable {
     var idempotencyKey: String?
     var authorization: String?
     var headers: [String]
+    /// What an ntfy, Slack or Discord endpoint of the server read from the request (nil: it refused it).
+    var decoded: [String: String?]?
 }
 
 func requests(_ server: LocalServer) throws -> [LoggedRequest] {

@@ -30,6 +30,14 @@ Paths:
   GET /s3-hostile/?list-type=2...  an S3 listing of prefix team/ with good.json beside keys outside it
                         (other/x.json, team/../escaped.json, team/sub/inner.json, a control character)
   GET /s3-looping/?list-type=2...  a truncated S3 listing whose next token is always the same
+  POST .../ntfy/TOPIC     ntfy's publish protocol (docs.ntfy.sh/publish), checked as ntfy checks it: a topic of
+                        1-64 of [-_A-Za-z0-9], Priority 1-5 (or its names), a Title of printable ASCII
+                        (RFC 2047 words decoded), a non-empty UTF-8 body; 400 with ntfy's error JSON else
+  POST .../slack/...    Slack's incoming webhook: application/json {"text": non-empty, with &, < and >
+                        escaped as Slack asks}; 200 "ok", else 400 "invalid_payload" or "no_text"
+  POST .../discord/...  Discord's execute webhook: application/json {"content": 1-2000 characters,
+                        "allowed_mentions": {"parse": []}}; 204, else 400 with Discord's error JSON
+Each of the three logs what it read ("decoded": title, message, priority, tags, text or content).
 Anything else answers 200 with a JSON echo of the request.
 """
 import base64
@@ -37,6 +45,7 @@ import gzip
 import http.server
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -105,6 +114,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 failing = counts[parts[2]] <= int(parts[3])
             if failing:
                 return self.answer(500, b"try later", {"Retry-After": "0"})
+        for service in ("ntfy", "slack", "discord"):
+            if f"/{service}/" in self.path and self.command == "POST":
+                status, answer, decoded = getattr(self, service)(parts, body)
+                with lock:
+                    log[-1]["decoded"] = decoded
+                return self.answer(status, answer, {"Content-Type": "text/plain"} if service == "slack" else None)
         if self.path == "/redirect":
             return self.answer(302, b"", {"Location": "/landed"})
         auth = self.headers.get("Authorization", "")
@@ -164,6 +179,59 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 "contentType": self.headers.get("Content-Type"), "expect": self.headers.get("Expect"),
                 "probe": self.headers.get("X-Probe"), "connection": self.client_address[1]}
         self.answer(200, json.dumps(echo).encode(), {"Etag": '"abc"'})
+
+    def ntfy(self, parts, body):
+        """ntfy's answer: status, body, and what it read (None when it refused the request)."""
+        import email.header
+        topic = parts[-1]
+        if not re.fullmatch(r"[-_A-Za-z0-9]{1,64}", topic):
+            return 400, b'{"code":40009,"http":400,"error":"invalid topic"}', None
+        priority = self.headers.get("Priority", "3")
+        if priority not in ("1", "2", "3", "4", "5", "min", "low", "default", "high", "max", "urgent"):
+            return 400, b'{"code":40007,"http":400,"error":"invalid priority"}', None
+        title = self.headers.get("Title", "")
+        if any(ord(c) < 0x20 or ord(c) > 0x7E for c in title):
+            return 400, b'{"code":40000,"http":400,"error":"title is not printable ASCII"}', None
+        try:
+            title = str(email.header.make_header(email.header.decode_header(title)))
+            message = body.decode("utf-8")
+        except (UnicodeDecodeError, LookupError, ValueError):
+            return 400, b'{"code":40000,"http":400,"error":"undecodable"}', None
+        if not message:
+            return 400, b'{"code":40000,"http":400,"error":"empty message"}', None
+        decoded = {"title": title, "message": message, "priority": priority,
+                   "tags": self.headers.get("Tags", ""), "authorization": self.headers.get("Authorization")}
+        return 200, json.dumps({"id": "m1", "event": "message", "topic": topic, "title": title,
+                                "message": message}).encode(), decoded
+
+    def slack(self, parts, body):
+        if not (self.headers.get("Content-Type") or "").startswith("application/json"):
+            return 400, b"invalid_payload", None
+        try:
+            payload = json.loads(body)
+        except ValueError:
+            return 400, b"invalid_payload", None
+        text = payload.get("text") if isinstance(payload, dict) else None
+        if not isinstance(text, str) or not text:
+            return 400, b"no_text", None
+        # Slack asks for &, < and > to be escaped: a bare one starts a link or a mention.
+        if "<" in text or ">" in text or re.search(r"&(?!amp;|lt;|gt;)", text):
+            return 400, b"invalid_payload", None
+        return 200, b"ok", {"text": text}
+
+    def discord(self, parts, body):
+        if not (self.headers.get("Content-Type") or "").startswith("application/json"):
+            return 400, b'{"message": "Cannot send an empty message", "code": 50006}', None
+        try:
+            payload = json.loads(body)
+        except ValueError:
+            return 400, b'{"message": "The request body contains invalid JSON.", "code": 50109}', None
+        content = payload.get("content") if isinstance(payload, dict) else None
+        if not isinstance(content, str) or not (1 <= len(content) <= 2000):
+            return 400, b'{"message": "Invalid Form Body", "code": 50035}', None
+        if payload.get("allowed_mentions") != {"parse": []}:
+            return 400, b'{"message": "aggctl must not mention anyone", "code": 50035}', None
+        return 204, b"", {"content": content}
 
     def answer(self, status, body, headers=None):
         self.send_response(status)
