@@ -30,10 +30,13 @@ struct NotifierServicesEndToEndTests {
     {
         try publish("2026-11-30T12:00:00Z", used: 40)
         let server = try LocalServer.sharedHTTPServer()
-        let first = try check("2026-11-30T12:00:30Z", ["--notify", spec(server.origin + path)], environment: environment)
+        let first = try check(
+            "2026-11-30T12:00:30Z", ["--notify", spec(server.origin + path)], environment: environment)
         try publish("2026-11-30T12:10:00Z", used: 100)
-        let second = try check("2026-11-30T12:10:30Z", ["--notify", spec(server.origin + path)], environment: environment)
-        let third = try check("2026-11-30T12:11:00Z", ["--notify", spec(server.origin + path)], environment: environment)
+        let second = try check(
+            "2026-11-30T12:10:30Z", ["--notify", spec(server.origin + path)], environment: environment)
+        let third = try check(
+            "2026-11-30T12:11:00Z", ["--notify", spec(server.origin + path)], environment: environment)
         return (try requests(server).filter { $0.path == path }, [first, second, third])
     }
 
