@@ -95,6 +95,42 @@ struct FullDiskEndToEndTests {
         }
     }
 
+    @Test(
+        "a state folder that turns read-only while the hook runs does not deliver again",
+        .enabled(if: getuid() == 0, "a read-only bind mount needs root"))
+    func readOnlyMidRun() throws {
+        try withSmallDisk {
+            let log = root.file("delivered.log")
+            let flag = root.file("turn-read-only")
+            // Delivers (logs the event), then lays a read-only bind mount over the state, as an admin
+            // remounting it would: every new open there fails with EROFS from then on.
+            let hook = try root.writeExecutable(
+                "hook.sh",
+                """
+                #!/bin/sh
+                read -r line
+                id=$(printf '%s' "$line" | sed 's/.*"id":"\\([^"]*\\)".*/\\1/')
+                echo "$id" >> '\(log)'
+                [ -e '\(flag)' ] && /bin/mount --bind -o ro '\(mount)' '\(mount)'
+                exit 0
+                """)
+            try publish("2026-11-30T12:00:00Z", used: 40)
+            #expect(try check("2026-11-30T12:00:30Z", hook: hook).status == 0)
+            try publish("2026-11-30T12:10:00Z", used: 100)
+            try root.write("turn-read-only", "")
+            let turned = try check("2026-11-30T12:10:30Z", hook: hook)
+            #expect(lines(log).count == 1)
+            #expect(turned.status == 1, "the final state write failed: \(turned.errors)")
+            #expect(turned.errors.contains("read-only file system"), "\(turned.errors)")
+            try FileManager.default.removeItem(atPath: flag)
+            let unmounted = try BinaryRun.run(["-l", mount], environment: environment, executable: "/bin/umount")
+            try #require(unmounted.status == 0, "umount: \(unmounted.errors)")
+            let after = try check("2026-11-30T12:11:00Z", hook: hook)
+            #expect(after.status == 0, "\(after.errors)")
+            #expect(lines(log).count == 1, "delivered again after the state turned read-only: \(lines(log))")
+        }
+    }
+
     @Test("a journal that cannot be read fails the run before anything is delivered")
     func unreadableJournal() throws {
         let log = root.file("delivered.log")

@@ -197,18 +197,26 @@ public struct StateFile: Sendable {
     /// So each entry's line is written now as a blank line of its length, and recording it later
     /// overwrites those bytes in place, needing no new room: when there is no room now, nothing is
     /// delivered (fail closed), and the events stay queued. Blank lines are no entries to `journal()`.
+    ///
+    /// The journal stays open in the reservation until the run ends: recording needs no new open, so a
+    /// state folder that turns read-only (or whose file table is full) after the deliveries began cannot
+    /// keep a delivery from being recorded.
     public func reserveJournal(for entries: [[String: String]]) throws -> JournalReservation {
-        var reservation = JournalReservation(path: journalPath)
-        guard !entries.isEmpty else { return reservation }
-        let descriptor = try openJournal()
-        defer { close(descriptor) }
+        guard !entries.isEmpty else { return JournalReservation(path: journalPath) }
+        // Not O_APPEND: recording writes in place, and pwrite on an O_APPEND descriptor appends on Linux.
+        let descriptor = open(journalPath, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw journalFailure(errno) }
         let start = lseek(descriptor, 0, SEEK_END)
-        guard start >= 0 else { throw journalFailure(errno) }
-        reservation.start = Int64(start)
+        guard start >= 0 else {
+            let code = errno
+            close(descriptor)
+            throw journalFailure(code)
+        }
+        var slots: [Data: Int64] = [:]
         var blanks = Data()
         for entry in entries {
             let line = Self.line(entry)
-            reservation.slots[line] = Int64(start) + Int64(blanks.count)
+            slots[line] = Int64(start) + Int64(blanks.count)
             blanks.append(Data(repeating: UInt8(ascii: " "), count: line.count - 1))
             blanks.append(0x0A)
         }
@@ -216,15 +224,10 @@ public struct StateFile: Sendable {
         guard code == 0 else {
             // What was written of the blanks is taken back; it would only be blank lines anyway.
             _ = ftruncate(descriptor, off_t(start))
+            close(descriptor)
             throw journalFailure(code)
         }
-        return reservation
-    }
-
-    private func openJournal() throws -> Int32 {
-        let descriptor = open(journalPath, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw journalFailure(errno) }
-        return descriptor
+        return JournalReservation(path: journalPath, slots: slots, start: Int64(start), descriptor: descriptor)
     }
 
     private func journalFailure(_ code: Int32) -> StateFileError {
@@ -282,29 +285,48 @@ public struct StateFile: Sendable {
     }
 }
 
-/// Room claimed in the journal by `StateFile.reserveJournal(for:)`: where each reserved entry's line lies.
-public struct JournalReservation: Sendable {
+/// Room claimed in the journal by `StateFile.reserveJournal(for:)`: where each reserved entry's line lies,
+/// and the journal held open to record them.
+///
+/// A class because it owns a file descriptor, closed when the reservation goes.
+public final class JournalReservation: Sendable {
     let path: String
-    var slots: [Data: Int64] = [:]
+    let slots: [Data: Int64]
     /// The journal's length before the room was claimed.
-    var start: Int64 = 0
+    let start: Int64
+    /// The journal, open for writing since the room was claimed; -1 when nothing was reserved.
+    private let descriptor: Int32
+
+    init(path: String, slots: [Data: Int64] = [:], start: Int64 = 0, descriptor: Int32 = -1) {
+        self.path = path
+        self.slots = slots
+        self.start = start
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
 
     /// Gives the room back when nothing was recorded in it: a backend that is down every run would
     /// otherwise grow the journal by a blank line per event per run, since such a run writes no state
     /// (which would clear the journal).
     public func giveBack() {
-        guard !slots.isEmpty else { return }
-        _ = truncate(path, off_t(start))
+        guard !slots.isEmpty, descriptor >= 0 else { return }
+        _ = ftruncate(descriptor, off_t(start))
     }
 
     /// Records a reserved entry in the room claimed for it; an entry not reserved is appended.
     ///
-    /// - Throws: when the bytes could not be written (the journal was removed or replaced meanwhile).
+    /// - Throws: when the bytes could not be written.
     public func record(_ entry: [String: String]) throws {
         let line = StateFile.line(entry)
-        let descriptor = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure(errno) }
-        defer { close(descriptor) }
+        var descriptor = self.descriptor
+        if descriptor < 0 {
+            descriptor = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw failure(errno) }
+        }
+        defer { if descriptor != self.descriptor { close(descriptor) } }
         if let offset = slots[line] {
             let written = line.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
             guard written == line.count else { throw failure(written < 0 ? errno : EIO) }
