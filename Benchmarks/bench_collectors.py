@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Benchmark of `aggctl publish --source codex|claude|gemini` on generated agent-log corpora.
 
-    bench_collectors.py AGGCTL_BINARY [--runs 5] [--work DIR] [--shared DIR] [--before BINARY]
+    bench_collectors.py AGGCTL_BINARY [--runs 5] [--work DIR] [--before BINARY]
                         [--codex-sessions 2000] [--claude-lines 200000] [--gemini-sessions 500]
 
 With --before, the same Codex and Claude runs of another binary (an earlier build) are measured
 interleaved beside this one's. The Gemini CLI corpus (session-*.json documents and session-*.jsonl
 logs) is generated here, deterministically, with its expected total.
 
-Generates the corpora with shared/tools/gen_codex_corpus.py and gen_claude_corpus.py (kept in --work),
+Generates the corpora with Generators/make_codex_logs.py and make_claude_logs.py (kept in --work),
 installs claude-monitor (PyPI) into a virtual environment in --work when missing, checks that aggctl's
 totals agree with each corpus's manifest and with claude-monitor, then measures, interleaved: Codex cold
 (empty state directory), Codex with nothing new (the incremental state of an earlier run), Claude cold and with
@@ -38,24 +38,23 @@ def main():
     parser.add_argument("aggctl")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench-collectors"))
-    parser.add_argument("--shared", default=os.path.join(HERE, "..", "..", "shared"))
     parser.add_argument("--codex-sessions", type=int, default=2000)
     parser.add_argument("--claude-lines", type=int, default=200000)
     parser.add_argument("--gemini-sessions", type=int, default=500)
     parser.add_argument("--before", help="an earlier aggctl binary to measure beside this one")
     args = parser.parse_args()
-    tools = os.path.join(os.path.abspath(args.shared), "tools")
+    tools = os.path.join(HERE, "Generators")
     os.makedirs(args.work, exist_ok=True)
 
     codex = os.path.join(args.work, f"codex-{args.codex_sessions}")
     if not os.path.exists(os.path.join(codex, "manifest.json")):
         shutil.rmtree(codex, ignore_errors=True)
-        subprocess.run([sys.executable, os.path.join(tools, "gen_codex_corpus.py"), "--out", codex,
+        subprocess.run([sys.executable, os.path.join(tools, "make_codex_logs.py"), "--out", codex,
                         "--sessions", str(args.codex_sessions)], check=True, stdout=subprocess.DEVNULL)
     claude = os.path.join(args.work, f"claude-{args.claude_lines}")
     if not os.path.exists(os.path.join(claude, "manifest.json")):
         shutil.rmtree(claude, ignore_errors=True)
-        subprocess.run([sys.executable, os.path.join(tools, "gen_claude_corpus.py"), "--out", claude,
+        subprocess.run([sys.executable, os.path.join(tools, "make_claude_logs.py"), "--out", claude,
                         "--assistant-lines", str(args.claude_lines)], check=True, stdout=subprocess.DEVNULL)
     gemini = os.path.join(args.work, f"gemini-{args.gemini_sessions}")
     gemini_total = make_gemini_corpus(gemini, args.gemini_sessions)

@@ -2,10 +2,10 @@
 """History's cost: `status` before and after history existed, and `report`, side by side in one run.
 
     bench_history.py AFTER_BINARY BEFORE_BINARY [--records 1000] [--samples 112] [--runs 11] [--work DIR]
-                     [--shared DIR]
+                    
 
 Generates a store of --records records whose every provider entry carries --samples weekly samples
-(shared/tools/gen_store.py --samples; 112 is 14 days at one sample every 3 hours), then measures,
+(Benchmarks/Generators/make_store.py --samples; 112 is 14 days at one sample every 3 hours), then measures,
 interleaved so that drift hits every column alike: `status --json` and the `status` table, cold (a
 fresh state and cache directory) and warm (the caches of an earlier run, nothing changed), with the
 binary from before history and the current one; and `report` (current only; it reads every record
@@ -14,7 +14,7 @@ with its history, past the caches). Figures are medians in milliseconds.
 import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_store import generated_store, shared_tool  # noqa: E402
+from bench_store import STORE_GENERATOR, generated_store  # noqa: E402
 
 NOW = "2026-11-30T12:00:00Z"
 
@@ -33,10 +33,9 @@ def main():
     parser.add_argument("--samples", type=int, default=112)
     parser.add_argument("--runs", type=int, default=11)
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench-history"))
-    parser.add_argument("--shared", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared"))
     a = parser.parse_args()
     store = generated_store(
-        shared_tool(a.shared, "gen_store.py"), os.path.join(a.work, f"store-{a.records}x{a.samples}"), a.records,
+        STORE_GENERATOR, os.path.join(a.work, f"store-{a.records}x{a.samples}"), a.records,
         samples=a.samples)
     size = sum(os.path.getsize(os.path.join(store, n)) for n in os.listdir(store)) / 1e6
 

@@ -2,9 +2,9 @@
 """Two aggctl binaries reading the same store from a server, side by side: on loopback, and behind a
 proxy that holds every GET of a record for --latency seconds (a server farther away than loopback).
 
-    bench_remote_parallel.py BEFORE AFTER [--devices 1000] [--latency 0.01] [--runs 3] [--work DIR] [--shared DIR]
+    bench_remote_parallel.py BEFORE AFTER [--devices 1000] [--latency 0.01] [--runs 3] [--work DIR]
 
-Serves gen_store.py's store of --devices records from real nginx (WebDAV, script/webdav-server) and
+Serves make_store.py's store of --devices records from real nginx (WebDAV, script/webdav-server) and
 SeaweedFS (S3, script/s3-server) on 127.0.0.1, puts Tests/Servers/fault_proxy.py in front of each for the
 far runs, and measures cold `status --json` of both binaries with Benchmarks/compare_binaries.py (fresh
 state every run, interleaved, wall and CPU medians), and on loopback also an unchanged store (the caches

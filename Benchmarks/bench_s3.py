@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Benchmark of `aggctl status --json` on stores of 1000 and 10000 records in a SeaweedFS bucket on loopback.
 
-    bench_s3.py AGGCTL_BINARY [--devices 1000,10000] [--runs 5] [--work DIR] [--shared DIR]
+    bench_s3.py AGGCTL_BINARY [--devices 1000,10000] [--runs 5] [--work DIR]
 
-The stores come from shared/tools/gen_store.py (kept in --work) and are uploaded to a real SeaweedFS
+The stores come from Benchmarks/Generators/make_store.py (kept in --work) and are uploaded to a real SeaweedFS
 (script/s3-server) under one prefix each. Measured side by side in one run, interleaved, median of --runs:
   folder cold    aggctl on the same records in a local folder, fresh state (no caches)
   folder warm    the same with the caches of an earlier run
@@ -29,7 +29,7 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from bench_store import free_port, generated_store, remote_beside_folder, shared_tool, store_bench_arguments  # noqa: E402
+from bench_store import STORE_GENERATOR, free_port, generated_store, remote_beside_folder, store_bench_arguments  # noqa: E402
 
 NOW = "2026-11-30T12:00:00Z"
 KEY, SECRET, BUCKET = "BENCHKEY", "bench-secret", "aggctl-bench"
@@ -125,7 +125,7 @@ def main():
     parser.add_argument("--devices", default="1000,10000")
     store_bench_arguments(parser, runs=5)
     args = parser.parse_args()
-    generator = shared_tool(args.shared, "gen_store.py")
+    generator = STORE_GENERATOR
     os.makedirs(args.work, exist_ok=True)
 
     server, origin = start_seaweedfs(os.path.join(args.work, "s3-seaweedfs"))

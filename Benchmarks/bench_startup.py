@@ -2,7 +2,7 @@
 """Start-up and the warm path, side by side in one run: a Swift hello world, aggctl, and optionally an
 earlier aggctl binary.
 
-    bench_startup.py AGGCTL HELLO [--before BIN] [--runs 41] [--work DIR] [--shared DIR]
+    bench_startup.py AGGCTL HELLO [--before BIN] [--runs 41] [--work DIR]
 
 Measured interleaved (one of each in every round, in an order shuffled anew each round: a run that
 follows a cold merge is slower, and a fixed order gave that cost to the same measurements every time;
@@ -10,7 +10,7 @@ medians of --runs):
   hello               a Swift hello world built the same way (release, --static-swift-stdlib)
   --version           aggctl --version: start-up alone
   statusline          aggctl statusline on Claude Code's status-line document, 10 records, caches warm
-  status warm         aggctl status --json over the 1000 records of gen_store.py, caches of an earlier run
+  status warm         aggctl status --json over the 1000 records of make_store.py, caches of an earlier run
   status cold         the same with a fresh state (no caches)
 With --before, each aggctl figure is also measured for BIN, and the ratios after/before printed.
 """
@@ -19,7 +19,7 @@ import argparse, os, random, shutil, statistics, subprocess, sys, tempfile, time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from bench_store import generated_store, shared_tool, warm_up  # noqa: E402
+from bench_store import STORE_GENERATOR, generated_store, warm_up  # noqa: E402
 
 NOW = "2026-11-30T12:00:00Z"
 
@@ -43,9 +43,8 @@ def main():
     parser.add_argument("--before")
     parser.add_argument("--runs", type=int, default=41)
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench-startup"))
-    parser.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
     a = parser.parse_args()
-    generator = shared_tool(a.shared, "gen_store.py")
+    generator = STORE_GENERATOR
     os.makedirs(a.work, exist_ok=True)
     stores = {count: generated_store(generator, os.path.join(a.work, f"store-{count}"), count) for count in (10, 1000)}
     document = os.path.join(ROOT, "Tests", "CollectorsTests", "Fixtures", "claude-statusline", "input.json")

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """How long `aggctl statusline` takes, as Claude Code runs it on every update.
 
-    bench_statusline.py AGGCTL [--records 10] [--runs 51] [--work DIR] [--shared DIR]
+    bench_statusline.py AGGCTL [--records 10] [--runs 51] [--work DIR]
 
 Feeds Tests/CollectorsTests/Fixtures/claude-statusline/input.json (a real-shaped status-line document) on
-stdin, with a store of --records generated records (shared/tools/gen_store.py) whose caches are warm
+stdin, with a store of --records generated records (Benchmarks/Generators/make_store.py) whose caches are warm
 (an earlier run made them), and prints the median and 90th percentile wall-clock time, beside
 `aggctl --version` (start-up alone) measured in the same run, interleaved.
 """
@@ -12,7 +12,7 @@ import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from bench_store import generated_store, shared_tool, warm_up  # noqa: E402
+from bench_store import STORE_GENERATOR, generated_store, warm_up  # noqa: E402
 
 
 def timed(argv, env, stdin):
@@ -28,10 +28,9 @@ def main():
     parser.add_argument("--records", type=int, default=10)
     parser.add_argument("--runs", type=int, default=51)
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench-statusline"))
-    parser.add_argument("--shared", default=os.path.join(HERE, "..", "..", "shared"))
     a = parser.parse_args()
     store = generated_store(
-        shared_tool(a.shared, "gen_store.py"), os.path.join(a.work, f"store-{a.records}"), a.records)
+        STORE_GENERATOR, os.path.join(a.work, f"store-{a.records}"), a.records)
     state = os.path.join(a.work, "state")
     shutil.rmtree(state, ignore_errors=True)
     env = dict(os.environ, XDG_STATE_HOME=state, HOME=state, AGGCTL_STORE=store)

@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Benchmark of `aggctl status --json` against the plain Python merge a user would script.
 
-    bench_store.py AGGCTL_BINARY [--sizes 100,1000,10000,1000x10] [--runs 5] [--work DIR] [--shared DIR]
+    bench_store.py AGGCTL_BINARY [--sizes 100,1000,10000,1000x10] [--runs 5] [--work DIR]
 
 A size `NxK` is N records with K times the generator's history (weekly samples): memory must not grow
 with history a merge does not need.
 
-For each size it generates a store with shared/tools/gen_store.py (kept in --work between runs), then
+For each size it generates a store with Benchmarks/Generators/make_store.py (kept in --work between runs), then
 measures side by side in one run, interleaved: reading the files (`cat`, and in-process: the benchmark's
-own open/read/close loop, the floor issue 14 compares a cold run with), the reference (shared/tools/
-merge_reference.py), aggctl cold (a fresh state directory: no parse cache, no merge memo) and aggctl
+own open/read/close loop, the floor issue 14 compares a cold run with), the baseline (Benchmarks/
+merge_baseline.py), aggctl cold (a fresh state directory: no parse cache, no merge memo) and aggctl
 warm (the caches of an earlier run, nothing changed). Each figure is the median of --runs runs; peak
 RSS comes from /usr/bin/time in a separate run of each. It checks that aggctl and the reference merge the same accounts, and exits 1 if not.
 """
@@ -31,23 +31,18 @@ NOW = "2026-11-30T12:00:00Z"
 
 
 def store_bench_arguments(parser, runs):
-    """Adds what every store benchmark takes: --runs, --work (the generated stores, kept between runs) and
-    --shared (the workplace's shared folder, beside this checkout by default)."""
+    """Adds what every store benchmark takes: --runs and --work (the generated stores, kept between runs)."""
     parser.add_argument("--runs", type=int, default=runs)
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench"))
-    parser.add_argument("--shared", default=os.path.join(HERE, "..", "..", "shared"))
 
 
-def shared_tool(shared, name):
-    """The path of shared/tools/NAME; exits with a clear message when the workplace's folder is not there."""
-    path = os.path.join(os.path.abspath(shared), "tools", name)
-    if not os.path.exists(path):
-        raise SystemExit(f"bench: '{path}' is missing; pass --shared DIR (the workplace's shared folder)")
-    return path
+# The project's own store generator and Python merge, which every benchmark uses.
+STORE_GENERATOR = os.path.join(HERE, "Generators", "make_store.py")
+MERGE_BASELINE = os.path.join(HERE, "merge_baseline.py")
 
 
 def generated_store(generator, folder, devices, samples=None):
-    """`folder` holding a store of `devices` records from gen_store.py, made when it is missing or of
+    """`folder` holding a store of `devices` records from make_store.py, made when it is missing or of
     another size; returns `folder`."""
     if os.path.isdir(folder) and len(os.listdir(folder)) == devices:
         return folder
@@ -62,11 +57,11 @@ def generated_store(generator, folder, devices, samples=None):
 
 
 def store_of_devices(args):
-    """The store of `args.devices` records from gen_store.py in --work (made when missing), and its record
+    """The store of `args.devices` records from make_store.py in --work (made when missing), and its record
     names, sorted: what the server benchmarks serve."""
     os.makedirs(args.work, exist_ok=True)
     folder = generated_store(
-        shared_tool(args.shared, "gen_store.py"), os.path.join(args.work, f"store-{args.devices}"), args.devices)
+        STORE_GENERATOR, os.path.join(args.work, f"store-{args.devices}"), args.devices)
     return folder, sorted(os.listdir(folder))
 
 
@@ -174,8 +169,8 @@ def main():
     parser.add_argument("--sizes", default="100,1000,10000,1000x10")
     store_bench_arguments(parser, runs=5)
     args = parser.parse_args()
-    generator = shared_tool(args.shared, "gen_store.py")
-    reference = shared_tool(args.shared, "merge_reference.py")
+    generator = STORE_GENERATOR
+    reference = MERGE_BASELINE
     os.makedirs(args.work, exist_ok=True)
 
     rows = []

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Benchmark of `aggctl status --json` on a 1000-record store served by real WebDAV servers on loopback.
 
-    bench_webdav.py AGGCTL_BINARY [--devices 1000] [--runs 5] [--servers rclone,apache,nginx] [--work DIR] [--shared DIR]
+    bench_webdav.py AGGCTL_BINARY [--devices 1000] [--runs 5] [--servers rclone,apache,nginx] [--work DIR]
 
-The store comes from shared/tools/gen_store.py (kept in --work). Each server (script/webdav-server)
+The store comes from Benchmarks/Generators/make_store.py (kept in --work). Each server (script/webdav-server)
 serves a copy of it. Measured side by side in one run, interleaved, median of --runs:
   folder cold   aggctl on the same records in a local folder, fresh state (no caches)
   folder warm   the same with the caches of an earlier run (what an unchanged store costs without a network)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compares the merged accounts of `aggctl status --json` with merge_reference.py's output.
+"""Compares the merged accounts of `aggctl status --json` with merge_baseline.py's output.
 
     compare_accounts.py AGGCTL_JSON REFERENCE_JSON
 
