@@ -8,18 +8,26 @@ let package = Package(
         .executable(name: "aggctl", targets: ["aggctl"]),
         // For the libFuzzer harnesses in Fuzz/ (a package of their own): the parsers of outside input, the
         // quick readers of aggctl's own state files, and the outputs a record reaches.
-        .library(name: "AggctlParsers", targets: ["Portable", "Snapshots", "Collectors", "Aggregator", "AggctlCLI"]),
+        .library(
+            name: "AggctlParsers",
+            targets: ["Portable", "Snapshots", "Stores", "Collectors", "Aggregator", "AggctlCLI"]),
     ],
     targets: [
         // Hostile text made safe for a terminal, a notification or an HTTP header: the one place.
         .target(name: "TextSafety"),
-        // What every module imports instead of Foundation: FoundationEssentials on Linux (Foundation
-        // elsewhere), and the few helpers aggctl used from the rest of Foundation.
+        // What every module imports instead of Foundation (FoundationEssentials on Linux, Foundation
+        // elsewhere), the few helpers aggctl used from the rest of Foundation, and the plumbing several
+        // modules share: atomic files, whole writes to a descriptor, the parallel map, time zones.
         .target(name: "Portable", dependencies: ["CShims"]),
-        // The record format, its codec and validation, and the stores records live in.
-        .target(name: "Snapshots", dependencies: ["HTTP", "TextSafety", "Portable"]),
-        // Merge, staleness and (later) transition detection; knows records, never a store's medium.
-        .target(name: "Aggregator", dependencies: ["Snapshots", "Portable"]),
+        // The record: its model, its codec (the byte-level reader, the binary coding of kept files) and
+        // validation. Links no HTTP.
+        .target(name: "Snapshots", dependencies: ["TextSafety", "Portable"]),
+        // Where records live: the store protocol, its registry and typed locations, the read caches, and
+        // one folder per store (Directory, WebDAV, S3).
+        .target(name: "Stores", dependencies: ["Snapshots", "HTTP", "TextSafety", "Portable"]),
+        // Merge, staleness, availability, history and transition detection; reads stores through the
+        // protocol, never a medium.
+        .target(name: "Aggregator", dependencies: ["Snapshots", "Stores", "Portable"]),
         // Notification values and backends; knows nothing of stores or records.
         .target(name: "Notify", dependencies: ["HTTP", "TextSafety", "CShims", "Portable"]),
         // C functions the toolchain's Glibc module does not declare (memmem, closing descriptors in a spawn,
@@ -36,7 +44,9 @@ let package = Package(
         // in-process.
         .target(
             name: "AggctlCLI",
-            dependencies: ["Snapshots", "Aggregator", "Notify", "Collectors", "HTTP", "TextSafety", "Portable"]),
+            dependencies: [
+                "Snapshots", "Stores", "Aggregator", "Notify", "Collectors", "HTTP", "TextSafety", "Portable",
+            ]),
         // The executable: its entry point only. A release build on Linux links the C++ runtime and the
         // unwinder that the static Swift runtime needs from their static archives (packaging/static-link):
         // loading libstdc++.so and libgcc_s.so, and binding their symbols, was a third of every start-up.
@@ -49,19 +59,22 @@ let package = Package(
             ]),
 
         // Helpers the test targets share: temporary folders, record builders, the repository's paths.
-        .target(name: "TestSupport", dependencies: ["Snapshots", "HTTP", "Notify"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["Snapshots", "Stores", "HTTP", "Notify"], path: "Tests/TestSupport"),
         .testTarget(name: "TextSafetyTests", dependencies: ["TextSafety"]),
         .testTarget(name: "PortableTests", dependencies: ["Portable"]),
         .testTarget(name: "SnapshotsTests", dependencies: ["Snapshots", "TestSupport"]),
-        .testTarget(name: "AggregatorTests", dependencies: ["Aggregator", "Snapshots", "TestSupport"]),
+        .testTarget(name: "StoresTests", dependencies: ["Stores", "Snapshots", "TestSupport"]),
+        .testTarget(name: "AggregatorTests", dependencies: ["Aggregator", "Snapshots", "Stores", "TestSupport"]),
         .testTarget(name: "NotifyTests", dependencies: ["Notify", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(
             name: "CollectorsTests", dependencies: ["Collectors", "Snapshots", "HTTP", "Portable", "TestSupport"],
             exclude: ["Fixtures", "RealWorld"]),
-        .testTarget(name: "aggctlTests", dependencies: ["AggctlCLI", "Snapshots", "Aggregator", "TestSupport"]),
+        .testTarget(
+            name: "aggctlTests", dependencies: ["AggctlCLI", "Snapshots", "Stores", "Aggregator", "TestSupport"]),
         // Runs the built binary as a user would; depends on it so `swift test` builds it first.
-        .testTarget(name: "EndToEndTests", dependencies: ["aggctl", "Snapshots", "HTTP", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["aggctl", "Snapshots", "Stores", "HTTP", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import Dispatch
 import Portable
 import Snapshots
+import Stores
 
 /// Reads and merges a store through the two caches kept in a cache folder: the merge memo (nothing
 /// changed: nothing is read or merged) and the parse cache (unchanged records are not read again).

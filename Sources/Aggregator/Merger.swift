@@ -1,5 +1,6 @@
 import Portable
 import Snapshots
+import Stores
 
 /// The merge of the merge rules: every device's entries, grouped by account, one winner per account.
 ///

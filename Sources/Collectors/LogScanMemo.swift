@@ -19,13 +19,17 @@ enum LogScanMemo {
 
     static let format: UInt32 = 2
 
+    /// A file changed more recently than this may change again within its time stamp's tick without
+    /// the stamp showing it ("racily clean"): no memo is kept then. The stores' parse cache waits as long.
+    static let settleTime: TimeInterval = 2
+
     /// The fingerprint of `files` as they are now, whatever their order; nil when one cannot be examined
     /// or changed just now.
     ///
     /// Each file's name, inode, size and modification time are hashed on their own, and the hashes
     /// summed: a set's fingerprint, so that the walk's order (which `readdir` decides) needs no sort.
     static func fingerprint(of files: [DirectoryWalk.Found], now: Date = Date()) -> UInt64? {
-        let settled = Int64((now.timeIntervalSince1970 - ParseCache.settleTime) * 1_000_000_000)
+        let settled = Int64((now.timeIntervalSince1970 - settleTime) * 1_000_000_000)
         var sum: UInt64 = 0
         for file in files {
             guard let info = file.identity, info.modified < settled else { return nil }

@@ -4,6 +4,7 @@ import Testing
 
 @testable import Aggregator
 @testable import Snapshots
+@testable import Stores
 
 /// Kept files whose content the `caches` fuzzer (`script/fuzz caches`) found crashing a decoder, kept in
 /// `Fuzz/Regressions/caches/`: sealed with a valid checksum as the fuzzer seals them, each must now be

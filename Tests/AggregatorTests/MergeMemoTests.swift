@@ -2,6 +2,7 @@ import Aggregator
 import Foundation
 import Portable
 import Snapshots
+import Stores
 import TestSupport
 import Testing
 

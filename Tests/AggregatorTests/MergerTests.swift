@@ -1,6 +1,7 @@
 import Aggregator
 import Foundation
 import Snapshots
+import Stores
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Snapshots
+import Stores
 import TestSupport
 import Testing
 

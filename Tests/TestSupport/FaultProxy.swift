@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Snapshots
+import Stores
 
 /// `Tests/Servers/fault_proxy.py` in front of a real server: forwards every request, and breaks the ones
 /// a test asks it to (answers lost after the request took effect, bodies cut short, stalls, 503s).

@@ -1,5 +1,6 @@
 import Foundation
 import Snapshots
+import Stores
 
 /// Builders for records in tests: short to write, with every value a test does not care about filled in.
 public enum Records {

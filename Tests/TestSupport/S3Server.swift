@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Snapshots
+import Stores
 
 /// A real S3 server on 127.0.0.1 (SeaweedFS or moto), started through `script/s3-server`, with one bucket
 /// made for the tests.

@@ -1,5 +1,6 @@
 import Foundation
 import Snapshots
+import Stores
 import Testing
 
 /// A store under test, with the back doors the checks need to set up situations a store's own API

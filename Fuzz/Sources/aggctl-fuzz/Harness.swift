@@ -6,6 +6,7 @@ import TextSafety
 @testable import Collectors
 @testable import Portable
 @testable import Snapshots
+@testable import Stores
 
 /// One libFuzzer entry point for every parser of outside input; `AGGCTL_FUZZ_TARGET` picks the parser:
 ///

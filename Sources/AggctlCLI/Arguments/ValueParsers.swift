@@ -1,6 +1,7 @@
 import HTTP
 import Portable
 import Snapshots
+import Stores
 
 /// Conversions of flag values into typed options; each failure names the flag and the accepted form.
 enum ValueParsers {

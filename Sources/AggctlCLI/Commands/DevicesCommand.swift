@@ -1,6 +1,7 @@
 import Aggregator
 import Portable
 import Snapshots
+import Stores
 
 /// `aggctl devices`: which machines publish to the store, and which have stopped.
 enum DevicesCommand {

@@ -1,6 +1,7 @@
 import HTTP
 import Portable
 import Snapshots
+import Stores
 
 /// `aggctl doctor`: can this machine reach, read and write the store, and what to fix when it cannot.
 enum DoctorCommand {

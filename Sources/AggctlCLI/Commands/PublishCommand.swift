@@ -3,6 +3,7 @@ import Collectors
 import HTTP
 import Portable
 import Snapshots
+import Stores
 import TextSafety
 
 /// `aggctl publish`: write this machine's record into the store.

@@ -1,6 +1,7 @@
 import Aggregator
 import Portable
 import Snapshots
+import Stores
 
 /// `aggctl status`: the merged view of every device's figures.
 enum StatusCommand {

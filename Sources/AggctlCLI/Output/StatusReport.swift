@@ -1,6 +1,7 @@
 import Aggregator
 import Portable
 import Snapshots
+import Stores
 
 /// The JSON documents of `status --json` and `devices --json`: exactly the shapes of the command-line contract.
 /// Absent values are written as `null`, not left out, so programs can rely on every key being there.

@@ -1,6 +1,7 @@
 import Aggregator
 import Portable
 import Snapshots
+import Stores
 import TextSafety
 
 /// A value of `status --json` that depends on the moment it is judged at, and what it is judged from.

@@ -1,5 +1,6 @@
 import Portable
 import Snapshots
+import Stores
 
 /// Tells when another machine publishes under this machine's device id: a cloned VM, or a state folder
 /// copied or synced between machines, gives two publishers one id, and each publish then replaces the

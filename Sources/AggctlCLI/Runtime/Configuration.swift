@@ -1,6 +1,7 @@
 import HTTP
 import Portable
 import Snapshots
+import Stores
 
 /// Defaults from the config file, `$XDG_CONFIG_HOME/aggctl/config`.
 ///

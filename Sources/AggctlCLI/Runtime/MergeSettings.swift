@@ -1,6 +1,7 @@
 import Aggregator
 import Portable
 import Snapshots
+import Stores
 
 /// What every command that reads the store settles before it reads anything: the store and the merge's
 /// tolerances, from the flags, `AGGCTL_STORE` and the config file, in one throwing step. A bad value is an

@@ -1,5 +1,6 @@
 import Portable
 import Snapshots
+import Stores
 
 #if canImport(Glibc)
     import Glibc

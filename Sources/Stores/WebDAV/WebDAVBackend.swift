@@ -1,0 +1,39 @@
+import HTTP
+import Portable
+import Snapshots
+
+/// WebDAV collections: `http://` and `https://` URLs, credentials from the URL, the environment or
+/// `~/.netrc` (`WebDAVCredentials`).
+public struct WebDAVBackend: StoreBackend {
+    public static let name = "webdav"
+    public var name: String { Self.name }
+    public var schemes: [String] { ["http", "https"] }
+
+    public init() {}
+
+    /// - Throws: `ParseError` for a query, fragment, dot segments or a missing host.
+    public func parse(_ text: String) throws(StoreLocation.ParseError) -> StoreLocation {
+        let url = try StoreLocation.checkedURL(text)
+        guard let host = url.host, !host.isEmpty else { throw StoreLocation.ParseError(reason: "has no host") }
+        return StoreLocation(backend: name, address: url.absoluteString, displayName: StoreLocation.redacting(url))
+    }
+
+    public func open(_ location: StoreLocation, context: StoreContext) throws -> any SnapshotStore {
+        let url = try Self.url(of: location)
+        var configuration = try context.http()
+        configuration.credentials = WebDAVCredentials.resolve(
+            for: url, environment: context.environment, netrcPath: context.home + "/.netrc")
+        return WebDAVStore(url: url, client: HTTPClient(configuration))
+    }
+
+    public func diagnosis(of location: StoreLocation, context: StoreContext) -> any StoreDiagnosis {
+        WebDAVDiagnosis(location: location, context: context)
+    }
+
+    static func url(of location: StoreLocation) throws -> URL {
+        guard let url = location.url else {
+            throw SnapshotStoreError.failed(operation: "open", target: location.displayName, reason: "not a URL")
+        }
+        return url
+    }
+}
