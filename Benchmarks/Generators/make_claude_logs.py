@@ -12,7 +12,7 @@ parts, cache read, output), and a closing summary line. A share of the assistant
 repeat the response before them with the same ids and usage, as Claude Code writes one response over
 several lines; a few sessions end on Claude Code's own "Claude AI usage limit reached|<epoch>" line
 (model `<synthetic>`, no usage). DIR/manifest.json holds the totals counted once per response and the
-cost at the prices below (aggctl's own table, `Sources/Collectors/ClaudePrices.swift`).
+cost at the prices below (aggctl's own table, `Sources/Collectors/Claude/ClaudePrices.swift`).
 The same seed writes the same bytes.
 """
 import argparse

@@ -3,9 +3,10 @@ import HTTP
 /// The environment a hook or helper program gets: the caller's, less every secret aggctl knows of.
 ///
 /// One list for every program aggctl starts: a store password, a notifier's token, cloud keys and the
-/// agents' tokens stay in aggctl, and a store URL loses its userinfo. Each notifier kind declares the
-/// secrets it reads (`NotifierKind.secretVariables`), and `standard` takes them from the registry; a
-/// test fails when a variable that looks like a secret is read anywhere and declared nowhere.
+/// agents' tokens stay in aggctl, and a store URL loses its userinfo. Every store backend, collector and
+/// notifier kind declares the secrets it reads; the command line puts them together (`aggctl`'s
+/// `SecretEnvironment.aggctl`), and a test fails when a variable that looks like a secret is read
+/// anywhere and declared nowhere.
 public struct SecretEnvironment: Sendable, Equatable {
     /// Variables never passed on, by exact name.
     public var names: Set<String>
@@ -17,14 +18,13 @@ public struct SecretEnvironment: Sendable, Equatable {
         self.prefixes = prefixes
     }
 
-    /// The secrets of the stores (S3 keys; WebDAV credentials by prefix) and the usage endpoints' tokens,
-    /// and every secret a registered notifier kind declares.
-    public static let standard = SecretEnvironment(
-        names: Set([
-            "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "GH_TOKEN",
-            "GITHUB_TOKEN",
-        ]).union(NotifierRegistry.standard.secretVariables),
-        prefixes: ["AGGCTL_WEBDAV_"])
+    /// Every secret a registered notifier kind declares.
+    public static let notifiers = SecretEnvironment(names: NotifierRegistry.standard.secretVariables, prefixes: [])
+
+    /// These secrets and `other`'s.
+    public func union(_ other: SecretEnvironment) -> SecretEnvironment {
+        SecretEnvironment(names: names.union(other.names), prefixes: prefixes + other.prefixes)
+    }
 
     /// Whether `name` is one of the secrets.
     public func isSecret(_ name: String) -> Bool {

@@ -402,6 +402,29 @@ struct CheckEndToEndTests {
         #expect(try requests(server).filter { $0.path == path }.count == 2)
     }
 
+    @Test("a hook run by the binary gets none of the secrets a store, collector or notifier declares")
+    func hookGetsNoSecrets() throws {
+        try prepareDepletedEvent()
+        let out = root.file("hook-env")
+        let hook = try root.writeExecutable("env-hook.sh", "#!/bin/sh\ncat >/dev/null\nenv > '\(out)'\n")
+        var secrets: [String: String] = ["AGGCTL_WEBDAV_USER": "dav-user-1", "AGGCTL_WEBDAV_PASSWORD": "dav-pw-1"]
+        for (index, name) in [
+            "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "GH_TOKEN",
+            "GITHUB_TOKEN", "AGGCTL_WEBHOOK_TOKEN", "AGGCTL_NTFY_TOKEN",
+        ].enumerated() {
+            secrets[name] = "secret-value-\(index)"
+        }
+        let run = try BinaryRun.run(
+            ["check", "--store", store, "--now", "2026-11-30T12:10:30Z", "--notify", "command:" + hook],
+            environment: environment.merging(secrets) { $1 }.merging(["KEEP_ME": "yes"]) { $1 })
+        #expect(run.status == 0, "\(run.errors)")
+        let seen = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(seen.contains("KEEP_ME=yes") && seen.contains("AGGCTL_EVENT_KIND=depleted"))
+        for (name, value) in secrets {
+            #expect(!seen.contains(value) && !seen.contains(name + "="), "\(name) reached the hook")
+        }
+    }
+
     @Test("bad --notify and --warn-at values are usage errors naming the flag")
     func usageErrors() throws {
         let bogus = try check("2026-11-30T12:00:00Z", ["--notify", "pigeon"])

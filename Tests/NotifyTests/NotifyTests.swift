@@ -82,6 +82,12 @@ struct RetryPolicyTests {
 
 struct CommandNotifierTests {
     let root = TemporaryDirectory("aggctl-hook")
+    /// The secrets aggctl declares (its own list is made from the registries in the command line).
+    static let secrets = SecretEnvironment(
+        names: [
+            "AGGCTL_WEBHOOK_TOKEN", "AWS_SECRET_ACCESS_KEY", "AWS_ACCESS_KEY_ID", "AWS_SESSION_TOKEN",
+            "CLAUDE_CODE_OAUTH_TOKEN", "GH_TOKEN", "GITHUB_TOKEN",
+        ], prefixes: ["AGGCTL_WEBDAV_"])
 
     func script(_ body: String) throws -> String {
         let path = try root.writeExecutable("hook.sh", "#!/bin/sh\n" + body)
@@ -100,7 +106,7 @@ struct CommandNotifierTests {
                 "AWS_SECRET_ACCESS_KEY": "aws-secret", "AWS_ACCESS_KEY_ID": "AKIAEXAMPLE",
                 "AWS_SESSION_TOKEN": "sess-tok",
                 "CLAUDE_CODE_OAUTH_TOKEN": "claude-tok", "GH_TOKEN": "gh-tok", "GITHUB_TOKEN": "gh-tok2",
-            ])
+            ], secrets: Self.secrets)
         try notifier.deliver(NotificationTests().notification)
         let env = try String(contentsOfFile: out, encoding: .utf8)
         #expect(!env.contains("hunter2") && !env.contains("AGGCTL_WEBDAV"))
@@ -120,7 +126,8 @@ struct CommandNotifierTests {
         let out = root.file("fds")
         let hook = try script(
             "if [ -e /proc/self/fd/\(descriptor) ]; then echo held; else echo closed; fi > '\(out)'\n")
-        let notifier = CommandNotifier(program: hook, runner: SpawnProcessRunner(), environment: [:])
+        let notifier = CommandNotifier(
+            program: hook, runner: SpawnProcessRunner(), environment: [:], secrets: Self.secrets)
         try notifier.deliver(NotificationTests().notification)
         #if os(Linux)
             #expect(try String(contentsOfFile: out, encoding: .utf8) == "closed\n")
@@ -131,7 +138,8 @@ struct CommandNotifierTests {
     func timeout() throws {
         let hook = try script("sleep 30\n")
         let notifier = CommandNotifier(
-            program: hook, runner: SpawnProcessRunner(), environment: ["PATH": "/usr/bin:/bin"], timeout: 0.3)
+            program: hook, runner: SpawnProcessRunner(), environment: ["PATH": "/usr/bin:/bin"], timeout: 0.3,
+            secrets: Self.secrets)
         let started = Date()
         #expect(throws: NotifierError("hook '\(hook)' ran past 0 s and was stopped", timedOut: true)) {
             try notifier.deliver(NotificationTests().notification)
@@ -146,14 +154,16 @@ struct CommandNotifierTests {
         let waits = TestLog()
         let policy = RetryPolicy(attempts: 4, initialDelay: 0.25, maximumDelay: 2, jitter: 0) { waits.append("\($0)") }
         let notifier = CommandNotifier(
-            program: hook, runner: SpawnProcessRunner(), environment: ["PATH": "/usr/bin:/bin"], timeout: 0.3)
+            program: hook, runner: SpawnProcessRunner(), environment: ["PATH": "/usr/bin:/bin"], timeout: 0.3,
+            secrets: Self.secrets)
         #expect(policy.deliver(NotificationTests().notification, with: notifier)?.timedOut == true)
         #expect(try String(contentsOfFile: log, encoding: .utf8) == "run\n")
         #expect(waits.entries.isEmpty)
 
         let chatty = try script("head -c 70000 /dev/zero | tr '\\0' x >&2\nexit 3\n")
         let failing = CommandNotifier(
-            program: chatty, runner: SpawnProcessRunner(), environment: ["PATH": "/usr/bin:/bin"], timeout: 5)
+            program: chatty, runner: SpawnProcessRunner(), environment: ["PATH": "/usr/bin:/bin"], timeout: 5,
+            secrets: Self.secrets)
         let reason = try #require(policy.deliver(NotificationTests().notification, with: failing)?.reason)
         #expect(reason.count < 400, "\(reason.count) characters")
         #expect(reason.hasSuffix("xxx..."))
@@ -165,7 +175,8 @@ struct CommandNotifierTests {
         var notification = NotificationTests().notification
         notification.body = String(repeating: "x", count: 100_000)
         let notifier = CommandNotifier(
-            program: hook, runner: SpawnProcessRunner(), environment: ["PATH": "/usr/bin:/bin"], timeout: 0.5)
+            program: hook, runner: SpawnProcessRunner(), environment: ["PATH": "/usr/bin:/bin"], timeout: 0.5,
+            secrets: Self.secrets)
         let started = Date()
         // Past a pipe's 64 KiB and below the 128 KiB a single variable may hold (the body is one too).
         #expect(throws: NotifierError("hook '\(hook)' ran past 0 s and was stopped", timedOut: true)) {
@@ -180,13 +191,15 @@ struct CommandNotifierTests {
         let hook = try script("cat > '\(out)'\n")
         var notification = NotificationTests().notification
         notification.body = String(repeating: "y", count: 100_000)
-        try CommandNotifier(program: hook, runner: SpawnProcessRunner(), environment: [:]).deliver(notification)
+        try CommandNotifier(program: hook, runner: SpawnProcessRunner(), environment: [:], secrets: Self.secrets)
+            .deliver(notification)
         #expect(try String(contentsOfFile: out, encoding: .utf8) == notification.jsonLine + "\n")
     }
 
     @Test("a missing program is a clear error, not a crash")
     func missing() {
-        let notifier = CommandNotifier(program: root.file("nope"), runner: SpawnProcessRunner(), environment: [:])
+        let notifier = CommandNotifier(
+            program: root.file("nope"), runner: SpawnProcessRunner(), environment: [:], secrets: Self.secrets)
         #expect(throws: NotifierError.self) { try notifier.deliver(NotificationTests().notification) }
     }
 }

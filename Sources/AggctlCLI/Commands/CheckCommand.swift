@@ -200,7 +200,7 @@ enum CheckCommand {
             }, processRunner: context.processRunner,
             // One attempt per delivery: the outbox retries every backend alike.
             httpClient: { [context] credentials in try context.httpClient(credentials: credentials, retry: .never) },
-            secrets: .standard)
+            secrets: .aggctl)
         let registry = NotifierRegistry.standard
         let values =
             specs.isEmpty ? [DesktopNotifier.helperPath(in: context.environment) == nil ? "stdout" : "desktop"] : specs

@@ -18,9 +18,12 @@ enum PublishCommand {
         "from", "FILE", repeatable: true,
         "read provider entries from FILE ('-' for stdin): aggctl JSON or `codexbar usage --format json`")
     static let source = FlagSpec.option(
-        "source", "NAME[:PATH]", repeatable: true, choices: sourceNames,
-        "a built-in collector: codex, claude or gemini (this machine's logs), codex-api, claude-api or copilot-api (usage endpoints)"
-    )
+        "source", "NAME[:PATH]", repeatable: true, choices: CollectorRegistry.standard.names,
+        "a built-in collector: "
+            + CollectorRegistry.standard.kinds.filter { !$0.isEndpoint }.map(\.name).joined(separator: ", ")
+            + " (this machine's logs), "
+            + CollectorRegistry.standard.kinds.filter(\.isEndpoint).map(\.name)
+            .joined(separator: ", ") + " (usage endpoints)")
     static let dryRun = FlagSpec.toggle(
         "dry-run", "print the record instead of writing it; writes nothing at all (no store, id or state needed)")
     static let now = FlagSpec.option("now", "DATE", "write the record as if it were DATE (RFC 3339): its generatedAt")
@@ -41,7 +44,7 @@ enum PublishCommand {
     /// a half-done run.
     struct Options {
         var inputs: [String]
-        var sources: [Source]
+        var sources: [Collector]
         /// Needed to write; a dry run writes nothing and needs none (one given is still checked).
         var location: StoreLocation?
         var deviceID: DeviceID?
@@ -55,9 +58,14 @@ enum PublishCommand {
             // A dry run keeps no collector state: the logs are read afresh, and nothing is written.
             let stateFolder = dryRun ? nil : context.stateDirectory + "/collectors"
             sources = try flags.all(PublishCommand.source).map {
-                try parseSource(
-                    $0, environment: context.environment, stateFolder: stateFolder,
-                    statusLineFolder: context.stateDirectory + "/collectors", httpClient: { try context.httpClient() })
+                try collector(
+                    $0,
+                    context: CollectorContext(
+                        environment: context.environment, stateFolder: stateFolder,
+                        statusLineFolder: context.stateDirectory + "/collectors",
+                        zones: Zones.machine(environment: context.environment),
+                        readerVersion: "aggctl \(Aggctl.version)",
+                        httpClient: { try context.httpClient() }))
             }
             guard !inputs.isEmpty || !sources.isEmpty else {
                 throw UsageError("publish needs --from FILE ('-' for stdin) or --source NAME[:PATH]", command: name)
@@ -209,18 +217,6 @@ enum PublishCommand {
         store.removeLeftoverTemporaryFiles(of: deviceID, olderThan: 3600, now: realNow)
     }
 
-    /// A built-in collector named by `--source NAME[:PATH]`.
-    struct Source {
-        var name: String
-        /// A usage endpoint (exact windows) rather than logs.
-        var isEndpoint = false
-        var collect: (Date) throws -> ProviderUsage
-
-        func collect(now: Date) throws -> ProviderUsage { try collect(now) }
-    }
-
-    static let sourceNames = ["codex", "claude", "gemini", "codex-api", "claude-api", "copilot-api"]
-
     /// One entry per provider and account from several sources of this machine (`--source claude
     /// --source claude-api`): the first entry's figures, completed by the later ones' (an endpoint's
     /// windows with the logs' tokens and cost). Entries of one provider combine when their accounts are
@@ -259,58 +255,17 @@ enum PublishCommand {
         return combined
     }
 
-    /// - Parameter stateFolder: where collectors keep what they read, to read only what is new next time.
-    /// - Parameter httpClient: makes the client the usage endpoints use.
-    static func parseSource(
-        _ text: String, environment: [String: String], stateFolder: String?, statusLineFolder: String? = nil,
-        httpClient: () throws -> HTTPClient
-    ) throws -> Source {
-        let collector = text.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-        let path = text.contains(":") ? String(text[text.index(after: text.firstIndex(of: ":")!)...]) : nil
-        // Limit messages give times in words, in the machine's zone or one they name; what a scan kept is
-        // read again when the machine's zone changed.
-        let zones = Zones.machine(environment: environment)
-        let zonedReader = "aggctl \(Aggctl.version) in \(zones.local.identifier)"
-        switch collector {
-        case "codex":
-            let home = path ?? CodexCollector.defaultHome(environment: environment)
-            return Source(name: "codex") { now in
-                try CodexCollector(home: home, zones: zones).collect(
-                    now: now, stateFolder: stateFolder, readerVersion: zonedReader)
-            }
-        case "claude":
-            let folders = path.map { [$0] } ?? ClaudeCollector.defaultFolders(environment: environment)
-            // The status line's figures are read even by a dry run (which keeps no state of its own).
-            return Source(name: "claude") { now in
-                try ClaudeCollector(folders: folders, zones: zones).collect(
-                    now: now, stateFolder: stateFolder, readerVersion: zonedReader, statusLineFolder: statusLineFolder)
-            }
-        case "gemini":
-            let home = path ?? GeminiCollector.defaultHome(environment: environment)
-            return Source(name: "gemini") { now in
-                try GeminiCollector(home: home).collect(
-                    now: now, stateFolder: stateFolder, readerVersion: "aggctl \(Aggctl.version)")
-            }
-        case "copilot-api":
-            // PATH: the GitHub CLI's config folder holding hosts.yml.
-            var endpoint = CopilotUsageEndpoint(environment: environment, client: try httpClient())
-            if let path { endpoint.ghConfigFolder = path }
-            return Source(name: "copilot-api", isEndpoint: true) { [endpoint] now in endpoint.collect(now: now) }
-        case "claude-api":
-            // PATH: Claude Code's config folder, where its token and account live.
-            var endpoint = ClaudeUsageEndpoint(environment: environment, client: try httpClient())
-            if let path { endpoint.configFolder = path }
-            return Source(name: "claude-api", isEndpoint: true) { [endpoint] now in endpoint.collect(now: now) }
-        case "codex-api":
-            // PATH: the Codex home holding auth.json.
-            var endpoint = CodexUsageEndpoint(environment: environment, client: try httpClient())
-            if let path { endpoint.home = path }
-            return Source(name: "codex-api", isEndpoint: true) { [endpoint] now in endpoint.collect(now: now) }
-        default:
+    /// The collector a `--source NAME[:PATH]` value names (`CollectorRegistry`).
+    static func collector(_ text: String, context: CollectorContext) throws -> Collector {
+        let name = text.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+        let path = text.firstIndex(of: ":").map { String(text[text.index(after: $0)...]) }
+        guard let kind = CollectorRegistry.standard.kind(named: name) else {
             throw UsageError(
-                "--source: '\(text)' is not a collector; available: \(sourceNames.joined(separator: ", ")) "
-                    + "(as NAME or NAME:PATH)", command: name)
+                "--source: '\(text)' is not a collector; available: "
+                    + CollectorRegistry.standard.names.joined(separator: ", ") + " (as NAME or NAME:PATH)",
+                command: PublishCommand.name)
         }
+        return try kind.make(path: path, context: context)
     }
 
     private static func readProviders(from input: String, context: RunContext, now: Date) throws -> [ProviderUsage] {

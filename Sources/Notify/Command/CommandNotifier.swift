@@ -15,7 +15,7 @@ public struct CommandNotifier: Notifier {
 
     public init(
         program: String, runner: any ProcessRunner, environment: [String: String], timeout: TimeInterval = 60,
-        secrets: SecretEnvironment = .standard
+        secrets: SecretEnvironment
     ) {
         self.program = program
         self.runner = runner

@@ -17,7 +17,7 @@ public struct DesktopNotifier: Notifier {
     /// - Parameter helper: `notify-send` (Linux) or `osascript` (macOS), found by `helperPath(in:)`.
     public init(
         helper: String, runner: any ProcessRunner, environment: [String: String],
-        secrets: SecretEnvironment = .standard
+        secrets: SecretEnvironment
     ) {
         self.helper = helper
         self.runner = runner

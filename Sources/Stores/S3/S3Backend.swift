@@ -8,6 +8,7 @@ public struct S3Backend: StoreBackend {
     public static let name = "s3"
     public var name: String { Self.name }
     public var schemes: [String] { ["s3"] }
+    public var secretVariables: [String] { ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"] }
 
     public init() {}
 

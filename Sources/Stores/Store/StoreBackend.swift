@@ -25,10 +25,17 @@ public protocol StoreBackend: Sendable {
 
     /// The backend's own `doctor` checks for a location it parsed.
     func diagnosis(of location: StoreLocation, context: StoreContext) -> any StoreDiagnosis
+
+    /// Environment variables holding this kind's credentials: never printed, never passed to a hook.
+    var secretVariables: [String] { get }
+    /// The same, by prefix (`AGGCTL_WEBDAV_`).
+    var secretPrefixes: [String] { get }
 }
 
 extension StoreBackend {
     public var takesPaths: Bool { false }
+    public var secretVariables: [String] { [] }
+    public var secretPrefixes: [String] { [] }
 }
 
 /// What opening a store may use from outside: handed in, so tests fix each of them.

@@ -22,6 +22,10 @@ public struct StoreRegistry: Sendable {
         backends.first { $0.name == location.backend }
     }
 
+    /// Every secret a backend declares, by name and by prefix.
+    public var secretVariables: Set<String> { Set(backends.flatMap(\.secretVariables)) }
+    public var secretPrefixes: [String] { backends.flatMap(\.secretPrefixes) }
+
     /// Every scheme, for messages and help ("file, http, https, s3").
     public var schemes: [String] { backends.flatMap(\.schemes) }
 

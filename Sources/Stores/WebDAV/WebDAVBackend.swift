@@ -8,6 +8,7 @@ public struct WebDAVBackend: StoreBackend {
     public static let name = "webdav"
     public var name: String { Self.name }
     public var schemes: [String] { ["http", "https"] }
+    public var secretPrefixes: [String] { ["AGGCTL_WEBDAV_"] }
 
     public init() {}
 

@@ -1,0 +1,33 @@
+/// `--source codex[:CODEX_HOME]`: this machine's Codex CLI logs.
+public struct CodexKind: CollectorKind {
+    public init() {}
+    public let name = "codex"
+    public let path = "the Codex home (default $CODEX_HOME, else ~/.codex)"
+    public let summary = "this machine's Codex CLI logs: rate limits, tokens per day, the account"
+    public var variables: [(name: String, meaning: String)] { [("CODEX_HOME", "where Codex keeps its logs")] }
+
+    public func make(path: String?, context: CollectorContext) throws -> Collector {
+        let home = path ?? CodexCollector.defaultHome(environment: context.environment)
+        let (zones, state) = (context.zones, context.stateFolder)
+        // Limit messages give times in words in the machine's zone: a scan kept in another is read again.
+        let reader = context.readerVersion + " in " + zones.local.identifier
+        return Collector(name: name) { now in
+            try CodexCollector(home: home, zones: zones).collect(now: now, stateFolder: state, readerVersion: reader)
+        }
+    }
+}
+
+/// `--source codex-api[:CODEX_HOME]`: Codex's usage endpoint, with the login in the Codex home's auth.json.
+public struct CodexAPIKind: CollectorKind {
+    public init() {}
+    public let name = "codex-api"
+    public let path = "the Codex home holding auth.json"
+    public let summary = "Codex's usage endpoint: the exact windows"
+    public let isEndpoint = true
+
+    public func make(path: String?, context: CollectorContext) throws -> Collector {
+        var endpoint = CodexUsageEndpoint(environment: context.environment, client: try context.httpClient())
+        if let path { endpoint.home = path }
+        return Collector(name: name, isEndpoint: true) { [endpoint] now in endpoint.collect(now: now) }
+    }
+}

@@ -1,0 +1,100 @@
+import HTTP
+import Portable
+import Snapshots
+
+/// A source of this machine's usage (`publish --source NAME[:PATH]`): what it is called, what its PATH
+/// means, what it reads from the environment (and which of that is secret), and how it is made. Help,
+/// completions, the manual and the secrets kept from hooks come from these declarations.
+public protocol CollectorKind: Sendable {
+    /// `codex`, `claude-api`, ...
+    var name: String { get }
+    /// What `NAME:PATH`'s PATH is ("the Codex home"), and where it is by default.
+    var path: String { get }
+    /// One line for help and the manual.
+    var summary: String { get }
+    /// A usage endpoint (exact windows) rather than this machine's logs; endpoints are asked first.
+    var isEndpoint: Bool { get }
+    /// Environment variables it reads, with what each is for.
+    var variables: [(name: String, meaning: String)] { get }
+    /// Which of `variables` hold secrets: never printed, never passed to a hook.
+    var secretVariables: [String] { get }
+
+    /// The collector for `path` (nil: the default place).
+    func make(path: String?, context: CollectorContext) throws -> Collector
+}
+
+extension CollectorKind {
+    public var isEndpoint: Bool { false }
+    public var variables: [(name: String, meaning: String)] { [] }
+    public var secretVariables: [String] { [] }
+}
+
+/// What a collector may use of the run that makes it, handed in.
+public struct CollectorContext {
+    public var environment: [String: String]
+    /// Where collectors keep what they read, to read only what is new next time (nil: keep nothing).
+    public var stateFolder: String?
+    /// Where `aggctl statusline` keeps Claude Code's own figures (read only).
+    public var statusLineFolder: String?
+    /// The zones limit messages are read in.
+    public var zones: Zones
+    /// The version of what reads the logs (`aggctl 0.1.0`): a kept scan of another version is read again.
+    public var readerVersion: String
+    /// Makes the client the usage endpoints use.
+    public var httpClient: () throws -> HTTPClient
+
+    public init(
+        environment: [String: String], stateFolder: String?, statusLineFolder: String?, zones: Zones,
+        readerVersion: String, httpClient: @escaping () throws -> HTTPClient
+    ) {
+        self.environment = environment
+        self.stateFolder = stateFolder
+        self.statusLineFolder = statusLineFolder
+        self.zones = zones
+        self.readerVersion = readerVersion
+        self.httpClient = httpClient
+    }
+}
+
+/// A collector made for one run: reads this machine's usage into one provider entry.
+public struct Collector {
+    public var name: String
+    public var isEndpoint: Bool
+    private let read: (Date) throws -> ProviderUsage
+
+    public init(name: String, isEndpoint: Bool = false, read: @escaping (Date) throws -> ProviderUsage) {
+        self.name = name
+        self.isEndpoint = isEndpoint
+        self.read = read
+    }
+
+    public func collect(now: Date) throws -> ProviderUsage { try read(now) }
+}
+
+/// The sources aggctl knows, found by name.
+public struct CollectorRegistry: Sendable {
+    public let kinds: [any CollectorKind]
+
+    public init(_ kinds: [any CollectorKind]) {
+        self.kinds = kinds
+    }
+
+    /// Every source aggctl ships: one line per kind.
+    public static let standard = CollectorRegistry([
+        CodexKind(),
+        ClaudeKind(),
+        GeminiKind(),
+        CodexAPIKind(),
+        ClaudeAPIKind(),
+        CopilotAPIKind(),
+    ])
+
+    public var names: [String] { kinds.map(\.name) }
+
+    public func kind(named name: String) -> (any CollectorKind)? {
+        kinds.first { $0.name == name }
+    }
+
+    /// Every secret a source reads.
+    public var secretVariables: Set<String> { Set(kinds.flatMap(\.secretVariables)) }
+}

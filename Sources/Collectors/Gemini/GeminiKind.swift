@@ -1,0 +1,18 @@
+/// `--source gemini[:DIR]`: this machine's Gemini CLI sessions.
+public struct GeminiKind: CollectorKind {
+    public init() {}
+    public let name = "gemini"
+    public let path = "Gemini CLI's folder (default $GEMINI_CLI_HOME/.gemini, else ~/.gemini)"
+    public let summary = "this machine's Gemini CLI sessions: tokens per day"
+    public var variables: [(name: String, meaning: String)] {
+        [("GEMINI_CLI_HOME", "where Gemini CLI keeps its sessions")]
+    }
+
+    public func make(path: String?, context: CollectorContext) throws -> Collector {
+        let home = path ?? GeminiCollector.defaultHome(environment: context.environment)
+        let (state, reader) = (context.stateFolder, context.readerVersion)
+        return Collector(name: name) { now in
+            try GeminiCollector(home: home).collect(now: now, stateFolder: state, readerVersion: reader)
+        }
+    }
+}
