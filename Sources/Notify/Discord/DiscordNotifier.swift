@@ -37,11 +37,7 @@ public struct DiscordNotifier: Notifier {
     }
 
     public func deliver(_ notification: Notification) throws {
-        let request = HTTPRequest(
-            method: "POST", url: url, headers: [("Content-Type", "application/json")],
-            body: Data(Self.payload(for: notification).utf8), followsRedirects: false,
-            shownAs: HTTPRequest.origin(of: url))
-        try WebhookNotifier.post(request, with: client, service: "discord")
+        try WebhookNotifier.postJSON(Self.payload(for: notification), to: url, with: client, service: "discord")
     }
 }
 

@@ -41,6 +41,15 @@ public struct WebhookNotifier: Notifier {
         return "\(kind):\(HTTPRequest.origin(of: url)) #" + String(repeating: "0", count: 8 - hex.count) + hex
     }
 
+    /// POSTs `json` to `url` as `application/json`, redirects not followed, messages showing the origin
+    /// only; throws `NotifierError` (naming `service`) unless the answer is a 2xx.
+    static func postJSON(_ json: String, to url: String, with client: HTTPClient, service: String) throws {
+        let request = HTTPRequest(
+            method: "POST", url: url, headers: [("Content-Type", "application/json")], body: Data(json.utf8),
+            followsRedirects: false, shownAs: HTTPRequest.origin(of: url))
+        try post(request, with: client, service: service)
+    }
+
     /// Sends `request` and throws `NotifierError` (naming `service`) unless the answer is a 2xx.
     static func post(_ request: HTTPRequest, with client: HTTPClient, service: String) throws {
         let response: HTTPResponse
