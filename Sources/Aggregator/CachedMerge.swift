@@ -73,7 +73,10 @@ public struct CachedMerge: Sendable {
     /// every record anyway and learns each one's version from that read; its listing then has no
     /// fingerprint, which nothing made before it could match.
     /// - Throws: `SnapshotStoreError` when the store cannot be listed.
-    public func list(history: HistoryDetail = .skip) throws -> Listing {
+    ///
+    /// - Parameter realNow: the real time, for judging whether the folder changed too recently for its
+    ///   names to be kept (passed in, so that tests need not wait for time to pass).
+    public func list(history: HistoryDetail = .skip, realNow: Date = Date()) throws -> Listing {
         // Reading the records (or examining them) comes next, on every core.
         Parallel.startWorkers()
         let examining =
@@ -86,7 +89,7 @@ public struct CachedMerge: Sendable {
         }
         // A folder whose entries stayed the same is not read again: its names come from the last listing.
         let (records, memo) = try ListingMemo.listing(
-            of: store, memo: namesPath, readerVersion: readerVersion, now: Date(), examining: examining)
+            of: store, memo: namesPath, readerVersion: readerVersion, now: realNow, examining: examining)
         return Listing(records: records, fingerprint: RecordInfo.fingerprint(of: records), namesToKeep: memo)
     }
 
@@ -115,7 +118,7 @@ public struct CachedMerge: Sendable {
     ///     sparkline) keeps caches of its own, beside those of merges without history.
     /// - Throws: `SnapshotStoreError` when the store cannot be listed.
     public func merge(options: MergeOptions, realNow: Date, history: HistoryDetail = .skip) throws -> Outcome {
-        try merge(list(history: history), options: options, realNow: realNow, history: history)
+        try merge(list(history: history, realNow: realNow), options: options, realNow: realNow, history: history)
     }
 
     /// Merges the records of `listing` (from `list()`, just now).
@@ -155,7 +158,7 @@ public struct CachedMerge: Sendable {
             var look = 1
             while !missing.isEmpty && look <= Self.relists {
                 usleep(Self.relistPause * UInt32(look))
-                let found = try list(history: history).records.filter { missing.contains($0.name) }
+                let found = try list(history: history, realNow: realNow).records.filter { missing.contains($0.name) }
                 if !found.isEmpty {
                     // What this listing had stands; the records found again join it, in name order.
                     listing.records = (listing.records + found).sortedByName()
