@@ -58,14 +58,6 @@ public struct CachedMerge: Sendable {
         if let memo = listing.namesToKeep, let namesPath { try? memo.save(to: namesPath, readerVersion: readerVersion) }
     }
 
-    /// How long to wait before listing a server again for a record that went missing (microseconds):
-    /// the n-th look waits n times this.
-    static let relistPause: UInt32 = 150_000
-    /// How many times a record that went missing is looked for again. A busy writer replaces its record
-    /// every fraction of a second, and each replace opens a gap of some milliseconds: one more look still
-    /// missed about 1 read in 100 on rclone (`Benchmarks/listing_misses.py`); three miss none in 1000.
-    static let relists = 3
-
     /// Lists the store for a merge with `history`.
     ///
     /// Records are examined only when there is something to compare their versions with: the parse
@@ -125,7 +117,6 @@ public struct CachedMerge: Sendable {
     public func merge(
         _ listing: Listing, options: MergeOptions, realNow: Date, history: HistoryDetail = .skip
     ) throws -> Outcome {
-        var listing = listing
         if history == .full {
             var noCache: ParseCache? = nil
             let contents = try store.readContents(
@@ -146,30 +137,6 @@ public struct CachedMerge: Sendable {
 
         let cachePath = cacheFolder.map { ParseCache.path(in: $0, store: name) }
         var cache = cachePath.map { ParseCache.load(from: $0, store: name, readerVersion: readerVersion) }
-        if let cacheFolder, cache != nil, store.traits.rereadsOfFailedRecords > 0 {
-            let listedPath = ListedNames.path(in: cacheFolder, store: name)
-            let listed = ListedNames.load(from: listedPath, store: name, readerVersion: readerVersion)
-            let known = listed.union(cache?.knownNames ?? [])
-            // On a server a replaced record can be missing from a listing for a moment (rclone and Apache
-            // delete the old record before renaming the new one on MOVE). A record the last run saw and
-            // this listing lacks is looked for again, up to `relists` times a moment apart, before it counts
-            // as gone.
-            var missing = known.subtracting(listing.records.map { $0.name })
-            var look = 1
-            while !missing.isEmpty && look <= Self.relists {
-                usleep(Self.relistPause * UInt32(look))
-                let found = try list(history: history, realNow: realNow).records.filter { missing.contains($0.name) }
-                if !found.isEmpty {
-                    // What this listing had stands; the records found again join it, in name order.
-                    listing.records = (listing.records + found).sortedByName()
-                    listing.fingerprint = RecordInfo.fingerprint(of: listing.records)
-                    missing.subtract(found.map { $0.name })
-                }
-                look += 1
-            }
-            let names = Set(listing.records.map(\.name))
-            if names != listed { ListedNames.save(names, to: listedPath, store: name, readerVersion: readerVersion) }
-        }
         let contents = try store.readContents(
             listing: listing.records, cache: &cache, now: realNow, history: history)
         // The parse cache (and the folder's names) are final now: saved on another core while this one

@@ -151,7 +151,8 @@ extension RunContext {
     var storeContext: StoreContext {
         let context = self
         return StoreContext(
-            environment: environment, home: home, clock: clock, http: { try context.httpConfiguration() })
+            environment: environment, home: home, clock: clock, http: { try context.httpConfiguration() },
+            cacheFolder: cacheFolder)
     }
 
     /// The HTTP client for one run: `AGGCTL_HTTP_TIMEOUT` seconds per request (default 30), certificates

@@ -48,15 +48,20 @@ public struct StoreContext: Sendable {
     public var clock: @Sendable () -> Date
     /// The run's HTTP settings (timeout, certificates, retries, user agent); a backend adds credentials.
     public var http: @Sendable () throws -> HTTPClient.Configuration
+    /// Where a store may keep what it learns between runs (a WebDAV store: the last listing's names);
+    /// nil for a run that keeps nothing.
+    public var cacheFolder: String?
 
     public init(
         environment: [String: String], home: String, clock: @escaping @Sendable () -> Date = { Date() },
-        http: @escaping @Sendable () throws -> HTTPClient.Configuration = { HTTPClient.Configuration() }
+        http: @escaping @Sendable () throws -> HTTPClient.Configuration = { HTTPClient.Configuration() },
+        cacheFolder: String? = nil
     ) {
         self.environment = environment
         self.home = home
         self.clock = clock
         self.http = http
+        self.cacheFolder = cacheFolder
     }
 }
 

@@ -24,7 +24,10 @@ public struct WebDAVBackend: StoreBackend {
         var configuration = try context.http()
         configuration.credentials = WebDAVCredentials.resolve(
             for: url, environment: context.environment, netrcPath: context.home + "/.netrc")
-        return WebDAVStore(url: url, client: HTTPClient(configuration))
+        let store = WebDAVStore(url: url, client: HTTPClient(configuration))
+        // A record mid-replace is missing from a listing for a moment: looked for again (`RelistingStore`).
+        guard let cacheFolder = context.cacheFolder else { return store }
+        return RelistingStore(base: store, namesPath: ListedNames.path(in: cacheFolder, store: location.displayName))
     }
 
     public func diagnosis(of location: StoreLocation, context: StoreContext) -> any StoreDiagnosis {
