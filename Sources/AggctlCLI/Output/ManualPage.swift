@@ -1,3 +1,4 @@
+import Collectors
 import Notify
 import Portable
 
@@ -32,30 +33,38 @@ enum ManualPage {
         return lines.map(text).joined(separator: "\n")
     }
 
-    static let environment: [(String, String)] =
-        [
-            ("AGGCTL_STORE", "the store, when --store is not given"),
-            (
-                "AGGCTL_WEBDAV_USER, AGGCTL_WEBDAV_PASSWORD",
-                "WebDAV credentials (also the URL's userinfo or ~/.netrc); never shown"
-            ),
-            (
-                "AWS_ENDPOINT_URL, AWS_REGION, AWS_PROFILE",
-                "an s3:// store's endpoint (default AWS), region and profile in ~/.aws/credentials and ~/.aws/config"
-            ),
-            (
-                "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN",
-                "S3 credentials, before the shared files; never shown, never passed to hooks"
-            ),
-        ] + NotifierRegistry.standard.kinds.flatMap(\.variables).map { ($0.name, $0.meaning) } + [
-            ("AGGCTL_HTTP_TIMEOUT", "seconds per HTTP request (default 30)"),
-            ("AGGCTL_CA_FILE", "a PEM file of certificates to trust for https"),
-            ("AGGCTL_LIBCURL", "the libcurl to load instead of libcurl.so.4"),
-            ("CODEX_HOME, CLAUDE_CONFIG_DIR, GEMINI_CLI_HOME", "where the agents keep their logs"),
-            ("CLAUDE_CODE_OAUTH_TOKEN, GH_TOKEN, GITHUB_TOKEN", "tokens for the usage endpoints; never shown"),
-            ("XDG_STATE_HOME, XDG_CONFIG_HOME", "where state (history, alerts, caches) and the config file live"),
-            ("NO_COLOR", "no colour in tables"),
-        ]
+    /// The variables of the stores and of the run itself.
+    static let general: [(String, String)] = [
+        ("AGGCTL_STORE", "the store, when --store is not given"),
+        (
+            "AGGCTL_WEBDAV_USER, AGGCTL_WEBDAV_PASSWORD",
+            "WebDAV credentials (also the URL's userinfo or ~/.netrc); never shown"
+        ),
+        (
+            "AWS_ENDPOINT_URL, AWS_REGION, AWS_PROFILE",
+            "an s3:// store's endpoint (default AWS), region and profile in ~/.aws/credentials and ~/.aws/config"
+        ),
+        (
+            "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN",
+            "S3 credentials, before the shared files; never shown, never passed to hooks"
+        ),
+        ("AGGCTL_HTTP_TIMEOUT", "seconds per HTTP request (default 30)"),
+        ("AGGCTL_CA_FILE", "a PEM file of certificates to trust for https"),
+        ("AGGCTL_LIBCURL", "the libcurl to load instead of libcurl.so.4"),
+        ("XDG_STATE_HOME, XDG_CONFIG_HOME", "where state (history, alerts, caches) and the config file live"),
+        ("NO_COLOR", "no colour in tables"),
+    ]
+
+    /// Every variable aggctl reads: the general ones, then what each collector and notifier declares.
+    static var environment: [(String, String)] {
+        let collectors: [(String, String)] = CollectorRegistry.standard.kinds.flatMap(\.variables).map {
+            ($0.name, $0.meaning)
+        }
+        let notifiers: [(String, String)] = NotifierRegistry.standard.kinds.flatMap(\.variables).map {
+            ($0.name, $0.meaning)
+        }
+        return general + collectors + notifiers
+    }
 
     static func render(commands: [Command], version: String) -> String {
         var page = """
