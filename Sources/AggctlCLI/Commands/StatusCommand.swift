@@ -8,8 +8,9 @@ enum StatusCommand {
     static let name: String = "status"
     static let summary = "Merge every device's record and show each account's quota, and where each figure came from."
     static let format = FlagSpec.option(
-        "format", "FORMAT", choices: ["table", "json", "line", "tmux", "waybar"],
-        "table (default), json, line (one line for i3blocks, polybar), tmux (the line for tmux's status) or waybar")
+        "format", "FORMAT", choices: Format.names,
+        "table (default), json, "
+            + StatusBarFormats.standard.map { "\($0.name) (\($0.summary))" }.joined(separator: ", "))
     static let provider = FlagSpec.option("provider", "P", "only this provider's accounts (claude, codex, ...)")
     static let account = FlagSpec.option("account", "A", "only this account (its e-mail)")
     static let flags = [
@@ -17,8 +18,30 @@ enum StatusCommand {
         CommonFlags.maxSkew,
     ]
 
-    enum Format: String, CaseIterable, Equatable {
-        case table, json, line, tmux, waybar
+    /// The table, JSON, or a status bar's line (`StatusBarFormats`).
+    enum Format: Equatable {
+        case table, json
+        case bar(String)
+
+        static var names: [String] { ["table", "json"] + StatusBarFormats.standard.map(\.name) }
+
+        init?(name: String) {
+            switch name {
+            case "table": self = .table
+            case "json": self = .json
+            default:
+                guard StatusBarFormats.named(name) != nil else { return nil }
+                self = .bar(name)
+            }
+        }
+
+        var name: String {
+            switch self {
+            case .table: "table"
+            case .json: "json"
+            case .bar(let name): name
+            }
+        }
     }
     static let details = """
         A record that cannot be read is reported (on stderr, or under "problems" with --json) and the rest
@@ -41,15 +64,16 @@ enum StatusCommand {
         init(_ flags: ParsedFlags, context: RunContext) throws {
             merge = try MergeSettings(flags, context: context, command: name)
             let chosen = try flags.value(StatusCommand.format).map { text in
-                guard let format = Format(rawValue: text) else {
+                guard let format = Format(name: text) else {
+                    let names = Format.names
                     throw UsageError(
-                        "--format: '\(text)' is not a format; expected table, json, line, tmux or waybar", command: name
-                    )
+                        "--format: '\(text)' is not a format; expected \(names.dropLast().joined(separator: ", ")) or "
+                            + (names.last ?? ""), command: name)
                 }
                 return format
             }
             if flags.isSet(CommonFlags.json), let chosen, chosen != .json {
-                throw UsageError("--json and --format \(chosen.rawValue) ask for two formats; give one", command: name)
+                throw UsageError("--json and --format \(chosen.name) ask for two formats; give one", command: name)
             }
             format = flags.isSet(CommonFlags.json) ? .json : chosen ?? .table
             provider = flags.value(StatusCommand.provider)?.lowercased()
@@ -87,12 +111,8 @@ enum StatusCommand {
         switch options.format {
         case .json:
             break  // answered by runJSON
-        case .line:
-            context.console.output.write(StatusBar.line(result) + "\n")
-        case .tmux:
-            context.console.output.write(StatusBar.tmux(result) + "\n")
-        case .waybar:
-            context.console.output.write(StatusBar.waybar(result) + "\n")
+        case .bar(let name):
+            context.console.output.write((StatusBarFormats.named(name)?.render(result) ?? "") + "\n")
         case .table:
             if result.accounts.isEmpty, !merged.accounts.isEmpty {
                 // The store has accounts; the filters kept none of them.
