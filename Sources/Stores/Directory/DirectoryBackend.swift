@@ -24,11 +24,18 @@ public struct DirectoryBackend: StoreBackend {
     }
 
     public func open(_ location: StoreLocation, context: StoreContext) throws -> any SnapshotStore {
-        DirectoryStore(path: location.address)
+        DirectoryStore(path: try Self.path(of: location))
     }
 
     public func diagnosis(of location: StoreLocation, context: StoreContext) -> any StoreDiagnosis {
         FolderDiagnosis(path: location.address)
+    }
+
+    static func path(of location: StoreLocation) throws -> String {
+        guard case .folder(let path) = location.target else {
+            throw SnapshotStoreError.failed(operation: "open", target: location.displayName, reason: "not a folder")
+        }
+        return path
     }
 }
 

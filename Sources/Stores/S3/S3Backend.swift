@@ -14,7 +14,7 @@ public struct S3Backend: StoreBackend {
 
     public func parse(_ text: String) throws(StoreLocation.ParseError) -> StoreLocation {
         let location = try S3Location.parse(text)
-        return StoreLocation(backend: name, address: location.address, displayName: location.displayName)
+        return StoreLocation(backend: name, target: .s3(location), displayName: location.displayName)
     }
 
     public func open(_ location: StoreLocation, context: StoreContext) throws -> any SnapshotStore {
@@ -26,11 +26,9 @@ public struct S3Backend: StoreBackend {
     }
 
     func store(_ location: StoreLocation, context: StoreContext, http: HTTPClient.Configuration) throws -> S3Store {
-        let parsed: S3Location
-        do {
-            parsed = try S3Location.parse(location.address)
-        } catch {
-            throw SnapshotStoreError.failed(operation: "open", target: location.displayName, reason: error.reason)
+        guard case .s3(let parsed) = location.target else {
+            throw SnapshotStoreError.failed(
+                operation: "open", target: location.displayName, reason: "not an s3:// store")
         }
         let settings = try S3Settings.resolve(
             bucket: parsed.bucket, environment: context.environment, home: context.home)

@@ -11,27 +11,43 @@ import TextSafety
 /// `/notes.txt`), and `.`/`..` segments would be resolved by the HTTP library into another collection than
 /// the one listed: each is refused before any request.
 public struct StoreLocation: Sendable, Equatable {
+    /// What a backend parsed a `--store` value into, once: the backend opens this value, never the text
+    /// again.
+    public enum Target: Sendable, Equatable {
+        /// A folder's path.
+        case folder(path: String)
+        /// A WebDAV collection's URL, as given (it may carry a user name and password).
+        case webDAV(URL)
+        /// A bucket and prefix.
+        case s3(S3Location)
+    }
+
     /// The backend that parsed it and opens it (`StoreBackend.name`).
     public var backend: String
-    /// What the backend opens: a folder's path, or the URL as given (a WebDAV URL may carry its user
-    /// name and password). Never shown: `displayName` is.
-    public var address: String
+    public var target: Target
     /// The location for messages, without credentials.
     public var displayName: String
 
-    public init(backend: String, address: String, displayName: String) {
+    public init(backend: String, target: Target, displayName: String) {
         self.backend = backend
-        self.address = address
+        self.target = target
         self.displayName = displayName
     }
 
     /// A folder on a local or mounted file system.
     public static func directory(path: String) -> StoreLocation {
-        StoreLocation(backend: DirectoryBackend.name, address: path, displayName: path)
+        StoreLocation(backend: DirectoryBackend.name, target: .folder(path: path), displayName: path)
     }
 
-    /// The address as a URL, for backends whose addresses are URLs.
-    public var url: URL? { URL(string: address) }
+    /// What the backend opens, as text: a folder's path, a URL as given, `s3://BUCKET/PREFIX/`. Never
+    /// shown: `displayName` is.
+    public var address: String {
+        switch target {
+        case .folder(let path): path
+        case .webDAV(let url): url.absoluteString
+        case .s3(let location): location.address
+        }
+    }
 
     /// Why a `--store` value is not a store, in words that fit after the value.
     public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {

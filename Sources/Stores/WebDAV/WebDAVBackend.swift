@@ -16,7 +16,7 @@ public struct WebDAVBackend: StoreBackend {
     public func parse(_ text: String) throws(StoreLocation.ParseError) -> StoreLocation {
         let url = try StoreLocation.checkedURL(text)
         guard let host = url.host, !host.isEmpty else { throw StoreLocation.ParseError(reason: "has no host") }
-        return StoreLocation(backend: name, address: url.absoluteString, displayName: StoreLocation.redacting(url))
+        return StoreLocation(backend: name, target: .webDAV(url), displayName: StoreLocation.redacting(url))
     }
 
     public func open(_ location: StoreLocation, context: StoreContext) throws -> any SnapshotStore {
@@ -35,7 +35,7 @@ public struct WebDAVBackend: StoreBackend {
     }
 
     static func url(of location: StoreLocation) throws -> URL {
-        guard let url = location.url else {
+        guard case .webDAV(let url) = location.target else {
             throw SnapshotStoreError.failed(operation: "open", target: location.displayName, reason: "not a URL")
         }
         return url
