@@ -32,7 +32,8 @@ enum CheckCommand {
         (4 attempts) and on later runs. Exit 1 when an event is still undelivered (it stays queued).
         Two runs at once take turns on a lock, so each event is delivered once.
         A URL's path and query are secrets: messages show its scheme and host only.
-        """ + "\n" + NotifierRegistry.standard.kinds.map { wrapped("\($0.form): \($0.summary).") }.joined(separator: "\n")
+        """ + "\n"
+        + NotifierRegistry.standard.kinds.map { wrapped("\($0.form): \($0.summary).") }.joined(separator: "\n")
     /// `text` as lines of at most 100 columns, the later ones indented, as the rest of the help is set.
     static func wrapped(_ text: String, width: Int = 100) -> String {
         var lines: [String] = []
