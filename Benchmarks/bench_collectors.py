@@ -126,23 +126,36 @@ def main():
         for command in before.values():
             subprocess.run(command, env=dict(os.environ, XDG_STATE_HOME=before_warm), check=True,
                            stdout=subprocess.DEVNULL)
-    samples = {"codex cold": [], "codex nothing new": [], "claude cold": [], "claude nothing new": [],
-               "gemini cold": [], "gemini nothing new": [], "claude-monitor load": []}
+    samples = {"codex cold": [], "codex nothing new": [], "codex one log grew": [], "claude cold": [],
+               "claude nothing new": [], "claude one log grew": [], "gemini cold": [], "gemini nothing new": [],
+               "claude-monitor load": []}
     for name in before:
         samples[f"{name} cold (before)"] = []
         samples[f"{name} nothing new (before)"] = []
+        samples[f"{name} one log grew (before)"] = []
+    # While an agent works, each run finds one of its logs longer: the file is read from where the last
+    # run stopped, and the kept state of every file is loaded and saved. The line appended repeats the
+    # file's last one (the same response again, counted once), so the corpus keeps its totals.
+    growing = {"codex": middle_log(codex, ".jsonl"), "claude": middle_log(claude, ".jsonl")}
     for _ in range(args.runs):
         shutil.rmtree(state, ignore_errors=True)
         samples["codex cold"].append(run(codex_cmd, dict(os.environ, XDG_STATE_HOME=state)))
         samples["codex nothing new"].append(run(codex_cmd, warm_env))
+        grow(growing["codex"])
+        samples["codex one log grew"].append(run(codex_cmd, warm_env))
         samples["claude cold"].append(run(claude_cmd, dict(os.environ, XDG_STATE_HOME=state)))
         samples["claude nothing new"].append(run(claude_cmd, warm_env))
+        grow(growing["claude"])
+        samples["claude one log grew"].append(run(claude_cmd, warm_env))
         samples["gemini cold"].append(run(gemini_cmd, dict(os.environ, XDG_STATE_HOME=state)))
         samples["gemini nothing new"].append(run(gemini_cmd, warm_env))
         for name, command in before.items():
             shutil.rmtree(state, ignore_errors=True)
             samples[f"{name} cold (before)"].append(run(command, dict(os.environ, XDG_STATE_HOME=state)))
             samples[f"{name} nothing new (before)"].append(
+                run(command, dict(os.environ, XDG_STATE_HOME=before_warm)))
+            grow(growing[name])
+            samples[f"{name} one log grew (before)"].append(
                 run(command, dict(os.environ, XDG_STATE_HOME=before_warm)))
         samples["claude-monitor load"].append(run(monitor_cmd))
     shutil.rmtree(state, ignore_errors=True)
@@ -153,7 +166,9 @@ def main():
               "gemini cold": peak_rss(gemini_cmd, dict(os.environ, XDG_STATE_HOME=state)),
               "gemini nothing new": peak_rss(gemini_cmd, warm_env),
               "claude-monitor load": peak_rss(monitor_cmd)}
+    memory["codex one log grew"] = memory["claude one log grew"] = 0
     sizes = {"codex cold": corpus_megabytes(codex), "codex nothing new": corpus_megabytes(codex),
+             "codex one log grew": corpus_megabytes(codex), "claude one log grew": corpus_megabytes(claude),
              "claude cold": corpus_megabytes(claude), "claude nothing new": corpus_megabytes(claude),
              "gemini cold": corpus_megabytes(gemini), "gemini nothing new": corpus_megabytes(gemini),
              "claude-monitor load": corpus_megabytes(claude)}
@@ -169,6 +184,21 @@ def main():
         print(f"{name:<29} {sizes[name]:>7.0f} {seconds * 1e3:>9.1f} {sizes[name] / seconds:>8.0f} {rss}")
     speedup = statistics.median(samples["claude-monitor load"]) / statistics.median(samples["claude cold"])
     print(f"\nClaude: aggctl is {speedup:.1f}x faster than claude-monitor's load of the same logs")
+
+
+def middle_log(folder, suffix):
+    """The log in the middle of `folder`'s logs, by path: the one a benchmark makes grow."""
+    logs = sorted(os.path.join(root, name) for root, _, names in os.walk(folder) for name in names
+                  if name.endswith(suffix))
+    return logs[len(logs) // 2]
+
+
+def grow(log):
+    """Appends `log`'s last line to it again."""
+    with open(log) as f:
+        last = f.read().splitlines()[-1]
+    with open(log, "a") as f:
+        f.write(last + "\n")
 
 
 def make_gemini_corpus(folder, sessions):

@@ -55,6 +55,9 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
     }
 
     var files: [String: FileEntry] = [:]
+    /// The size of the state file this was loaded from: the next one is about as large, and is written
+    /// into a buffer of that size at once (growing it by doubling copied Codex's 10 MB state twice over).
+    var loadedSize = 0
 
     /// The partial results of `files`, in the byte order of their paths: reused, extended or read anew on every core, with
     /// the state at `statePath` (nil: read everything, keep nothing) brought up to date. What happened
@@ -92,6 +95,7 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
         var next = LogScanState()
         for (file, entry) in zip(files, entries) { next.files[file.path] = entry }
         let changed = next.files.count != previous.files.count || entries.contains(where: \.isChanged)
+        next.loadedSize = previous.loadedSize
         if let statePath, changed { try? next.save(to: statePath, readerVersion: readerVersion) }
         return zip(files, entries).map { ($0.path, $1.partial) }
     }
@@ -159,10 +163,11 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
             let decoded = try? decode(data, readerVersion: readerVersion)
         else { return }
         files = decoded
+        loadedSize = data.count
     }
 
     func save(to path: String, readerVersion: String) throws {
-        var out = BinaryWriter(capacity: 256 + files.count * 256)
+        var out = BinaryWriter(capacity: max(256 + files.count * 256, loadedSize + 65_536))
         out.header(magic: Array(Partial.magic.utf8), format: Self.format, readerVersion: readerVersion)
         out.u32(UInt32(files.count))
         for (name, entry) in files {
