@@ -141,12 +141,8 @@ def main():
         shutil.rmtree(state, ignore_errors=True)
         samples["codex cold"].append(run(codex_cmd, dict(os.environ, XDG_STATE_HOME=state)))
         samples["codex nothing new"].append(run(codex_cmd, warm_env))
-        grow(growing["codex"])
-        samples["codex one log grew"].append(run(codex_cmd, warm_env))
         samples["claude cold"].append(run(claude_cmd, dict(os.environ, XDG_STATE_HOME=state)))
         samples["claude nothing new"].append(run(claude_cmd, warm_env))
-        grow(growing["claude"])
-        samples["claude one log grew"].append(run(claude_cmd, warm_env))
         samples["gemini cold"].append(run(gemini_cmd, dict(os.environ, XDG_STATE_HOME=state)))
         samples["gemini nothing new"].append(run(gemini_cmd, warm_env))
         for name, command in before.items():
@@ -154,10 +150,16 @@ def main():
             samples[f"{name} cold (before)"].append(run(command, dict(os.environ, XDG_STATE_HOME=state)))
             samples[f"{name} nothing new (before)"].append(
                 run(command, dict(os.environ, XDG_STATE_HOME=before_warm)))
-            grow(growing[name])
-            samples[f"{name} one log grew (before)"].append(
-                run(command, dict(os.environ, XDG_STATE_HOME=before_warm)))
         samples["claude-monitor load"].append(run(monitor_cmd))
+    # After every nothing-new run: a log changed moments ago keeps the next run from its memo.
+    for _ in range(args.runs):
+        for name, command in (("codex", codex_cmd), ("claude", claude_cmd)):
+            grow(growing[name])
+            samples[f"{name} one log grew"].append(run(command, warm_env))
+            if name in before:
+                grow(growing[name])
+                samples[f"{name} one log grew (before)"].append(
+                    run(before[name], dict(os.environ, XDG_STATE_HOME=before_warm)))
     shutil.rmtree(state, ignore_errors=True)
     memory = {"codex cold": peak_rss(codex_cmd, dict(os.environ, XDG_STATE_HOME=state)),
               "codex nothing new": peak_rss(codex_cmd, warm_env),
