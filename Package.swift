@@ -28,7 +28,8 @@ let package = Package(
         // Merge, staleness, availability, history and transition detection; reads stores through the
         // protocol, never a medium.
         .target(name: "Aggregator", dependencies: ["Snapshots", "Stores", "Portable"]),
-        // Notification values and backends; knows nothing of stores or records.
+        // Notification values, NotifierRegistry with one folder per backend, the outbox; knows nothing of
+        // stores or records.
         .target(name: "Notify", dependencies: ["HTTP", "TextSafety", "CShims", "Portable"]),
         // C functions the toolchain's Glibc module does not declare (memmem, closing descriptors in a spawn,
         // the affinity mask).
@@ -38,7 +39,8 @@ let package = Package(
         .target(name: "CCurl"),
         // HTTP through libcurl, for WebDAV stores, usage endpoints and webhooks.
         .target(name: "HTTP", dependencies: ["CCurl", "TextSafety", "Portable"]),
-        // Reading this machine's agent logs into provider entries (`publish --source`).
+        // This machine's agent logs and usage endpoints read into provider entries (`publish --source`):
+        // CollectorRegistry and one folder per source.
         .target(name: "Collectors", dependencies: ["Snapshots", "CShims", "HTTP", "TextSafety", "Portable"]),
         // The command line as a library: argument parsing, commands, output, console, exit codes; tested
         // in-process.
