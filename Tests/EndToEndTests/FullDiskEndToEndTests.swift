@@ -28,6 +28,22 @@ struct FullDiskEndToEndTests {
         ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
+    /// A hook that runs `before`, logs the event's id to `log` (a delivery), then runs `after` (what
+    /// happens to the disk meanwhile), and succeeds.
+    func deliveringHook(log: String, before: String = "", after: String) throws -> String {
+        try root.writeExecutable(
+            "hook.sh",
+            """
+            #!/bin/sh
+            \(before)
+            read -r line
+            id=$(printf '%s' "$line" | sed 's/.*"id":"\\([^"]*\\)".*/\\1/')
+            echo "$id" >> '\(log)'
+            \(after)
+            exit 0
+            """)
+    }
+
     /// Runs `body` with a 512 KiB tmpfs mounted as the state home, unmounted afterwards whatever happens.
     func withSmallDisk(_ body: () throws -> Void) throws {
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
@@ -48,17 +64,9 @@ struct FullDiskEndToEndTests {
             let fill = mount + "/fill"
             let gate = root.file("hook-fails")
             // Delivers (logs the event), then fills the state's disk, as another program might meanwhile.
-            let hook = try root.writeExecutable(
-                "hook.sh",
-                """
-                #!/bin/sh
-                [ -e '\(gate)' ] && exit 3
-                read -r line
-                id=$(printf '%s' "$line" | sed 's/.*"id":"\\([^"]*\\)".*/\\1/')
-                echo "$id" >> '\(log)'
-                [ -e '\(root.file("fill-disk"))' ] && dd if=/dev/zero of='\(fill)' bs=4096 2>/dev/null
-                exit 0
-                """)
+            let hook = try deliveringHook(
+                log: log, before: "[ -e '\(gate)' ] && exit 3",
+                after: "[ -e '\(root.file("fill-disk"))' ] && dd if=/dev/zero of='\(fill)' bs=4096 2>/dev/null")
             try publish("2026-11-30T12:00:00Z", used: 40)
             #expect(try check("2026-11-30T12:00:30Z", hook: hook).status == 0)
 
@@ -104,16 +112,8 @@ struct FullDiskEndToEndTests {
             let flag = root.file("turn-read-only")
             // Delivers (logs the event), then lays a read-only bind mount over the state, as an admin
             // remounting it would: every new open there fails with EROFS from then on.
-            let hook = try root.writeExecutable(
-                "hook.sh",
-                """
-                #!/bin/sh
-                read -r line
-                id=$(printf '%s' "$line" | sed 's/.*"id":"\\([^"]*\\)".*/\\1/')
-                echo "$id" >> '\(log)'
-                [ -e '\(flag)' ] && /bin/mount --bind -o ro '\(mount)' '\(mount)'
-                exit 0
-                """)
+            let hook = try deliveringHook(
+                log: log, after: "[ -e '\(flag)' ] && /bin/mount --bind -o ro '\(mount)' '\(mount)'")
             try publish("2026-11-30T12:00:00Z", used: 40)
             #expect(try check("2026-11-30T12:00:30Z", hook: hook).status == 0)
             try publish("2026-11-30T12:10:00Z", used: 100)

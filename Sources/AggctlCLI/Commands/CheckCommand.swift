@@ -33,22 +33,7 @@ enum CheckCommand {
         Two runs at once take turns on a lock, so each event is delivered once.
         A URL's path and query are secrets: messages show its scheme and host only.
         """ + "\n"
-        + NotifierRegistry.standard.kinds.map { wrapped("\($0.form): \($0.summary).") }.joined(separator: "\n")
-    /// `text` as lines of at most 100 columns, the later ones indented, as the rest of the help is set.
-    static func wrapped(_ text: String, width: Int = 100) -> String {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty, line.count + 1 + word.count > width {
-                lines.append(line)
-                line = "  "
-            }
-            line += (line.isEmpty || line == "  " ? "" : " ") + word
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines.joined(separator: "\n")
-    }
-
+        + NotifierRegistry.standard.kinds.map { Command.wrapped("\($0.form): \($0.summary).") }.joined(separator: "\n")
     static let command = Command(name: name, summary: summary, flags: flags, details: details) { flags, context in
         try run(flags, context: context)
     }

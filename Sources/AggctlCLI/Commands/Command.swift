@@ -48,3 +48,20 @@ enum CommonFlags {
     static let maxSkew = FlagSpec.option(
         "max-skew", "SECONDS", "figures dated further ahead than this have a wrong clock (default 300)")
 }
+
+extension Command {
+    /// `text` as lines of at most 100 columns, the later ones indented, as the rest of the help is set.
+    static func wrapped(_ text: String, width: Int = 100) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = "  "
+            }
+            line += (line.isEmpty || line == "  " ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -34,7 +34,9 @@ enum PublishCommand {
         codex-api and claude-api use the tokens Codex (auth.json) and Claude Code (.credentials.json or
         CLAUDE_CODE_OAUTH_TOKEN) keep; a failure becomes the entry's error ("signed out", "could not read
         usage"), not a failed run. Entries of one provider and account from several sources are combined.
-        """
+        """ + "\n"
+        + CollectorRegistry.standard.kinds.map { Command.wrapped("\($0.name): \($0.summary); PATH: \($0.path).") }
+        .joined(separator: "\n")
 
     static let command = Command(name: name, summary: summary, flags: flags, details: details) { flags, context in
         try run(flags, context: context)

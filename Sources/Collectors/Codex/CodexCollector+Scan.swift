@@ -39,12 +39,8 @@ extension CodexCollector {
         mixed(mixed(UInt64(bitPattern: Int64(last ?? -1))) &+ UInt64(bitPattern: Int64(cumulative ?? -1)))
     }
 
-    /// A 64-bit finalizer (SplitMix64's): every bit of the result depends on every bit of `value`.
-    static func mixed(_ value: UInt64) -> UInt64 {
-        var mixed = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
+    /// The memo's 64-bit finalizer: every bit of the result depends on every bit of `value`.
+    static func mixed(_ value: UInt64) -> UInt64 { LogScanMemo.mixed(value) }
 
     /// Everything read from one log file: the newest rate limits, and its responses.
     ///
@@ -67,8 +63,6 @@ extension CodexCollector {
         /// (right for the file's start), and made its growth when the piece is added to what came before
         /// it in the file (`extend`): its index in `counts` and its total.
         var pendingCumulative: (index: Int, total: Int)?
-
-        var isFork: Bool { parentID != nil }
 
         /// The responses this file counts.
         var responses: Responses { records.isEmpty ? counts : records }
@@ -115,8 +109,9 @@ extension CodexCollector {
         // when it names a parent (the line carries the instructions: kilobytes of text).
         let firstLine = UnsafeRawBufferPointer(
             rebasing: bytes[0..<(bytes.firstIndex(of: 0x0A) ?? bytes.count)])
-        if contains("\"session_meta\"", in: firstLine),
-            contains("\"forked_from_id\"", in: firstLine) || contains("\"parent_thread_id\"", in: firstLine),
+        if ByteSearch.contains(firstLine, "\"session_meta\""),
+            ByteSearch.contains(firstLine, "\"forked_from_id\"")
+                || ByteSearch.contains(firstLine, "\"parent_thread_id\""),
             let parent = CodexEventDecoder.parentSession(firstLine)
         {
             (scan.parentID, scan.forkedAt) = (parent.parent, parent.startedAt)
@@ -133,13 +128,6 @@ extension CodexCollector {
             if let event = CodexEventDecoder.decode(line) { scan.record(event, zones: zones) }
         }
         return scan
-    }
-
-    static func contains(_ marker: String, in bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return false }
-        return Array(marker.utf8).withUnsafeBytes { needle in
-            aggctl_memmem(base, bytes.count, needle.baseAddress, needle.count) != nil
-        }
     }
 
     /// Calls `body` with each line of `bytes` that holds `marker`, once per line.

@@ -42,7 +42,7 @@ enum LogScanMemo {
 
     /// A 64-bit finalizer (SplitMix64's): every bit of the result depends on every bit of `value`, so
     /// that sums of such hashes do not cancel.
-    private static func mixed(_ value: UInt64) -> UInt64 {
+    static func mixed(_ value: UInt64) -> UInt64 {
         var mixed = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
         mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
         return mixed ^ (mixed >> 31)
