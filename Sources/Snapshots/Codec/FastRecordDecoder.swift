@@ -1,11 +1,12 @@
 import Portable
 
-/// Reads stored records straight from their bytes, decoding exactly the schema's fields.
+/// Reads stored records straight from their bytes, decoding exactly the schema's fields (the objects
+/// by `SchemaObject.read`; here the scalars, the containers and the errors).
 ///
 /// Gives the same records, notes and rejections as Foundation's `JSONDecoder` path in `SnapshotCodec`
 /// (a differential test holds it to that), with two deliberate differences: it rejects malformed JSON
 /// inside values it skips (Foundation accepts, for example, invalid UTF-8 or a trailing comma in an
-/// unknown key), and its syntax errors name the byte where reading stopped. Fields are evaluated in the
+/// unknown key), and its syntax errors name the byte where reading stopped. Fields are judged in the
 /// order the model declares them, so when several are wrong the one reported is the one Foundation
 /// reports.
 package enum FastRecordDecoder {
@@ -24,7 +25,7 @@ package enum FastRecordDecoder {
         scanner.shapeMemory = shapes
         let fields: RecordFields
         do throws(Failure) {
-            fields = try readRecord(&scanner, history: history)
+            fields = try RecordFields.read(&scanner, history)
             do { try scanner.finish() } catch { throw .syntax(error) }
         } catch let failure {
             switch failure {
@@ -88,58 +89,8 @@ package enum FastRecordDecoder {
         }
     }
 
-    // MARK: Fields
-
-    /// A field while its object is read: absent so far, read, or failed (the first occurrence decides,
-    /// as in Foundation).
-    enum Field<Value> {
-        case absent
-        case value(Value)
-        case failed(SchemaError)
-    }
-
-    /// Reads the value under the cursor into `field`. A schema error is kept in the field (the value is
-    /// skipped, validated), so that the object's other members are still read; a syntax error ends it all.
-    @inline(__always)
-    static func read<Value>(
-        _ s: inout JSONScanner, into field: inout Field<Value>, key: StaticString,
-        _ decode: (inout JSONScanner) throws(Failure) -> Value
-    ) throws(Failure) {
-        guard case .absent = field else {
-            try skip(&s)
-            return
-        }
-        let mark = s.index
-        let depth = s.depth
-        do throws(Failure) {
-            field = .value(try decode(&s))
-        } catch let failure {
-            guard case .schema(let error) = failure else { throw failure }
-            s.index = mark
-            s.depth = depth
-            try skip(&s)
-            field = .failed(error.prefixed(.key("\(key)")))
-        }
-    }
-
     static func skip(_ s: inout JSONScanner) throws(Failure) {
         do { try s.skipValue() } catch { throw .syntax(error) }
-    }
-
-    static func required<Value>(_ field: Field<Value>, _ key: String) throws(Failure) -> Value {
-        switch field {
-        case .value(let value): return value
-        case .failed(let error): throw .schema(error)
-        case .absent: throw .schema(SchemaError(kind: .missing(key)))
-        }
-    }
-
-    static func optional<Value>(_ field: Field<Value?>) throws(Failure) -> Value? {
-        switch field {
-        case .value(let value): return value
-        case .failed(let error): throw .schema(error)
-        case .absent: return nil
-        }
     }
 
     // MARK: Scalars
@@ -158,11 +109,6 @@ package enum FastRecordDecoder {
         }
     }
 
-    static func optionalString(_ s: inout JSONScanner) throws(Failure) -> String? {
-        if try kind(&s) == .null { return try null(&s) }
-        return try string(&s)
-    }
-
     static func double(_ s: inout JSONScanner) throws(Failure) -> Double {
         switch try kind(&s) {
         case .number:
@@ -178,11 +124,6 @@ package enum FastRecordDecoder {
         case .null: throw .schema(SchemaError(kind: .null))
         default: throw .schema(SchemaError(kind: .mismatch("a number")))
         }
-    }
-
-    static func optionalDouble(_ s: inout JSONScanner) throws(Failure) -> Double? {
-        if try kind(&s) == .null { return try null(&s) }
-        return try double(&s)
     }
 
     static func int(_ s: inout JSONScanner) throws(Failure) -> Int {
@@ -204,11 +145,6 @@ package enum FastRecordDecoder {
         }
     }
 
-    static func optionalInt(_ s: inout JSONScanner) throws(Failure) -> Int? {
-        if try kind(&s) == .null { return try null(&s) }
-        return try int(&s)
-    }
-
     static func date(_ s: inout JSONScanner) throws(Failure) -> Date {
         switch try kind(&s) {
         case .string:
@@ -228,11 +164,6 @@ package enum FastRecordDecoder {
         }
     }
 
-    static func optionalDate(_ s: inout JSONScanner) throws(Failure) -> Date? {
-        if try kind(&s) == .null { return try null(&s) }
-        return try date(&s)
-    }
-
     /// Consumes a `null` (the cursor is on one) and returns nil of any optional type.
     static func null<Value>(_ s: inout JSONScanner) throws(Failure) -> Value? {
         do { _ = try s.readNull() } catch { throw .syntax(error) }
@@ -240,25 +171,6 @@ package enum FastRecordDecoder {
     }
 
     // MARK: Containers
-
-    /// Iterates an object's members; `member` returns false for a key it does not know (then skipped).
-    static func object(
-        _ s: inout JSONScanner, _ member: (inout JSONScanner, JSONScanner.RawString) throws(Failure) -> Bool
-    ) throws(Failure) {
-        switch try kind(&s) {
-        case .object: break
-        case .null: throw .schema(SchemaError(kind: .null))
-        default: throw .schema(SchemaError(kind: .mismatch("an object")))
-        }
-        do { try s.enterObject() } catch { throw .syntax(error) }
-        var first = true
-        while true {
-            let key: JSONScanner.RawString?
-            do { key = try s.nextKey(&first) } catch { throw .syntax(error) }
-            guard let key else { return }
-            if try !member(&s, key) { try skip(&s) }
-        }
-    }
 
     /// Iterates an array's elements, calling `element` with each index; errors get the index in their path.
     static func array(
@@ -294,18 +206,4 @@ package enum FastRecordDecoder {
         return values
     }
 
-    static func optionalList<Value>(
-        _ s: inout JSONScanner, _ decode: (inout JSONScanner) throws(Failure) -> Value
-    ) throws(Failure) -> [Value]? {
-        if try kind(&s) == .null { return try null(&s) }
-        return try list(&s, decode)
-    }
-
-    /// A nested object, or nil for `null`.
-    static func optionalObject<Value>(
-        _ s: inout JSONScanner, _ decode: (inout JSONScanner) throws(Failure) -> Value
-    ) throws(Failure) -> Value? {
-        if try kind(&s) == .null { return try null(&s) }
-        return try decode(&s)
-    }
 }

@@ -1,15 +1,49 @@
 import Portable
 
-/// A stored record's fields as read, before validation: what both readers (`FastRecordDecoder` and
-/// Foundation's decoder in `SnapshotCodec`) produce, so that validation and its messages exist once.
-struct RecordFields {
+/// A record as stored, before validation: what the reader gives (`FastRecordDecoder`), what the writer
+/// and the caches take (`SnapshotCodec.encode`, `BinaryWriter.snapshot`), and where validation and its
+/// messages live. Its `schema`, with those of `ProviderUsage` and the types below it, is the record
+/// format's one declaration (docs/format.md).
+struct RecordFields: SchemaObject {
     var schemaVersion: Int?
     var deviceID: String?
     var deviceName: String?
     var appVersion: String?
     var generatedAt: Date
-    /// Each entry, or the one-line reason it cannot be used.
-    var providers: [Result<ProviderUsage, EntryFailure>]
+    var providers: ProviderEntries
+
+    static let schema = Schema<RecordFields>([
+        .field("schemaVersion", \.schemaVersion),
+        .field("deviceID", \.deviceID),
+        .field("deviceName", \.deviceName),
+        .field("appVersion", \.appVersion),
+        .field("generatedAt", \.generatedAt),
+        .field("providers", \.providers),
+    ])
+
+    static var blank: RecordFields {
+        RecordFields(generatedAt: Date(timeIntervalSince1970: 0), providers: ProviderEntries(valid: []))
+    }
+
+    init(
+        schemaVersion: Int? = nil, deviceID: String? = nil, deviceName: String? = nil, appVersion: String? = nil,
+        generatedAt: Date, providers: ProviderEntries
+    ) {
+        self.schemaVersion = schemaVersion
+        self.deviceID = deviceID
+        self.deviceName = deviceName
+        self.appVersion = appVersion
+        self.generatedAt = generatedAt
+        self.providers = providers
+    }
+
+    /// A valid snapshot as it is stored.
+    init(_ snapshot: DeviceSnapshot) {
+        self.init(
+            schemaVersion: snapshot.schemaVersion, deviceID: snapshot.deviceID.rawValue,
+            deviceName: snapshot.deviceName, appVersion: snapshot.appVersion, generatedAt: snapshot.generatedAt,
+            providers: ProviderEntries(valid: snapshot.providers))
+    }
 
     struct EntryFailure: Error {
         var reason: String
@@ -34,13 +68,14 @@ struct RecordFields {
                 "schemaVersion \(schemaVersion) is newer than this reader's \(DeviceSnapshot.currentSchemaVersion); "
                     + "read the fields it knows")
         }
+        var entries = providers.takeEntries()
         var usable: [ProviderUsage] = []
-        usable.reserveCapacity(providers.count)
+        usable.reserveCapacity(entries.count)
         // Each entry taken out of the array (its own: `self` is consumed) rather than copied from it: a copy
         // retained and released every text and list of the entry, twice.
-        for index in providers.indices {
+        for index in entries.indices {
             var entry = Result<ProviderUsage, EntryFailure>.failure(EntryFailure(reason: ""))
-            swap(&entry, &providers[index])
+            swap(&entry, &entries[index])
             switch consume entry {
             case .success(var provider):
                 if !Self.isNormalProviderID(provider.providerID) {
@@ -138,5 +173,76 @@ struct RecordFields {
     /// Already lowercase `[a-z0-9-]`: the common case, which needs no new string.
     private static func isNormalProviderID(_ id: String) -> Bool {
         !id.isEmpty && ProviderUsage.problem(withProviderID: id) == nil
+    }
+}
+
+/// The `providers` list: each entry read alone, so that one bad entry is skipped with a note instead of
+/// refusing the record. Entries of a valid snapshot (being written, or kept in a cache) are all usable,
+/// and are held as they are.
+struct ProviderEntries: SchemaValue {
+    private enum Storage {
+        case read([Result<ProviderUsage, RecordFields.EntryFailure>])
+        case valid([ProviderUsage])
+    }
+
+    private var storage: Storage
+
+    init(valid: [ProviderUsage]) {
+        storage = .valid(valid)
+    }
+
+    /// Each entry as read, or why it could not be.
+    var entries: [Result<ProviderUsage, RecordFields.EntryFailure>] {
+        switch storage {
+        case .read(let entries): entries
+        case .valid(let providers): providers.map { .success($0) }
+        }
+    }
+
+    /// The entries, left empty here: the array taken is then the only reference to its storage, and is
+    /// changed in place.
+    mutating func takeEntries() -> [Result<ProviderUsage, RecordFields.EntryFailure>] {
+        let taken = storage
+        storage = .valid([])
+        switch taken {
+        case .read(let entries): return entries
+        case .valid(let providers): return providers.map { .success($0) }
+        }
+    }
+
+    /// The entries that were read; the caches keep only valid records, whose entries all were.
+    var usable: [ProviderUsage] {
+        switch storage {
+        case .read(let entries): entries.compactMap { try? $0.get() }
+        case .valid(let providers): providers
+        }
+    }
+
+    static func read(_ s: inout JSONScanner, _ history: HistoryDetail) throws(FastRecordDecoder.Failure) -> Self {
+        var entries: [Result<ProviderUsage, RecordFields.EntryFailure>] = []
+        try FastRecordDecoder.array(&s) { (s, index) throws(FastRecordDecoder.Failure) in
+            let mark = (index: s.index, depth: s.depth)
+            do throws(FastRecordDecoder.Failure) {
+                entries.append(.success(try ProviderUsage.read(&s, history)))
+            } catch let failure {
+                guard case .schema(let error) = failure else { throw failure }
+                s.index = mark.index
+                s.depth = mark.depth
+                try FastRecordDecoder.skip(&s)
+                let located = error.prefixed(.index(index)).prefixed(.key("providers"))
+                entries.append(.failure(RecordFields.EntryFailure(reason: located.reason)))
+            }
+        }
+        return ProviderEntries(read: entries)
+    }
+
+    init(read entries: [Result<ProviderUsage, RecordFields.EntryFailure>]) {
+        storage = .read(entries)
+    }
+
+    func write(to json: inout RecordJSON) throws { try usable.write(to: &json) }
+    func keep(in out: inout BinaryWriter) { usable.keep(in: &out) }
+    static func restore(from reader: inout BinaryReader) throws -> Self {
+        ProviderEntries(valid: try [ProviderUsage].restore(from: &reader))
     }
 }

@@ -12,20 +12,16 @@ public enum SnapshotCodec {
     /// The largest record a reader accepts; larger files are refused before they are read.
     public static let maximumRecordSize = 32 * 1024 * 1024
 
-    /// Canonical JSON of `snapshot`: indented for people looking into a shared folder, or compact.
+    /// Canonical JSON of `snapshot`: indented for people (`publish --dry-run`), or compact (what
+    /// `publish` stores), both byte for byte as `JSONEncoder` would write them.
     public static func encode(_ snapshot: DeviceSnapshot, pretty: Bool = true) throws -> Data {
-        // Compact records (what `publish` stores) are written by hand, byte for byte as the encoder
-        // would; indented ones are for people (`--dry-run`), where the encoder's time does not matter.
-        guard pretty else {
-            var json = RecordJSON()
-            try json.snapshot(snapshot)
-            return Data(json.bytes + [0x0A])
-        }
-        return try encodeWithFoundation(snapshot, pretty: true)
+        var json = RecordJSON(pretty: pretty)
+        try RecordFields(snapshot).write(to: &json)
+        return Data(json.bytes + [0x0A])
     }
 
-    /// The record as `JSONEncoder` writes it: indented ones always, compact ones in the tests that hold
-    /// `RecordJSON` to it.
+    /// The record as `JSONEncoder` writes it through the model's `Codable`: the reference the tests hold
+    /// the schema's writer to.
     package static func encodeWithFoundation(_ snapshot: DeviceSnapshot, pretty: Bool = false) throws -> Data {
         var data = try makeEncoder(pretty: pretty).encode(snapshot)
         data.append(0x0A)
@@ -74,9 +70,10 @@ public enum SnapshotCodec {
         let fields = RecordFields(
             schemaVersion: stored.schemaVersion, deviceID: stored.deviceID, deviceName: stored.deviceName,
             appVersion: stored.appVersion, generatedAt: stored.generatedAt,
-            providers: stored.providers.map { entry in
-                entry.result.mapError { RecordFields.EntryFailure(reason: describe($0)) }
-            })
+            providers: ProviderEntries(
+                read: stored.providers.map { entry in
+                    entry.result.mapError { RecordFields.EntryFailure(reason: describe($0)) }
+                }))
         return try fields.validated(fileName: fileName)
     }
 

@@ -1,7 +1,7 @@
 import Portable
 
 /// What one machine knows about one provider account: its limit windows and its own token ledger.
-public struct ProviderUsage: Codable, Sendable, Equatable {
+public struct ProviderUsage: Codable, Sendable, Equatable, SchemaObject {
     /// Lowercase provider id: `claude`, `codex`, `cursor`, ... (`[a-z0-9-]+`).
     public var providerID: String
     /// The account the figures belong to. Without one, the entry can never be matched with another device's.
@@ -51,6 +51,28 @@ public struct ProviderUsage: Codable, Sendable, Equatable {
         self.error = error
         self.weeklyTrend = weeklyTrend
     }
+
+    /// The record format's members, in the order above (`SchemaObject`): the one place a member's key,
+    /// property and handling are said.
+    static let schema = Schema<ProviderUsage>([
+        .field("providerID", \.providerID),
+        .field("accountEmail", \.accountEmail),
+        .field("plan", \.plan),
+        .field("lastUpdated", \.lastUpdated),
+        .field("session", \.session),
+        .field("weekly", \.weekly),
+        .field("modelWeekly", \.modelWeekly),
+        .field("tokens", \.tokens),
+        .field("costUSD", \.costUSD),
+        .history("weeklySamples", \.weeklySamples) { (s, usage) throws(FastRecordDecoder.Failure) in
+            usage.weeklyTrend = try FastRecordDecoder.weeklyTrend(&s)
+        },
+        .history("sessionSamples", \.sessionSamples),
+        .field("error", \.error),
+        .derived("weeklyTrend", \.weeklyTrend),
+    ])
+
+    static var blank: ProviderUsage { ProviderUsage(providerID: "", lastUpdated: Date(timeIntervalSince1970: 0)) }
 
     /// Whether the entry carries a figure of a window (session, weekly or per-model): what a merge may
     /// show for the account. An entry with only an `error` or a ledger does not. Inlinable: called from

@@ -86,3 +86,24 @@ public struct WeeklyTrend: Sendable, Equatable {
         return values
     }
 }
+
+/// Kept in the caches as its points; never in a record (it is worked out from `weeklySamples`).
+extension WeeklyTrend: KeptValue {
+    func keep(in out: inout BinaryWriter) {
+        out.u32(UInt32(points.count))
+        for point in points {
+            out.int(point.halfDay)
+            out.double(point.at)
+            out.double(point.usedPercent)
+        }
+    }
+
+    static func restore(from reader: inout BinaryReader) throws -> WeeklyTrend {
+        let count = Int(try reader.u32())
+        guard count <= WeeklyTrend.span else { throw BinaryReader.Corrupt() }
+        return WeeklyTrend(
+            points: try (0..<count).map { _ in
+                WeeklyTrend.Point(halfDay: try reader.int(), at: try reader.double(), usedPercent: try reader.double())
+            })
+    }
+}

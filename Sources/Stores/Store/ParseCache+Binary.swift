@@ -8,8 +8,8 @@ import Snapshots
 /// Dates are stored as their exact `Double`, so a cached record equals the parsed one bit for bit.
 extension ParseCache {
     static let magic: [UInt8] = Array("AGGCACHE".utf8)
-    /// 4: entries in chunks.
-    static let format: UInt32 = 4
+    /// 4: entries in chunks. 5: records as their schema keeps them (`SchemaObject.keep`).
+    static let format: UInt32 = 5
     static let chunkCount = 16
 
     /// The chunk an entry of this name is kept in: FNV-1a, stable across runs and machines.
