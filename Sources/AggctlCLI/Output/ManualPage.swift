@@ -1,6 +1,7 @@
 import Collectors
 import Notify
 import Portable
+import Stores
 
 /// The manual page, `aggctl.1`, in mdoc: made from the commands' declarations (the same ones `--help` and
 /// the completions come from), with the environment, files and exit codes every command shares.
@@ -33,21 +34,9 @@ enum ManualPage {
         return lines.map(text).joined(separator: "\n")
     }
 
-    /// The variables of the stores and of the run itself.
+    /// The variables of the run itself.
     static let general: [(String, String)] = [
         ("AGGCTL_STORE", "the store, when --store is not given"),
-        (
-            "AGGCTL_WEBDAV_USER, AGGCTL_WEBDAV_PASSWORD",
-            "WebDAV credentials (also the URL's userinfo or ~/.netrc); never shown"
-        ),
-        (
-            "AWS_ENDPOINT_URL, AWS_REGION, AWS_PROFILE",
-            "an s3:// store's endpoint (default AWS), region and profile in ~/.aws/credentials and ~/.aws/config"
-        ),
-        (
-            "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN",
-            "S3 credentials, before the shared files; never shown, never passed to hooks"
-        ),
         ("AGGCTL_HTTP_TIMEOUT", "seconds per HTTP request (default 30)"),
         ("AGGCTL_CA_FILE", "a PEM file of certificates to trust for https"),
         ("AGGCTL_LIBCURL", "the libcurl to load instead of libcurl.so.4"),
@@ -55,15 +44,19 @@ enum ManualPage {
         ("NO_COLOR", "no colour in tables"),
     ]
 
-    /// Every variable aggctl reads: the general ones, then what each collector and notifier declares.
+    /// Every variable aggctl reads: the general ones, then what each store, collector and notifier
+    /// declares.
     static var environment: [(String, String)] {
+        let stores: [(String, String)] = StoreRegistry.standard.backends.flatMap(\.variables).map {
+            ($0.names, $0.meaning)
+        }
         let collectors: [(String, String)] = CollectorRegistry.standard.kinds.flatMap(\.variables).map {
             ($0.name, $0.meaning)
         }
         let notifiers: [(String, String)] = NotifierRegistry.standard.kinds.flatMap(\.variables).map {
             ($0.name, $0.meaning)
         }
-        return general + collectors + notifiers
+        return general.prefix(1) + stores + general.dropFirst() + collectors + notifiers
     }
 
     static func render(commands: [Command], version: String) -> String {

@@ -8,6 +8,18 @@ public struct S3Backend: StoreBackend {
     public static let name = "s3"
     public var name: String { Self.name }
     public var schemes: [String] { ["s3"] }
+    public var variables: [(names: String, meaning: String)] {
+        [
+            (
+                "AWS_ENDPOINT_URL, AWS_REGION, AWS_PROFILE",
+                "an s3:// store's endpoint (default AWS), region and profile in ~/.aws/credentials and ~/.aws/config"
+            ),
+            (
+                "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN",
+                "S3 credentials, before the shared files; never shown, never passed to hooks"
+            ),
+        ]
+    }
     public var secretVariables: [String] { ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"] }
 
     public init() {}

@@ -26,6 +26,9 @@ public protocol StoreBackend: Sendable {
     /// The backend's own `doctor` checks for a location it parsed.
     func diagnosis(of location: StoreLocation, context: StoreContext) -> any StoreDiagnosis
 
+    /// Environment variables it reads, by one name or several read together, with what they are for:
+    /// the manual page's ENVIRONMENT lists them.
+    var variables: [(names: String, meaning: String)] { get }
     /// Environment variables holding this kind's credentials: never printed, never passed to a hook.
     var secretVariables: [String] { get }
     /// The same, by prefix (`AGGCTL_WEBDAV_`).
@@ -34,6 +37,7 @@ public protocol StoreBackend: Sendable {
 
 extension StoreBackend {
     public var takesPaths: Bool { false }
+    public var variables: [(names: String, meaning: String)] { [] }
     public var secretVariables: [String] { [] }
     public var secretPrefixes: [String] { [] }
 }

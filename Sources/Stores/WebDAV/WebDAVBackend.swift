@@ -8,6 +8,14 @@ public struct WebDAVBackend: StoreBackend {
     public static let name = "webdav"
     public var name: String { Self.name }
     public var schemes: [String] { ["http", "https"] }
+    public var variables: [(names: String, meaning: String)] {
+        [
+            (
+                "AGGCTL_WEBDAV_USER, AGGCTL_WEBDAV_PASSWORD",
+                "WebDAV credentials (also the URL's userinfo or ~/.netrc); never shown"
+            )
+        ]
+    }
     public var secretPrefixes: [String] { ["AGGCTL_WEBDAV_"] }
 
     public init() {}
