@@ -10,17 +10,18 @@ let package = Package(
         // quick readers of aggctl's own state files, and the outputs a record reaches.
         .library(
             name: "AggctlParsers",
-            targets: ["Portable", "Snapshots", "Stores", "Collectors", "Aggregator", "AggctlCLI"]),
+            targets: ["Portable", "Snapshots", "Stores", "Collectors", "Aggregator", "Notify", "AggctlCLI"]),
     ],
     targets: [
         // Hostile text made safe for a terminal, a notification or an HTTP header: the one place.
         .target(name: "TextSafety"),
         // What every module imports instead of Foundation (FoundationEssentials on Linux, Foundation
         // elsewhere), the few helpers aggctl used from the rest of Foundation, and the plumbing several
-        // modules share: atomic files, whole writes to a descriptor, the parallel map, time zones.
+        // modules share: atomic files, locked state files, whole writes to a descriptor, the parallel map,
+        // time zones.
         .target(name: "Portable", dependencies: ["CShims"]),
-        // The record: its model, its codec (the byte-level reader, the binary coding of kept files) and
-        // validation. Links no HTTP.
+        // The record: its model and its one schema, from which the reader, the writer and the binary
+        // coding of kept files follow, and validation. Links no HTTP.
         .target(name: "Snapshots", dependencies: ["TextSafety", "Portable"]),
         // Where records live: the store protocol, its registry and typed locations, the read caches, and
         // one folder per store (Directory, WebDAV, S3).
@@ -28,9 +29,10 @@ let package = Package(
         // Merge, staleness, availability, history and transition detection; reads stores through the
         // protocol, never a medium.
         .target(name: "Aggregator", dependencies: ["Snapshots", "Stores", "Portable"]),
-        // Notification values, NotifierRegistry with one folder per backend, the outbox; knows nothing of
-        // stores or records.
-        .target(name: "Notify", dependencies: ["HTTP", "TextSafety", "CShims", "Portable"]),
+        // Notification values, NotifierRegistry with one folder per backend, and the delivery ledger
+        // (state, outbox, lock, journal) that delivers each event once; uses the record module only for
+        // its JSON date coding, and knows nothing of stores.
+        .target(name: "Notify", dependencies: ["Snapshots", "HTTP", "TextSafety", "CShims", "Portable"]),
         // C functions the toolchain's Glibc module does not declare (memmem, closing descriptors in a spawn,
         // the affinity mask).
         .target(name: "CShims"),

@@ -1,30 +1,19 @@
 import Portable
 import Snapshots
 
-/// aggctl's own state files read straight from their bytes, for the shapes aggctl writes: `check`'s
-/// alert state (`alerts.json`) and `publish`'s history (`history.json`).
+/// `publish`'s history (`history.json`) read straight from its bytes: the file's one reader.
 ///
-/// Each is read whole on every run (every minute, under cron or `watch`), and Foundation's decoder took
-/// about 300 instructions a byte of them: half of a `check` at a thousand accounts, and most of a
-/// `publish` with two weeks of history. This reader gives up (`Unusual`) on anything it is not sure to
-/// read exactly as Foundation's decoder does (a key given twice, a value of another type, a number or
-/// date that does not convert), and the caller then leaves the file to that decoder, which stays the
-/// judge of what is valid state. What it accepts it reads to the same values (differential tests with
-/// mutated files, and the `alert-state` fuzz target, hold it to that).
+/// It is read whole on every run (every minute, under cron), and Foundation's decoder took about 300
+/// instructions a byte of it: most of a `publish` with two weeks of history (100.7 ms against 22.9 ms,
+/// BENCHMARKS.md). It refuses (`Unusual`) anything it is not sure to read exactly as Foundation's decoder
+/// would (a key given twice, a value of another type, a number or date that does not convert): such a
+/// file is not the history aggctl writes, and is set aside. What it accepts it reads to the same values
+/// as Foundation's decoder (differential tests with mutated files and the `history` fuzz target hold it
+/// to that, with Foundation as the oracle).
 package enum StateReader {
-    /// Why the quick reader gave up; never reported, only a sign to read the file the usual way.
+    /// Why the reader refused the file.
     package struct Unusual: Error {
         package init() {}
-    }
-
-    /// `{"<key>": {account state}, ...}`
-    package static func accounts(_ s: inout JSONScanner) throws(Unusual) -> [String: AccountAlertState] {
-        try dictionary(&s) { (s) throws(Unusual) in try account(&s) }
-    }
-
-    /// `{"<key>|<window>": "<date>", ...}`
-    package static func paceAlerted(_ s: inout JSONScanner) throws(Unusual) -> [String: Date] {
-        try dictionary(&s) { (s) throws(Unusual) in try date(&s) }
     }
 
     /// An object read as a dictionary: every key once.
@@ -41,71 +30,6 @@ package enum StateReader {
         return result
     }
 
-    /// The members an account's state and a held restore share.
-    private struct Figures {
-        var remainingPercent: Double?
-        var lastUpdated: Date?
-        var resetsAt: Date??
-
-        /// Reads the member `key` when it is one of these, and says whether it was.
-        mutating func read(_ key: JSONScanner.RawString, _ s: inout JSONScanner) throws(Unusual) -> Bool {
-            if s.key(key, is: "remainingPercent") {
-                try once(&remainingPercent, try double(&s))
-            } else if s.key(key, is: "lastUpdated") {
-                try once(&lastUpdated, try date(&s))
-            } else if s.key(key, is: "resetsAt") {
-                try once(&resetsAt, try optional(&s) { (s) throws(Unusual) in try date(&s) })
-            } else {
-                return false
-            }
-            return true
-        }
-    }
-
-    private static func account(_ s: inout JSONScanner) throws(Unusual) -> AccountAlertState {
-        var figures = Figures()
-        var heldRestore: HeldRestore??
-        var armedWarnings: [Int]?
-        var window: String??
-        var absentSince: Date??
-        try members(&s) { (s, key) throws(Unusual) in
-            if try figures.read(key, &s) { return }
-            if s.key(key, is: "heldRestore") {
-                try once(&heldRestore, try optional(&s) { (s) throws(Unusual) in try held(&s) })
-            } else if s.key(key, is: "armedWarnings") {
-                try once(&armedWarnings, try integers(&s))
-            } else if s.key(key, is: "window") {
-                try once(&window, try optional(&s) { (s) throws(Unusual) in try string(&s) })
-            } else if s.key(key, is: "absentSince") {
-                try once(&absentSince, try optional(&s) { (s) throws(Unusual) in try date(&s) })
-            } else {
-                try skip(&s)
-            }
-        }
-        guard let remainingPercent = figures.remainingPercent, let lastUpdated = figures.lastUpdated,
-            let armedWarnings
-        else { throw Unusual() }
-        return AccountAlertState(
-            remainingPercent: remainingPercent, lastUpdated: lastUpdated, resetsAt: figures.resetsAt ?? nil,
-            heldRestore: heldRestore ?? nil, armedWarnings: armedWarnings, window: window ?? nil,
-            absentSince: absentSince ?? nil)
-    }
-
-    private static func held(_ s: inout JSONScanner) throws(Unusual) -> HeldRestore {
-        var figures = Figures()
-        try members(&s) { (s, key) throws(Unusual) in
-            if try !figures.read(key, &s) { try skip(&s) }
-        }
-        guard let remainingPercent = figures.remainingPercent, let lastUpdated = figures.lastUpdated else {
-            throw Unusual()
-        }
-        return HeldRestore(
-            remainingPercent: remainingPercent, lastUpdated: lastUpdated, resetsAt: figures.resetsAt ?? nil)
-    }
-
-    // MARK: Pieces
-
-    /// Each member of an object, its key given to `member`, which must read the value.
     package static func members(
         _ s: inout JSONScanner, _ member: (inout JSONScanner, JSONScanner.RawString) throws(Unusual) -> Void
     ) throws(Unusual) {
@@ -116,7 +40,7 @@ package enum StateReader {
         }
     }
 
-    /// Sets a field met for the first time; a key given twice is left to Foundation's decoder.
+    /// Sets a field met for the first time; a key given twice is refused.
     package static func once<Value>(_ field: inout Value?, _ value: Value) throws(Unusual) {
         guard field == nil else { throw Unusual() }
         field = value
@@ -162,10 +86,6 @@ package enum StateReader {
             : RFC3339.parse(bytes: UnsafeRawBufferPointer(start: s.base + raw.start, count: raw.end - raw.start))
         guard let date else { throw Unusual() }
         return date
-    }
-
-    private static func integers(_ s: inout JSONScanner) throws(Unusual) -> [Int] {
-        try array(&s) { (s) throws(Unusual) in try int(&s) }
     }
 
     /// An array, each element read by `element`.

@@ -137,7 +137,7 @@ struct OptionsTests {
         )
         let setup = try CheckCommand.Setup(try flags(specs: CheckCommand.flags), context: context, command: "check")
         #expect(setup.merge.location == .directory(path: home.path + "/Sync/aggctl"))
-        #expect(setup.stateFile.directory == home.path + "/state")
+        #expect(setup.ledger.file.directory == home.path + "/state")
         #expect(setup.warnAt == [25, 10])
         #expect(setup.notifiers.count == 1)
         #expect(

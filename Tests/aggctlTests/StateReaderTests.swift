@@ -7,11 +7,11 @@ import Testing
 
 @testable import AggctlCLI
 
-/// aggctl's state files read straight from their bytes (`CheckState.quickly`, `LocalHistory.quickly`)
-/// and written directly (`quicklyEncoded`), against Foundation's decoder and encoder, which stay the
-/// judges: what a quick reader gives is what Foundation gives, anything it is not sure of it leaves to
-/// Foundation, and what a quick writer writes reads back the same (byte for byte `JSONEncoder`'s, where
-/// both order the keys alike).
+/// aggctl's state files: `publish`'s history read straight from its bytes (`LocalHistory.quickly`, the
+/// file's one reader) and both files written directly, against Foundation's decoder and encoder as the
+/// oracle: what the reader gives is what Foundation gives, anything it is not sure of it refuses, and
+/// what a quick writer writes reads back the same (byte for byte `JSONEncoder`'s, where both order the
+/// keys alike).
 struct StateReaderTests {
     /// Texts an account key or a window may hold: plain, escaped, non-ASCII, quotes and controls.
     static let texts = [
@@ -39,11 +39,11 @@ struct StateReaderTests {
         }
     }
 
-    static func randomState(_ random: inout SeededGenerator, accounts count: Int) -> CheckState {
-        var state = CheckState()
+    static func randomState(_ random: inout SeededGenerator, accounts count: Int) -> LedgerDocument<AlertState> {
+        var state = LedgerDocument<AlertState>()
         for index in 0..<count {
             let key = texts[Int.random(in: 0..<texts.count, using: &random)] + "\(index)"
-            state.alerts.accounts[key] = AccountAlertState(
+            state.decisions.accounts[key] = AccountAlertState(
                 remainingPercent: randomPercent(&random), lastUpdated: randomDate(&random),
                 resetsAt: Bool.random(using: &random) ? randomDate(&random) : nil,
                 heldRestore: Int.random(in: 0..<4, using: &random) == 0
@@ -58,17 +58,13 @@ struct StateReaderTests {
                 absentSince: Bool.random(using: &random) ? randomDate(&random) : nil)
         }
         for index in 0..<Int.random(in: 0...3, using: &random) {
-            state.alerts.paceAlerted["\(texts[index])|weekly"] = randomDate(&random)
+            state.decisions.paceAlerted["\(texts[index])|weekly"] = randomDate(&random)
         }
         return state
     }
 
     static func foundation<Value: Decodable>(_ data: Data, as type: Value.Type = Value.self) -> Value? {
         try? SnapshotCodec.makeDecoder().decode(Value.self, from: data)
-    }
-
-    static func quick(_ data: Data) -> CheckState? {
-        data.withUnsafeBytes { CheckState.quickly(from: $0) }
     }
 
     /// Printable ASCII only: keys both writers order alike (bytes, and Foundation's sorted keys), and text
@@ -160,40 +156,25 @@ struct StateReaderTests {
         #expect(identical > 50)
     }
 
-    // MARK: check's alert state
+    // MARK: check's ledger
 
-    @Test("an alert state as aggctl writes it is read quickly, to the values Foundation reads")
-    func writtenStatesAreReadAlike() throws {
-        try Self.readAlike(seed: 11, Self.randomState, CheckState.quickly)
-    }
-
-    @Test("a damaged or unusual alert state is read as Foundation reads it, or left to Foundation")
-    func damagedStatesAreNeverReadOtherwise() throws {
-        try Self.damagedAlike(
-            seed: 13,
-            splices: [
-                "\"remainingPercent\":1,", "\"lastUpdated\":\"2026-11-30T12:00:00Z\",", "\"schemaVersion\":0,",
-                "\"accounts\":{},", "\"outbox\":[1],", "\"a\":{},",
-            ], Self.randomState, CheckState.quickly)
-    }
-
-    @Test("the alert state is written as JSONEncoder writes it, and read back whole by both readers")
+    @Test("the ledger's document is written as JSONEncoder writes it, and read back whole")
     func writtenAsJSONEncoderWrites() throws {
         try Self.writtenAlike(
-            seed: 15, Self.randomState, CheckState.quickly, encoded: { $0.quicklyEncoded() },
+            seed: 15, Self.randomState, { bytes in Self.foundation(Data(bytes)) }, encoded: { try? $0.encoded() },
             plain: { state in
-                state.alerts.accounts.keys.allSatisfy(Self.isPlain)
-                    && state.alerts.accounts.values.allSatisfy { $0.window.map(Self.isPlain) ?? true }
-                    && state.alerts.paceAlerted.keys.allSatisfy(Self.isPlain)
+                state.decisions.accounts.keys.allSatisfy(Self.isPlain)
+                    && state.decisions.accounts.values.allSatisfy { $0.window.map(Self.isPlain) ?? true }
+                    && state.decisions.paceAlerted.keys.allSatisfy(Self.isPlain)
             })
-        var unwritable = CheckState()
-        unwritable.alerts.accounts["claude:x@y"] = AccountAlertState(
+        var unwritable = AlertState()
+        unwritable.accounts["claude:x@y"] = AccountAlertState(
             remainingPercent: .nan, lastUpdated: Date(timeIntervalSince1970: 0), resetsAt: nil)
-        #expect(unwritable.quicklyEncoded() == nil)
+        #expect(unwritable.quicklyEncodedDocument(outbox: Data("[]".utf8)) == nil)
     }
 
-    @Test("a state with events queued is read by Foundation, written with them in place, and loads the same")
-    func queuedEventsAreLeftToFoundation() throws {
+    @Test("a document with events queued is written with them in place, and a cycle loads it the same")
+    func queuedEventsAreWrittenInPlace() throws {
         var random = SeededGenerator(seed: 14)
         var state = Self.randomState(&random, accounts: 3)
         state.outbox.enqueue(
@@ -204,14 +185,16 @@ struct StateReaderTests {
                     at: Date(timeIntervalSince1970: 1_800_000_000), urgency: .critical)
             ],
             at: Date(timeIntervalSince1970: 1_800_000_000))
-        let data = try SnapshotCodec.makeEncoder(pretty: false).encode(state)
-        #expect(Self.quick(data) == nil)
-        // Written with the events in their place, as JSONEncoder writes the whole.
-        #expect(state.quicklyEncoded().flatMap { Self.foundation($0, as: CheckState.self) } == state)
+        let written = try state.encoded()
+        #expect(Self.foundation(written, as: LedgerDocument<AlertState>.self) == state)
         let root = TemporaryDirectory("aggctl-check-state")
-        try root.write("state/alerts.json", data)
-        let file = StateFile(directory: root.file("state"))
-        #expect(try file.load(CheckState.self, quickly: CheckState.quickly) == .loaded(state))
+        try root.write("state/alerts.json", written)
+        let ledger = DeliveryLedger<AlertState>(directory: root.file("state"))
+        let loaded = try ledger.cycle { session in
+            (session.start, LedgerDocument(decisions: session.decisions, outbox: session.outbox))
+        }
+        #expect(loaded.0 == .loaded)
+        #expect(loaded.1 == state)
     }
 
     // MARK: publish's history

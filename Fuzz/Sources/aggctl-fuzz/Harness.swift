@@ -4,6 +4,7 @@ import TextSafety
 @testable import AggctlCLI
 @testable import Aggregator
 @testable import Collectors
+@testable import Notify
 @testable import Portable
 @testable import Snapshots
 @testable import Stores
@@ -31,8 +32,9 @@ import TextSafety
 ///   record's admission without trapping (the Copilot reader once force-unwrapped a zone).
 /// - `tzif`: a time zone file (RFC 8536) and the POSIX rule of its footer, or the bytes as a `TZ`
 ///   rule: what parses must answer any instant, both ways, without trapping, with an offset in range.
-/// - `alert-state`, `history`: `check`'s per-account state and `publish`'s history read straight from
-///   their bytes (`StateReader`), with Foundation's decoder as the oracle: what the quick reader
+/// - `ledger`: `check`'s ledger document read and written back through the alert state's quick writer.
+/// - `history`: `publish`'s history read straight from its bytes (`StateReader`), with Foundation's
+///   decoder as the oracle: what the quick reader
 ///   accepts, Foundation reads to the same.
 ///
 /// A crash, a trap or an address-sanitizer report is a finding; libFuzzer writes the input to a file.
@@ -161,15 +163,20 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
                 _ = zone.utcSeconds(of: zone.civilTime(atUTC: seconds))
             }
         }
-    case "alert-state":
-        var scanner = JSONScanner(bytes)
-        let quick = try? StateReader.accounts(&scanner)
-        if let quick, (try? scanner.finish()) != nil {
-            guard
-                let reference = try? SnapshotCodec.makeDecoder().decode(
-                    [String: AccountAlertState].self, from: Data(bytes))
-            else { fatalError("the quick state reader accepted what Foundation rejects") }
-            guard reference == quick else { fatalError("the quick state reader and Foundation disagree") }
+    case "ledger":
+        // `check`'s ledger: read by Foundation's decoder (its one reader), written back by the quick
+        // writer of the alert state, which must read back, and write again to the same bytes (dates are
+        // kept to the millisecond, so a finer one read changes once, in the first write).
+        let decoder = SnapshotCodec.makeDecoder()
+        if let document = try? decoder.decode(LedgerDocument<AlertState>.self, from: Data(bytes)),
+            let written = try? document.encoded()
+        {
+            guard let again = try? decoder.decode(LedgerDocument<AlertState>.self, from: written) else {
+                fatalError("the ledger's writer wrote what its reader rejects")
+            }
+            guard (try? again.encoded()) == written else {
+                fatalError("the ledger's document changed through a second write and read")
+            }
         }
     case "history":
         if let quick = LocalHistory.quickly(from: bytes) {
@@ -273,7 +280,7 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     default:
         fatalError(
             "unknown AGGCTL_FUZZ_TARGET '\(target)': record, input, listing, s3-listing, codex-line, claude-line, "
-                + "alert-state, history, caches, pipeline")
+                + "ledger, history, caches, pipeline")
     }
     return 0
 }

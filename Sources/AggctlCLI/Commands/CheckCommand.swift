@@ -54,7 +54,7 @@ enum CheckCommand {
         var notifiers: [any Notifier]
         var warnAt: [Int]
         var warnPace: Bool
-        var stateFile: StateFile
+        var ledger: DeliveryLedger<AlertState>
         var lockTimeout: TimeInterval?
 
         init(_ flags: ParsedFlags, context: RunContext, command: String) throws {
@@ -75,95 +75,58 @@ enum CheckCommand {
             warnAt = try context.setting(CheckCommand.warnAt, flags: flags).map(CheckCommand.parseThresholds) ?? []
             warnPace = flags.isSet(CheckCommand.warnPace)
             lockTimeout = try flags.setting(CheckCommand.lockTimeout).map(ValueParsers.seconds)
-            stateFile = StateFile(directory: context.stateDirectory)
+            ledger = DeliveryLedger(directory: context.stateDirectory)
         }
 
         /// One read, decide, deliver and write cycle under the state lock.
         func runCycle() throws -> ExitStatus {
             do {
                 let console = context.console
-                let body = { try cycle(self, realNow: Date()) }
-                return try stateFile.withLock(timeout: lockTimeout, onWait: { console.note($0) }, body)
+                let body = { (session: inout DeliveryLedger<AlertState>.Session) in
+                    try cycle(self, session: &session, realNow: Date())
+                }
+                return try ledger.cycle(timeout: lockTimeout, onWait: { console.note($0) }, body)
             } catch let error as StateFileError {
                 throw CommandFailure(error.message)
             }
         }
     }
 
-    /// One read, decide, deliver, write cycle; runs under the state lock.
-    ///
-    /// The state is written at two moments of a cycle: with the new events queued (before any backend
-    /// is tried), and at the end. Each success in between goes to the state's journal at once, so a
-    /// crash repeats at most the one delivery in flight. A write that would leave the file as it is (no
-    /// event, no delivery, nothing moved: most runs of a cron job) is skipped, and its flushes with it.
-    static func cycle(_ setup: Setup, realNow: Date) throws -> ExitStatus {
-        let (context, stateFile, notifiers) = (setup.context, setup.stateFile, setup.notifiers)
-        var state = CheckState()
+    /// One read, decide, deliver, write cycle, on the ledger under its lock (`DeliveryLedger` keeps the
+    /// exactly-once rules: the new events written before any backend is tried, each delivery recorded as
+    /// it happens).
+    static func cycle(
+        _ setup: Setup, session: inout DeliveryLedger<AlertState>.Session, realNow: Date
+    ) throws -> ExitStatus {
+        let context = setup.context
         var baselineOnly = false
-        // What the file holds, when that is known exactly: then an unchanged state needs no write.
-        var persisted: CheckState?
-        switch try stateFile.load(CheckState.self, quickly: CheckState.quickly) {
-        case .fresh:
-            break
-        case .loaded(let loaded):
-            state = loaded
-            persisted = loaded
-        case .corrupt(let aside, let reason):
+        if case .corrupt(let aside, let reason, let salvaged) = session.start {
             // Starting over must not re-fire old events: this run only remembers where accounts stand.
             // Events still queued in the file are kept when its outbox reads, and told either way.
-            let salvaged = FileSystem.contents(of: aside).flatMap(CheckState.salvagedOutbox)
             let queued =
-                switch salvaged?.items.count {
+                switch salvaged {
                 case 0?: "it held no queued event"
                 case let count?: "its \(count) queued event(s) are kept and delivered"
                 case nil: "events queued in it, if any, could not be read and are not delivered"
                 }
             context.console.warn(
-                "state '\(stateFile.path)' could not be read (\(reason)); set aside as '\(aside)'; \(queued); "
-                    + "remembering accounts afresh without alerts this run")
-            if let salvaged { state.outbox = salvaged }
+                "state '\(setup.ledger.file.path)' could not be read (\(reason)); set aside as '\(aside)'; "
+                    + "\(queued); remembering accounts afresh without alerts this run")
             baselineOnly = true
         }
-        // Deliveries recorded since the last full write (a run that was killed, or is still in the journal).
-        let journal = try stateFile.journal()
-        for entry in journal {
-            if let id = entry["delivered"], let backend = entry["to"] { state.outbox.markDelivered(id, to: backend) }
-        }
-        // A journal is folded in by the next write, which then removes it.
-        if !journal.isEmpty { persisted = nil }
 
         let (result, finish) = try StatusCommand.merge(setup.merge, context: context)
         defer { finish() }
         StatusCommand.report(result.problems, on: context.console)
         let detection = TransitionDetector.evaluate(
-            previous: state.alerts, accounts: result.accounts, warnAt: setup.warnAt, baselineOnly: baselineOnly,
-            paceAt: setup.warnPace ? result.now : nil)
-        state.alerts = detection.next
-        state.alerts.forget(accountsNotIn: Set(result.accounts.map(\.key.description)), now: result.now)
-        state.outbox.enqueue(detection.events.map(Self.notification), at: realNow)
-        // Persisted before any backend is tried: a crash from here on loses no event.
-        try save(state, to: stateFile, over: &persisted)
-
-        // Room to record every delivery is claimed first: a delivery that could not be recorded (a full
-        // disk) would go out again next run, so without that room nothing goes out.
-        let pending = state.outbox.pending(to: notifiers).map { ["delivered": $0.event, "to": $0.backend] }
-        let reservation: JournalReservation
-        do {
-            reservation = try stateFile.reserveJournal(for: pending)
-        } catch let error as StateFileError {
-            throw CommandFailure(
-                "\(error.message); nothing was delivered, \(state.outbox.items.count) event(s) stay queued for the "
-                    + "next run")
-        }
-        var recorded = 0
-        let report = try state.outbox.deliver(
-            to: notifiers, policy: context.retryPolicy, now: realNow, lifetime: outboxLifetime
-        ) { id, backend in
-            try reservation.record(["delivered": id, "to": backend])
-            recorded += 1
-        }
-        if recorded == 0 { reservation.giveBack() }
-        try save(state, to: stateFile, over: &persisted)
+            previous: session.decisions, accounts: result.accounts, warnAt: setup.warnAt,
+            baselineOnly: baselineOnly, paceAt: setup.warnPace ? result.now : nil)
+        session.decisions = detection.next
+        session.decisions.forget(accountsNotIn: Set(result.accounts.map(\.key.description)), now: result.now)
+        session.enqueue(detection.events.map(Self.notification), at: realNow)
+        try session.commit()
+        let report = try session.deliver(
+            to: setup.notifiers, policy: context.retryPolicy, now: realNow, lifetime: outboxLifetime)
         for dropped in DeliveryFailure.summaries(report.dropped) {
             context.console.warn("dropping \(dropped): undelivered for over a day")
         }
@@ -172,16 +135,7 @@ enum CheckCommand {
         guard let last = failures.last else { return .success }
         for failure in failures.dropLast() { context.console.warn("could not deliver \(failure)") }
         throw CommandFailure(
-            "could not deliver \(last); \(state.outbox.items.count) event(s) stay queued for the next run")
-    }
-
-    /// Writes the whole state unless the file holds exactly it already (`persisted`); the journal it now
-    /// includes goes.
-    private static func save(_ state: CheckState, to stateFile: StateFile, over persisted: inout CheckState?) throws {
-        guard state != persisted else { return }
-        try stateFile.save(state, quickly: { $0.quicklyEncoded() })
-        stateFile.clearJournal()
-        persisted = state
+            "could not deliver \(last); \(session.outbox.items.count) event(s) stay queued for the next run")
     }
 
     static func notification(_ event: TransitionEvent) -> Notify.Notification {

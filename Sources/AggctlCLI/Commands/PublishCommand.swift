@@ -122,10 +122,7 @@ enum PublishCommand {
         if dryRun {
             // What the record would carry, read without a lock or a write.
             var history = LocalHistory()
-            if let data = FileSystem.contents(of: historyFile.path),
-                let kept = data.withUnsafeBytes(LocalHistory.quickly)
-                    ?? (try? SnapshotCodec.makeDecoder().decode(LocalHistory.self, from: data))
-            {
+            if let data = FileSystem.contents(of: historyFile.path), let kept = try? LocalHistory.read(data) {
                 history = kept
             }
             providers = providers.map { history.observe($0, now: now) }
@@ -184,7 +181,7 @@ enum PublishCommand {
         do {
             return try file.withLock(timeout: 30) {
                 var history = LocalHistory()
-                switch try file.load(LocalHistory.self, quickly: LocalHistory.quickly) {
+                switch try file.load(LocalHistory.read) {
                 case .fresh: break
                 case .loaded(let loaded): history = loaded
                 case .corrupt(let aside, let reason):
@@ -192,7 +189,7 @@ enum PublishCommand {
                 }
                 let observed = providers.map { history.observe($0, now: now) }
                 history.prune(now: now)
-                try file.save(history, quickly: { $0.quicklyEncoded() })
+                try file.save { try history.encoded() }
                 return observed
             }
         } catch {

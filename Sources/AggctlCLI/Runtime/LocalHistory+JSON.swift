@@ -7,6 +7,11 @@ extension LocalHistory {
     /// directly: two weeks of samples of two accounts took `JSONEncoder` a third of a `publish`, which
     /// writes them on every run. Nil when a figure is not finite (which `JSONEncoder` refuses, and then
     /// says why).
+    func encoded() throws -> Data {
+        if let data = quicklyEncoded() { return data }
+        return try SnapshotCodec.makeEncoder(pretty: false).encode(self)
+    }
+
     func quicklyEncoded() -> Data? {
         let windows = accounts.values
         guard windows.allSatisfy({ ($0.session + $0.weekly).allSatisfy { $0.usedPercent.isFinite } }) else {

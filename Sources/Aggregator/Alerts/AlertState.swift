@@ -2,8 +2,8 @@ import Portable
 
 /// What transition detection remembers between runs, per account.
 ///
-/// Persisted in the state directory (`StateFile`) beside the outbox of undelivered events, which belongs
-/// to Notify: the command that runs both owns the document.
+/// Persisted in `check`'s delivery ledger (Notify's `DeliveryLedger`) beside the outbox of undelivered
+/// events: its members are the top of `alerts.json`.
 public struct AlertState: Codable, Sendable, Equatable {
     /// By `AccountKey.description`.
     public var accounts: [String: AccountAlertState] = [:]
@@ -12,6 +12,24 @@ public struct AlertState: Codable, Sendable, Equatable {
     public var paceAlerted: [String: Date] = [:]
 
     public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case accounts, paceAlerted
+    }
+
+    /// `accounts` is in every file a release wrote; `paceAlerted` only since `--warn-pace` (older files
+    /// have none: nothing fired yet).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        accounts = try container.decode([String: AccountAlertState].self, forKey: .accounts)
+        paceAlerted = try container.decodeIfPresent([String: Date].self, forKey: .paceAlerted) ?? [:]
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(accounts, forKey: .accounts)
+        try container.encode(paceAlerted, forKey: .paceAlerted)
+    }
 
     /// How long an account that is no longer in the store is remembered, counted from the first run
     /// that did not see it: a device forgotten or an account given up must not cost every run for ever.

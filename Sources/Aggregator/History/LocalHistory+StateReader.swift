@@ -2,8 +2,16 @@ import Portable
 import Snapshots
 
 extension LocalHistory {
-    /// The history read straight from its bytes when it has the shape aggctl writes; nil otherwise, and
-    /// then Foundation's decoder reads it (`StateReader`).
+    /// Reads `history.json`: its one reader. A file of another shape is not valid history (then set aside
+    /// and started afresh: history never costs a publish).
+    public static func read(_ data: Data) throws -> LocalHistory {
+        guard let history = data.withUnsafeBytes(quickly) else {
+            throw StateFileError("not the history aggctl writes")
+        }
+        return history
+    }
+
+    /// The history read straight from its bytes when it has the shape aggctl writes; nil otherwise.
     public static func quickly(from bytes: UnsafeRawBufferPointer) -> LocalHistory? {
         var s = JSONScanner(bytes)
         var accounts: [String: WindowHistory]?

@@ -25,7 +25,7 @@ extension SchemaValue {
 
 /// A value in the binary form of aggctl's caches: every `SchemaValue`, and what is derived from a record
 /// while reading it (`SchemaField.derived`).
-protocol KeptValue {
+protocol KeptValue: SendableMetatype {
     func keep(in out: inout BinaryWriter)
     static func restore(from reader: inout BinaryReader) throws -> Self
 }

@@ -1,6 +1,5 @@
 import Portable
 import Snapshots
-import Stores
 
 /// The record names a server store's last listing had, kept beside the parse cache.
 ///
