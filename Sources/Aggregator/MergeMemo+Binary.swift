@@ -8,7 +8,9 @@ import Stores
 extension MergeMemo {
     static let magic: [UInt8] = Array("AGGMERGE".utf8)
     /// 6: accounts grouped by the bytes of their e-mails (a memo of 5 may hold two of them as one).
-    static let format: UInt32 = 6
+    /// 7: limits in place of per-model weeks, each device's `lastUpdated` (today's figures are judged
+    /// by it).
+    static let format: UInt32 = 7
     /// Accounts are stored in this many independent chunks, so loading decodes them on every core.
     static let accountChunks = 8
 
@@ -83,7 +85,12 @@ extension MergeMemo {
             }
             let accounts = try Parallel.makeArray(count: pieces.last?.upperBound ?? 0, pieces: pieces) { piece, emit in
                 var reader = BinaryReader(shared[piece].bytes)
-                for _ in 0..<shared[piece].count { emit(try reader.account(devices: deviceIDs)) }
+                for _ in 0..<shared[piece].count {
+                    // What depends on the moment is not kept: judged here as the merge judged it.
+                    var account = try reader.account(devices: deviceIDs)
+                    account.judge(at: options.now)
+                    emit(account)
+                }
                 guard reader.isAtEnd else { throw BinaryReader.Corrupt() }
             }
             let problems = try (0..<(try input.count())).map { _ in
@@ -114,12 +121,9 @@ extension BinaryWriter {
         optionalString(account.plan)
         optionally(account.session) { $0.window($1.window) }
         optionally(account.weekly) { $0.window($1.window) }
-        optionally(account.modelWeekly) { out, models in
-            out.u32(UInt32(models.count))
-            for model in models {
-                out.string(model.name)
-                out.window(model.window.window)
-            }
+        optionally(account.limits) { out, limits in
+            out.u32(UInt32(limits.count))
+            for limit in limits { out.limit(limit.figures) }
         }
         device(account.deviceID)
         string(account.deviceName)
@@ -138,6 +142,7 @@ extension BinaryWriter {
         u32(UInt32(account.perDevice.count))
         for ledger in account.perDevice {
             device(ledger.deviceID)
+            date(ledger.lastUpdated)
             optionalInt(ledger.tokensToday)
             optionalInt(ledger.tokens30Days)
             optionalDouble(ledger.costTodayUSD)
@@ -182,10 +187,8 @@ extension BinaryReader {
         let plan = try optionalString()
         let session = try optionally { WindowStatus(try $0.window()) }
         let weekly = try optionally { WindowStatus(try $0.window()) }
-        let modelWeekly = try optionally { reader in
-            try (0..<(try reader.count())).map { _ in
-                NamedWindowStatus(name: try reader.string(), window: WindowStatus(try reader.window()))
-            }
+        let limits = try optionally { reader in
+            try (0..<(try reader.count())).map { _ in LimitStatus(try reader.limit()) }
         }
         let deviceID = try device(devices)
         let deviceName = try string()
@@ -199,7 +202,7 @@ extension BinaryReader {
         }
         let perDevice = try (0..<(try count())).map { _ in
             DeviceLedger(
-                deviceID: try device(devices), tokensToday: try optionalInt(),
+                deviceID: try device(devices), lastUpdated: try date(), tokensToday: try optionalInt(),
                 tokens30Days: try optionalInt(), costTodayUSD: try optionalDouble(),
                 cost30DaysUSD: try optionalDouble(), daily: [])
         }
@@ -209,7 +212,7 @@ extension BinaryReader {
         let trend = try optionally { try $0.trend() }
         return MergedAccount(
             key: key, providerID: providerID, accountEmail: accountEmail, plan: plan, session: session, weekly: weekly,
-            modelWeekly: modelWeekly, deviceID: deviceID, deviceName: deviceName, lastUpdated: lastUpdated,
+            limits: limits, deviceID: deviceID, deviceName: deviceName, lastUpdated: lastUpdated,
             seenOn: seenOn, tokens: tokens, costUSD: cost, perDevice: perDevice, stale: flags & 1 != 0,
             clockSkew: flags & 2 != 0, error: error, errorDeviceID: errorDeviceID, weeklyTrend: trend)
     }

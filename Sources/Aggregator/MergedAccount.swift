@@ -11,7 +11,8 @@ public struct MergedAccount: Sendable, Equatable {
     public var plan: String?
     public var session: WindowStatus?
     public var weekly: WindowStatus?
-    public var modelWeekly: [NamedWindowStatus]?
+    /// Every other limit of the winning entry (the record format, "Limits").
+    public var limits: [LimitStatus]?
     /// The device whose entry won.
     public var deviceID: DeviceID
     public var deviceName: String
@@ -40,19 +41,72 @@ public struct MergedAccount: Sendable, Equatable {
     /// no device carried weekly samples.
     public var weeklyTrend: WeeklyTrend? = nil
 
+    // Judged at the merge's moment (`judge(at:)`), and judged anew when the same merge is read at another.
+
+    /// The session, the weekly window or a binding limit is depleted (and not due): nothing can be used.
+    public var blocked = false
+    /// When the account can be used again: the latest reset among the windows that block it; nil when
+    /// it is not blocked, or one of them has no reset time.
+    public var availableAt: Date? = nil
+    /// The window with the least left among the session, the weekly window and the binding limits that
+    /// are not due: `session`, `weekly` or a limit's id; nil when there is none.
+    public var tightest: String? = nil
+
     /// Every window of the account by name, in the order reports show them: `session`, `weekly`, then
-    /// each per-model window under its own name.
+    /// each limit under its id.
     public var windows: [(name: String, window: WindowStatus)] {
         var windows: [(name: String, window: WindowStatus)] = []
         if let session { windows.append(("session", session)) }
         if let weekly { windows.append(("weekly", weekly)) }
-        windows += (modelWeekly ?? []).map { ($0.name, $0.window) }
+        windows += (limits ?? []).map { ($0.id, $0.window) }
         return windows
     }
 
-    /// The window with the least left, when the account has any.
+    /// The tightest window (`tightest`) itself.
     public var tightestWindow: WindowStatus? {
-        windows.map(\.window).min { $0.remainingPercent < $1.remainingPercent }
+        tightest.flatMap { name in windows.first { $0.name == name }?.window }
+    }
+
+    /// The non-binding limits that are used up (and not due): what one-line outputs add beside the
+    /// tightest window ("Opus used up").
+    public var usedUpLimits: [LimitStatus] {
+        (limits ?? []).filter { !$0.binding && !$0.window.due && $0.window.level == .depleted }
+    }
+
+    /// The non-binding weekly limits as version 1 named them (`opus` for `opus-weekly`): `status --json`
+    /// keeps `modelWeekly` for programs written against version 1.
+    public var modelWeekly: [NamedWindowStatus]? {
+        let models = (limits ?? []).filter { !$0.binding && $0.id.hasSuffix("-weekly") }
+        return models.isEmpty ? nil : models.map { NamedWindowStatus(name: String($0.id.dropLast(7)), window: $0.window) }
+    }
+
+    /// Judges what depends on the moment: which windows are due, availability, the tightest window, and
+    /// today's tokens and cost (only figures of `now`'s UTC date count as today's).
+    public mutating func judge(at now: Date) {
+        session?.judge(at: now)
+        weekly?.judge(at: now)
+        if limits != nil {
+            for index in limits!.indices { limits![index].window.judge(at: now) }
+        }
+        var binding: [(name: String, window: WindowStatus)] = []
+        if let session { binding.append(("session", session)) }
+        if let weekly { binding.append(("weekly", weekly)) }
+        binding += (limits ?? []).filter(\.binding).map { ($0.id, $0.window) }
+        let current = binding.filter { !$0.window.due }
+        let blocking = current.filter { $0.window.level == .depleted }
+        blocked = !blocking.isEmpty
+        let resets = blocking.map(\.window.resetsAt)
+        availableAt = blocked && !resets.contains(where: { $0 == nil }) ? resets.compactMap { $0 }.max() : nil
+        tightest = current.min { $0.window.remainingPercent < $1.window.remainingPercent }?.name
+        let today = DeviceLedger.utcDay(of: now)
+        if tokens != nil {
+            let figures = perDevice.compactMap { $0.tokensToday(on: today) }
+            tokens!.today = figures.isEmpty ? nil : figures.reduce(0) { $0.saturatingAdding($1) }
+        }
+        if costUSD != nil {
+            let figures = perDevice.compactMap { $0.costToday(on: today) }
+            costUSD!.today = figures.isEmpty ? nil : figures.reduce(0, +)
+        }
     }
 
     /// Tokens per UTC date, summed over the devices that reported the account, sorted by date.
@@ -79,6 +133,14 @@ public struct WindowStatus: Sendable, Equatable {
     public var level: WindowLevel
     public var windowMinutes: Int?
     public var resetsAt: Date?
+    /// Its reset has passed (`now >= resetsAt`): the figures are not current, and are never shown as the
+    /// window's state (its level is unknown until newer figures arrive).
+    public var due = false
+
+    /// Judges `due` at `now`.
+    public mutating func judge(at now: Date) {
+        due = resetsAt.map { now >= $0 } ?? false
+    }
 
     /// The provider's figures this status was derived from.
     public var window: UsageWindow {
@@ -100,6 +162,34 @@ public struct NamedWindowStatus: Sendable, Equatable {
     public var window: WindowStatus
 }
 
+/// A limit of the winning entry with its derived figures.
+public struct LimitStatus: Sendable, Equatable {
+    public var id: String
+    public var label: String
+    public var window: WindowStatus
+    public var used: Double?
+    public var limit: Double?
+    public var unit: String?
+    public var binding: Bool
+
+    public init(_ limit: Limit) {
+        id = limit.id
+        label = limit.label
+        window = WindowStatus(limit.window)
+        used = limit.used
+        self.limit = limit.limit
+        unit = limit.unit
+        binding = limit.binding
+    }
+
+    /// The provider's figures this status was derived from.
+    public var figures: Limit {
+        Limit(
+            id: id, label: label, windowMinutes: window.windowMinutes, usedPercent: window.usedPercent,
+            resetsAt: window.resetsAt, used: used, limit: limit, unit: unit, binding: binding)
+    }
+}
+
 /// Tokens added up over devices.
 public struct TokenTotals: Sendable, Equatable {
     /// Sum of the devices' `today`; nil when none reported it.
@@ -116,12 +206,32 @@ public struct CostTotals: Sendable, Equatable {
 /// One device's own ledger for an account.
 public struct DeviceLedger: Sendable, Equatable {
     public var deviceID: DeviceID
+    /// When the device read the figures: its `today` is today's only on that UTC date.
+    public var lastUpdated: Date
     public var tokensToday: Int?
     public var tokens30Days: Int?
     public var costTodayUSD: Double?
     public var cost30DaysUSD: Double?
     /// The device's own daily entries, as it reported them.
     public var daily: [DailyTokens]
+
+    /// The UTC calendar date of `date`, as daily entries name it (`YYYY-MM-DD`).
+    public static func utcDay(of date: Date) -> String {
+        String(RFC3339.format(date).prefix(10))
+    }
+
+    /// The device's tokens of the UTC date `day`: its `today` when it read them that day, else its daily
+    /// entry of that date; nil when it has neither (yesterday's "today" is not today's).
+    public func tokensToday(on day: String) -> Int? {
+        if Self.utcDay(of: lastUpdated) == day { return tokensToday }
+        return daily.first { $0.date == day }?.tokens
+    }
+
+    /// The same of cost.
+    public func costToday(on day: String) -> Double? {
+        if Self.utcDay(of: lastUpdated) == day { return costTodayUSD }
+        return daily.first { $0.date == day }?.costUSD
+    }
 }
 
 /// A device as the store shows it.

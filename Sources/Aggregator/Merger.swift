@@ -151,7 +151,7 @@ public enum Merger {
         // A newer entry without windows stands beside the figures with its error, never in their place.
         let newestError = winner.device == newest.device ? nil : entries.of(newest) { $0.error }
 
-        return MergedAccount(
+        var account = MergedAccount(
             key: key,
             providerID: entries.of(winner) { $0.providerID },
             accountEmail: key.normalizedEmail == nil
@@ -159,9 +159,7 @@ public enum Merger {
             plan: entries.of(winner) { $0.plan },
             session: entries.of(winner) { $0.session.map(WindowStatus.init) },
             weekly: entries.of(winner) { $0.weekly.map(WindowStatus.init) },
-            modelWeekly: entries.of(winner) { entry in
-                entry.modelWeekly.map { $0.map { NamedWindowStatus(name: $0.name, window: WindowStatus($0.window)) } }
-            },
+            limits: entries.of(winner) { entry in entry.limits.map { $0.map(LimitStatus.init) } },
             deviceID: deviceOf(winner),
             deviceName: records[winner.record].snapshot.deviceName,
             lastUpdated: entries.of(winner) { $0.lastUpdated },
@@ -171,7 +169,7 @@ public enum Merger {
             perDevice: deviceBests.map { candidate in
                 entries.of(candidate) { entry in
                     DeviceLedger(
-                        deviceID: deviceOf(candidate), tokensToday: entry.tokens?.today,
+                        deviceID: deviceOf(candidate), lastUpdated: entry.lastUpdated, tokensToday: entry.tokens?.today,
                         tokens30Days: entry.tokens?.last30Days, costTodayUSD: entry.costUSD?.today,
                         cost30DaysUSD: entry.costUSD?.last30Days, daily: entry.tokens?.daily ?? [])
                 }
@@ -182,6 +180,8 @@ public enum Merger {
             errorDeviceID: newestError == nil ? nil : deviceOf(newest),
             history: history(of: entries, options),
             weeklyTrend: weeklyTrend(of: entries, options))
+        account.judge(at: options.now)
+        return account
     }
 
     /// The entries of an account's candidates, read where they lie.
@@ -298,6 +298,7 @@ public struct MergeResult: Sendable, Equatable {
         result.now = options.now
         for index in result.accounts.indices {
             result.accounts[index].stale = options.isStale(since: result.accounts[index].lastUpdated)
+            result.accounts[index].judge(at: options.now)
         }
         for index in result.devices.indices {
             result.devices[index].stale = options.isStale(since: result.devices[index].generatedAt)

@@ -14,7 +14,7 @@ struct SnapshotCodecTests {
                 session: UsageWindow(
                     usedPercent: 37.5, windowMinutes: 300, resetsAt: Records.date("2026-11-30T14:00:00Z")),
                 weekly: UsageWindow(usedPercent: 60, windowMinutes: 10080),
-                modelWeekly: [NamedWindow(name: "opus", window: UsageWindow(usedPercent: 81))],
+                limits: [Limit(id: "opus-weekly", label: "Opus", windowMinutes: 10080, usedPercent: 81)],
                 tokens: TokenUsage(
                     today: 10, last30Days: 300, daily: [DailyTokens(date: "2026-11-30", tokens: 10, costUSD: 0.5)]),
                 costUSD: CostUsage(today: 0.5, last30Days: 12.25),
@@ -62,7 +62,12 @@ struct SnapshotCodecTests {
             usage.weeklySamples = usage.weeklySamples?.map {
                 UsageSample(at: moment($0.at, &g), usedPercent: number(&g), resetsAt: moment($0.at, &g))
             }
-            usage.modelWeekly = usage.modelWeekly?.map { NamedWindow(name: text(&g), window: $0.window) }
+            usage.limits = usage.limits?.map { limit in
+                var limit = limit
+                limit.label = text(&g)
+                limit.unit = limit.unit.map { _ in text(&g) }
+                return limit
+            }
             return usage
         }
         return hostile
@@ -76,7 +81,7 @@ struct SnapshotCodecTests {
         for index in 0..<3000 {
             var snapshot = RandomRecords.snapshot(index, using: &generator)
             if index % 2 == 1 { snapshot = Self.hostile(snapshot, using: &generator) }
-            if index % 7 == 3 { snapshot.providers[0].modelWeekly = [] }
+            if index % 7 == 3 { snapshot.providers[0].limits = [] }
             let written = try SnapshotCodec.encode(snapshot, pretty: pretty)
             let encoded = try SnapshotCodec.encodeWithFoundation(snapshot, pretty: pretty)
             #expect(written == encoded, "\(String(decoding: encoded, as: UTF8.self))")
@@ -119,7 +124,7 @@ struct SnapshotCodecTests {
         let text = String(decoding: try SnapshotCodec.encode(Self.full), as: UTF8.self)
         #expect(text.hasSuffix("}\n"))
         #expect(text.contains("\"lastUpdated\" : \"2026-11-30T11:59:00.500Z\""))
-        #expect(text.contains("\"schemaVersion\" : 1"))
+        #expect(text.contains("\"schemaVersion\" : 2"))
         let keys = ["appVersion", "deviceID", "deviceName", "generatedAt", "providers", "schemaVersion"]
         let positions = keys.map { text.range(of: "\"\($0)\"")!.lowerBound }
         #expect(positions == positions.sorted())
@@ -149,7 +154,7 @@ struct SnapshotCodecTests {
              "providers": [{"providerID": "codex", "lastUpdated": "2026-11-30T12:00:00Z"}]}
             """)
         #expect(record.snapshot.schemaVersion == 7)
-        #expect(record.notes == ["schemaVersion 7 is newer than this reader's 1; read the fields it knows"])
+        #expect(record.notes == ["schemaVersion 7 is newer than this reader's 2; read the fields it knows"])
     }
 
     @Test("an unusable provider entry is skipped with a note; the others are kept")

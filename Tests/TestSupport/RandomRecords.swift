@@ -59,8 +59,17 @@ public enum RandomRecords {
             plan: maybe { texts.randomElement(using: &$0)! },
             lastUpdated: lastUpdated,
             session: maybe(window), weekly: maybe(window),
-            modelWeekly: maybe { g in
-                (0..<Int.random(in: 0...2, using: &g)).map { NamedWindow(name: "m\($0)", window: window(&g)) }
+            limits: maybe { g in
+                (0..<Int.random(in: 1...3, using: &g)).map { index in
+                    let figures = window(&g)
+                    return Limit(
+                        id: ["opus-weekly", "spark-session", "premium-monthly", "spend-monthly"][index],
+                        label: texts.randomElement(using: &g)!, windowMinutes: figures.windowMinutes,
+                        usedPercent: Bool.random(using: &g) ? figures.usedPercent : 100 + figures.usedPercent,
+                        resetsAt: figures.resetsAt, used: Bool.random(using: &g) ? percent(&g) : nil,
+                        limit: Bool.random(using: &g) ? 1000 : nil, unit: Bool.random(using: &g) ? "EUR" : nil,
+                        binding: Bool.random(using: &g))
+                }
             },
             tokens: maybe { g in
                 TokenUsage(

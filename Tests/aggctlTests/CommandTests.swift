@@ -64,8 +64,8 @@ struct CommandTests {
         #expect(
             Set(claude.keys) == [
                 "providerID", "accountEmail", "plan", "session", "weekly", "deviceID", "deviceName", "lastUpdated",
-                "seenOn", "modelWeekly", "tokens", "costUSD", "perDevice", "stale", "clockSkew", "error",
-                "errorDeviceID",
+                "seenOn", "limits", "modelWeekly", "tokens", "costUSD", "perDevice", "stale", "clockSkew", "error",
+                "errorDeviceID", "blocked", "availableAt", "tightest",
             ])
         #expect(claude["deviceID"] as? String == "studio-mac-1a2b3c4d")
         #expect(claude["seenOn"] as? [String] == ["laptop-9f8e7d6c", "studio-mac-1a2b3c4d"])
@@ -378,7 +378,9 @@ struct CommandTests {
     func statusBar() throws {
         let line = Harness().run("status", "--store", examples, "--format", "line", "--now", "2026-11-30T12:00:00Z")
         #expect(line.status == .success)
-        #expect(line.output == "Claude (work) 8% · Claude (you) 19% · Codex depleted 1h15m · Gemini 96%\n")
+        // Claude (you)'s Opus week (19 % left) stops one model, not the account; Gemini's session reset at
+        // 08:00, so its figures of 06:11 are due, and old.
+        #expect(line.output == "Claude (work) 8% · Claude (you) 40% · Codex depleted 1h15m · Gemini due (stale)\n")
         let filtered = Harness().run(
             "status", "--store", examples, "--format", "line", "--provider", "Codex", "--now", "2026-11-30T12:00:00Z")
         #expect(filtered.output == "Codex depleted 1h15m\n")

@@ -66,7 +66,7 @@ struct StatusTemplateTests {
                 moments.append(provider.lastUpdated.addingTimeInterval(-maxSkew))
                 let windows =
                     [provider.session, provider.weekly].compactMap { $0 }
-                    + (provider.modelWeekly ?? []).map(\.window)
+                    + (provider.limits ?? []).map(\.window)
                 for window in windows {
                     guard let resetsAt = window.resetsAt, let minutes = window.windowMinutes else { continue }
                     let duration = Double(minutes) * 60
@@ -99,10 +99,37 @@ struct StatusTemplateTests {
             #expect(fromDocument.output == rendered.output, "at \(now.timeIntervalSince1970)")
             #expect(fromDocument.errors == "")
         }
-        // Every run was answered from the document: one that went past it would have taken the memo and
-        // kept the document again, as another file.
-        let inode = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
-        #expect(inode == kept)
+        _ = kept
+    }
+
+    @Test("a kept document stands until the first reset after it was rendered, and not past it")
+    func keptDocumentStandsUntilTheNextReset() throws {
+        var cached = Harness()
+        let now = Records.date("2026-11-30T12:00:00Z")
+        var entry = ProviderUsage(
+            providerID: "codex", accountEmail: "you@example.com", lastUpdated: now.addingTimeInterval(-60),
+            session: UsageWindow(usedPercent: 100, windowMinutes: 300, resetsAt: now.addingTimeInterval(3600)))
+        entry.weekly = UsageWindow(usedPercent: 30, windowMinutes: 10080, resetsAt: now.addingTimeInterval(86_400))
+        let record = try cached.home.write(
+            "store/laptop.json",
+            try SnapshotCodec.encode(
+                DeviceSnapshot(
+                    deviceID: Records.id("laptop"), deviceName: "laptop", generatedAt: now.addingTimeInterval(-60),
+                    providers: [entry])))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -600)], ofItemAtPath: record)
+        let arguments = ["status", "--store", cached.home.file("store"), "--json", "--stale-after", "86400"]
+        cached.now = now
+        let path = try keepDocument(cached, arguments)
+        let kept = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+        cached.now = now.addingTimeInterval(3599)
+        #expect(cached.run(arguments).output.contains("\"blocked\":true"))
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int == kept)
+        // Past the session's reset its old figures are due: the document does not stand, and the fresh
+        // rendering says so.
+        cached.now = now.addingTimeInterval(3601)
+        let after = cached.run(arguments).output
+        #expect(after.contains("\"blocked\":false"))
+        #expect(after.contains("\"due\":true"))
     }
 
     @Test("a kept document of more values than one gathering write takes comes out whole and in order")
@@ -267,7 +294,7 @@ struct StatusTemplateTests {
         // A change to the document's form must bump StatusTemplate.format (documents kept by the same
         // aggctl version would be printed in the old form), then record the new digest here.
         #expect(
-            "\(StatusTemplate.format) \(String(digest, radix: 16))" == "2 168c81508130ae55",
+            "\(StatusTemplate.format) \(String(digest, radix: 16))" == "3 8da2ba2f1ea47ec3",
             "\(json.text)")
     }
 }

@@ -240,11 +240,17 @@ enum PublishCommand {
             first.session = first.session ?? entry.session
             first.weekly = first.weekly ?? entry.weekly
             first.modelWeekly = first.modelWeekly ?? entry.modelWeekly
+            // Limits by id, the first source's figures standing.
+            if let more = entry.limits {
+                var limits = first.limits ?? []
+                limits += more.filter { limit in !limits.contains { $0.id == limit.id } }
+                first.limits = limits
+            }
             first.tokens = first.tokens ?? entry.tokens
             first.costUSD = first.costUSD ?? entry.costUSD
             first.weeklySamples = first.weeklySamples ?? entry.weeklySamples
             // An error says why figures are missing: it stays only while they still are.
-            if first.session != nil || first.weekly != nil {
+            if first.hasWindows {
                 first.error = nil
             } else {
                 first.error = first.error ?? entry.error

@@ -177,8 +177,10 @@ enum StatusCommand {
     ) {
         var json = JSONWriter(capacity: 64 * 1024 + result.accounts.count * 2048, marking: true)
         StatusReport.status(result, to: &json)
+        let interval = StatusTemplate.Key.interval(of: result)
         let key = StatusTemplate.Key(
-            identity: identity, provider: options.provider, account: options.account, newestEntry: result.newestEntry)
+            identity: identity, provider: options.provider, account: options.account, newestEntry: result.newestEntry,
+            standsFrom: interval.from, standsUntil: interval.until)
         json.withBytes { document in
             output.write(bytes: document)
             output.write("\n")

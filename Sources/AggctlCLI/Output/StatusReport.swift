@@ -47,6 +47,10 @@ enum StatusReport {
         json.object { json in
             json.key("accountEmail")
             json.string(account.accountEmail)
+            json.key("availableAt")
+            json.date(account.availableAt)
+            json.key("blocked")
+            json.bool(account.blocked)
             json.key("clockSkew")
             json.bool(account.clockSkew)
             json.key("costUSD")
@@ -70,6 +74,12 @@ enum StatusReport {
             json.string(account.errorDeviceID?.rawValue)
             json.key("lastUpdated")
             json.date(account.lastUpdated)
+            json.key("limits")
+            if let limits = account.limits {
+                json.array(limits) { json, limit in write(limit, now: now, to: &json) }
+            } else {
+                json.null()
+            }
             json.key("modelWeekly")
             if let models = account.modelWeekly {
                 json.array(models) { json, model in write(model.window, name: model.name, now: now, to: &json) }
@@ -101,6 +111,8 @@ enum StatusReport {
             write(account.session, now: now, to: &json)
             json.key("stale")
             json.moment(.stale(since: account.lastUpdated)) { $0.bool(account.stale) }
+            json.key("tightest")
+            json.string(account.tightest)
             json.key("tokens")
             if let tokens = account.tokens {
                 json.object { json in
@@ -117,12 +129,51 @@ enum StatusReport {
         }
     }
 
+    /// A limit: its figures and what the merge derives from them.
+    static func write(_ limit: LimitStatus, now: Date, to json: inout JSONWriter) {
+        json.object { json in
+            json.key("binding")
+            json.bool(limit.binding)
+            json.key("due")
+            json.bool(limit.window.due)
+            json.key("id")
+            json.string(limit.id)
+            json.key("label")
+            json.string(limit.label)
+            json.key("level")
+            json.string(level(of: limit.window))
+            json.key("limit")
+            json.double(limit.limit)
+            json.key("pace")
+            json.moment(.pace(of: limit.window)) { write(limit.window.pace(at: now), to: &$0) }
+            json.key("remainingPercent")
+            json.double(limit.window.remainingPercent)
+            json.key("resetsAt")
+            json.date(limit.window.resetsAt)
+            json.key("unit")
+            json.string(limit.unit)
+            json.key("used")
+            json.double(limit.used)
+            json.key("usedPercent")
+            json.double(limit.window.usedPercent)
+            json.key("windowMinutes")
+            json.int(limit.window.windowMinutes)
+        }
+    }
+
+    /// A window's level as programs read it: `unknown` while it is due (its figures are not current).
+    static func level(of window: WindowStatus) -> String {
+        window.due ? "unknown" : window.level.rawValue
+    }
+
     /// A session or weekly window (with `windowMinutes`), or a per-model window (with its `name` instead).
     static func write(_ window: WindowStatus?, name: String? = nil, now: Date, to json: inout JSONWriter) {
         guard let window else { return json.null() }
         json.object { json in
+            json.key("due")
+            json.bool(window.due)
             json.key("level")
-            json.string(window.level.rawValue)
+            json.string(level(of: window))
             if let name {
                 json.key("name")
                 json.string(name)

@@ -52,11 +52,32 @@ struct StatusTemplate {
         var account: String?
         /// The merge's newest entry: past `maxSkew` ahead of `now` it is skewed, and the merge is another.
         var newestEntry: Date?
+        /// The moments between which what the document judged by resets and dates stays the same (which
+        /// windows are due, availability, the tightest window, today's figures): the reset or UTC midnight
+        /// before the moment it was rendered at, and the first one after.
+        var standsFrom: Date
+        var standsUntil: Date
+
+        /// Those moments for `result`, rendered at `result.now`.
+        static func interval(of result: MergeResult) -> (from: Date, until: Date) {
+            let now = result.now
+            let day = 86_400.0
+            var from = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / day).rounded(.down) * day)
+            var until = from.addingTimeInterval(day)
+            for account in result.accounts {
+                for (_, window) in account.windows {
+                    guard let reset = window.resetsAt else { continue }
+                    if reset <= now { from = max(from, reset) } else { until = min(until, reset) }
+                }
+            }
+            return (from, until)
+        }
 
         /// Whether a document of this key stands for a merge of `identity` with these filters, judged at
         /// `now`.
         func stands(for identity: MergeIdentity, provider: String?, account: String?, at now: Date) -> Bool {
             guard identity == self.identity, provider == self.provider, account == self.account else { return false }
+            guard standsFrom <= now, now < standsUntil else { return false }
             return newestEntry.map { $0.timeIntervalSince(now) <= identity.maxSkew } ?? true
         }
     }
@@ -137,8 +158,9 @@ extension StatusTemplate {
     static let magic: [UInt8] = Array("AGGSTATS".utf8)
     /// Bump with any change to the file's layout or to what `StatusReport.status` writes: a kept
     /// document of the same aggctl version would otherwise be misread, or printed in the old form until
-    /// the store changes. (2: marks as fixed-size records.)
-    static let format: UInt32 = 2
+    /// the store changes. (2: marks as fixed-size records. 3: limits, due windows, availability, and the
+    /// moments the document stands between.)
+    static let format: UInt32 = 3
 
     /// Reads the template at `path`; nil when it is missing, damaged or from another aggctl, or when
     /// `accepting` turns its key away.
@@ -167,7 +189,7 @@ extension StatusTemplate {
                 store: try input.string(), readerVersion: readerVersion, fingerprint: try input.u64(),
                 staleAfter: try input.double(), maxSkew: try input.double()),
             provider: try input.optionalString(), account: try input.optionalString(),
-            newestEntry: try input.optionalDate())
+            newestEntry: try input.optionalDate(), standsFrom: try input.date(), standsUntil: try input.date())
     }
 
     /// Keeps `document` (rendered without its final newline, `marks` where its moment-dependent values
@@ -185,6 +207,8 @@ extension StatusTemplate {
         out.optionalString(key.provider)
         out.optionalString(key.account)
         out.optionalDate(key.newestEntry)
+        out.date(key.standsFrom)
+        out.date(key.standsUntil)
         out.u64(UInt64(document.count))
         out.raw(document)
         out.u32(UInt32(marks.count))

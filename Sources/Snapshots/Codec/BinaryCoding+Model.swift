@@ -5,12 +5,14 @@ import Portable
 extension BinaryWriter {
     package mutating func window(_ window: UsageWindow) { window.keep(in: &self) }
     package mutating func trend(_ trend: WeeklyTrend) { trend.keep(in: &self) }
+    package mutating func limit(_ limit: Limit) { limit.keep(in: &self) }
     package mutating func snapshot(_ snapshot: DeviceSnapshot) { RecordFields(snapshot).keep(in: &self) }
 }
 
 extension BinaryReader {
     package mutating func window() throws -> UsageWindow { try UsageWindow.restore(from: &self) }
     package mutating func trend() throws -> WeeklyTrend { try WeeklyTrend.restore(from: &self) }
+    package mutating func limit() throws -> Limit { try Limit.restore(from: &self) }
 
     /// A snapshot kept by `BinaryWriter.snapshot`: valid when it was kept, so not validated again beyond
     /// what a damaged file could break.

@@ -109,6 +109,15 @@ package enum FastRecordDecoder {
         }
     }
 
+    static func bool(_ s: inout JSONScanner) throws(Failure) -> Bool {
+        switch try kind(&s) {
+        case .bool:
+            do { return try s.readBool() } catch { throw .syntax(error) }
+        case .null: throw .schema(SchemaError(kind: .null))
+        default: throw .schema(SchemaError(kind: .mismatch("a boolean")))
+        }
+    }
+
     static func double(_ s: inout JSONScanner) throws(Failure) -> Double {
         switch try kind(&s) {
         case .number:

@@ -87,6 +87,7 @@ struct RecordFields: SchemaObject {
                     notes.append("skipped providers[\(index)]: \(problem)")
                 } else {
                     Self.checkRanges(&provider, at: "providers[\(index)]", notes: &notes)
+                    Self.foldModelWeekly(&provider)
                     Self.cleanHistory(&provider, at: "providers[\(index)]", notes: &notes)
                     usable.append(provider)
                 }
@@ -160,6 +161,31 @@ struct RecordFields: SchemaObject {
             notes.append("\(path()) \(value) is negative; ignored")
             return nil
         }
+        if let limits = entry.limits {
+            // A limit may report overage (above 100); below 0 is no figure of one.
+            var kept: [Limit] = []
+            for (index, var limit) in limits.enumerated() {
+                let path = "\(prefix()).limits[\(index)]"
+                if let problem = Limit.problem(withID: limit.id) {
+                    notes.append("skipped \(path): \(problem)")
+                    continue
+                }
+                if kept.contains(where: { $0.id == limit.id }) {
+                    notes.append("skipped \(path): the id '\(limit.id)' is given twice; the first stands")
+                    continue
+                }
+                var figures = limit.window
+                let overage = figures.usedPercent > 100
+                if overage { figures.usedPercent = 100 }
+                window(&figures, path)
+                limit.windowMinutes = figures.windowMinutes
+                limit.resetsAt = figures.resetsAt
+                limit.used = negative(limit.used, "\(path).used")
+                limit.limit = negative(limit.limit, "\(path).limit")
+                kept.append(limit)
+            }
+            entry.limits = kept.isEmpty ? nil : kept
+        }
         if entry.tokens != nil {
             entry.tokens!.today = negative(entry.tokens!.today, "\(prefix()).tokens.today")
             entry.tokens!.last30Days = negative(entry.tokens!.last30Days, "\(prefix()).tokens.last30Days")
@@ -168,6 +194,19 @@ struct RecordFields: SchemaObject {
             entry.costUSD!.today = negative(entry.costUSD!.today, "\(prefix()).costUSD.today")
             entry.costUSD!.last30Days = negative(entry.costUSD!.last30Days, "\(prefix()).costUSD.last30Days")
         }
+    }
+
+    /// An older record's per-model weeks as the limits they stand for (`Limit(modelWeekly:)`), unless the
+    /// entry has a limit of that id already: readers past version 1 see one list.
+    static func foldModelWeekly(_ entry: inout ProviderUsage) {
+        guard let models = entry.modelWeekly else { return }
+        var limits = entry.limits ?? []
+        for model in models {
+            let limit = Limit(modelWeekly: model)
+            if !limits.contains(where: { $0.id == limit.id }) { limits.append(limit) }
+        }
+        entry.limits = limits.isEmpty ? nil : limits
+        entry.modelWeekly = nil
     }
 
     /// Already lowercase `[a-z0-9-]`: the common case, which needs no new string.

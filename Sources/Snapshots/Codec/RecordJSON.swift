@@ -71,6 +71,10 @@ struct RecordJSON {
         bytes.append(contentsOf: String(value).utf8)
     }
 
+    mutating func boolean(_ value: Bool) {
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
     mutating func null() {
         bytes.append(contentsOf: "null".utf8)
     }

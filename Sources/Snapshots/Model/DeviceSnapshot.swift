@@ -2,10 +2,10 @@ import Portable
 
 /// One device's record in a store: everything the machine knew about its agent usage when it published.
 ///
-/// Schema version 1 (the record format). Stored as canonical JSON by `SnapshotCodec`, one file per device.
+/// Schema version 2 (the record format): version 1 plus `limits`. Stored as canonical JSON by `SnapshotCodec`, one file per device.
 public struct DeviceSnapshot: Codable, Sendable, Equatable {
     /// The schema this library writes.
-    public static let currentSchemaVersion = 1
+    public static let currentSchemaVersion = 2
 
     public var schemaVersion: Int
     public var deviceID: DeviceID

@@ -42,6 +42,14 @@ extension ProviderUsage {
             window(model.window, model.name).map { NamedWindow(name: model.name, window: $0) }
         }
         if entry.modelWeekly?.isEmpty == true { entry.modelWeekly = nil }
+        entry.limits = entry.limits?.compactMap { limit in
+            window(limit.window, limit.label).map { figures in
+                var limit = limit
+                limit.resetsAt = figures.resetsAt
+                return limit
+            }
+        }
+        if entry.limits?.isEmpty == true { entry.limits = nil }
         if !Self.collectedDates.contains(entry.lastUpdated) {
             warnings.append(
                 "\(path): lastUpdated \(RFC3339.format(entry.lastUpdated)) is out of range; the time of reading stands")
@@ -52,6 +60,7 @@ extension ProviderUsage {
         warnings += notes.filter { $0.hasSuffix("; ignored") }.map {
             String($0.dropLast("; ignored".count)) + "; left out"
         }
+        warnings += notes.filter { $0.hasPrefix("skipped ") }.map { String($0.dropFirst("skipped ".count)) + "; left out" }
         func plain(_ text: String?, _ field: String) -> String? {
             guard let text, SafeText.hasControlCharacters(text) else { return text }
             warnings.append("\(path): \(field) held control characters; they are removed")
@@ -63,6 +72,14 @@ extension ProviderUsage {
         entry.modelWeekly = entry.modelWeekly?.map {
             NamedWindow(name: plain($0.name, "a model's name") ?? $0.name, window: $0.window)
         }
+        entry.limits = entry.limits?.map { limit in
+            var limit = limit
+            limit.label = plain(limit.label, "a limit's label") ?? limit.label
+            limit.unit = plain(limit.unit, "a limit's unit")
+            return limit
+        }
+        // Written as version 2 writes them: per-model weeks are limits.
+        RecordFields.foldModelWeekly(&entry)
         return (entry, warnings)
     }
 }

@@ -13,7 +13,11 @@ public struct ProviderUsage: Codable, Sendable, Equatable, SchemaObject {
     public var session: UsageWindow?
     /// The weekly window over all models.
     public var weekly: UsageWindow?
+    /// Per-model weeks as version 1 wrote them (`[{"name", "window"}]`): read from older records, where
+    /// validation turns each into the limit it stands for (`Limit(modelWeekly:)`); never written.
     public var modelWeekly: [NamedWindow]?
+    /// Every other limit the provider reports (the record format, "Limits"), by id.
+    public var limits: [Limit]?
     public var tokens: TokenUsage?
     public var costUSD: CostUsage?
     /// History of the weekly window as this device observed it, oldest first (the record format, "History").
@@ -27,14 +31,14 @@ public struct ProviderUsage: Codable, Sendable, Equatable, SchemaObject {
     public var weeklyTrend: WeeklyTrend?
 
     enum CodingKeys: String, CodingKey {
-        case providerID, accountEmail, plan, lastUpdated, session, weekly, modelWeekly, tokens, costUSD
+        case providerID, accountEmail, plan, lastUpdated, session, weekly, modelWeekly, limits, tokens, costUSD
         case weeklySamples, sessionSamples, error
     }
 
     public init(
         providerID: String, accountEmail: String? = nil, plan: String? = nil, lastUpdated: Date,
         session: UsageWindow? = nil, weekly: UsageWindow? = nil, modelWeekly: [NamedWindow]? = nil,
-        tokens: TokenUsage? = nil, costUSD: CostUsage? = nil, weeklySamples: [UsageSample]? = nil,
+        limits: [Limit]? = nil, tokens: TokenUsage? = nil, costUSD: CostUsage? = nil, weeklySamples: [UsageSample]? = nil,
         sessionSamples: [UsageSample]? = nil, error: String? = nil, weeklyTrend: WeeklyTrend? = nil
     ) {
         self.providerID = providerID
@@ -44,6 +48,7 @@ public struct ProviderUsage: Codable, Sendable, Equatable, SchemaObject {
         self.session = session
         self.weekly = weekly
         self.modelWeekly = modelWeekly
+        self.limits = limits
         self.tokens = tokens
         self.costUSD = costUSD
         self.weeklySamples = weeklySamples
@@ -62,6 +67,7 @@ public struct ProviderUsage: Codable, Sendable, Equatable, SchemaObject {
         .field("session", \.session),
         .field("weekly", \.weekly),
         .field("modelWeekly", \.modelWeekly),
+        .field("limits", \.limits),
         .field("tokens", \.tokens),
         .field("costUSD", \.costUSD),
         .history("weeklySamples", \.weeklySamples) { (s, usage) throws(FastRecordDecoder.Failure) in
@@ -74,12 +80,12 @@ public struct ProviderUsage: Codable, Sendable, Equatable, SchemaObject {
 
     static var blank: ProviderUsage { ProviderUsage(providerID: "", lastUpdated: Date(timeIntervalSince1970: 0)) }
 
-    /// Whether the entry carries a figure of a window (session, weekly or per-model): what a merge may
+    /// Whether the entry carries a figure of a window (session, weekly or a limit): what a merge may
     /// show for the account. An entry with only an `error` or a ledger does not. Inlinable: called from
     /// the merge (another module) for every entry, it made a copy of each whole entry to call through.
     @inlinable
     public var hasWindows: Bool {
-        session != nil || weekly != nil || !(modelWeekly ?? []).isEmpty
+        session != nil || weekly != nil || !(limits ?? []).isEmpty || !(modelWeekly ?? []).isEmpty
     }
 
     /// Why `candidate` is not a valid provider id, or nil when it is one.

@@ -7,9 +7,12 @@ import TextSafety
 /// a command's output as styles, so every `#` is doubled; waybar reads `text` and `tooltip` as Pango
 /// markup, so `&`, `<` and `>` are entities (an email holding `&` broke the module, `<span>` restyled it).
 ///
-/// Each account shows its tightest window (the least remaining of session, weekly and per-model), and when
-/// that window is used up, the time until it resets: `Claude 57% · Codex depleted 1h15m`. Several accounts
-/// of one provider are told apart by their e-mail's local part: `Claude (work) 8%`.
+/// Each account shows its tightest window (the least remaining of session, weekly and binding limits,
+/// leaving out windows whose reset has passed), and when that window is used up, the time until it
+/// resets: `Claude 57% · Codex depleted 1h15m`; a used-up limit of one model or feature by its label
+/// (`Claude 57%, Opus used up`); `due` when every window has reset since its figures were read, and
+/// `(stale)` after figures older than `--stale-after`. Several accounts of one provider are told apart by
+/// their e-mail's local part: `Claude (work) 8%`.
 enum StatusBar {
     /// The most columns an account's name takes in a bar (its e-mail's local part), and its e-mail in a
     /// tooltip line: a bar has a few dozen columns, and one record must not take them all.
@@ -29,12 +32,23 @@ enum StatusBar {
             let local = account.accountEmail.map { String($0.prefix { $0 != "@" }) } ?? account.deviceID.rawValue
             name += " (\(TerminalWidth.cut(SafeText.line(local), to: StatusBar.nameWidth)))"
         }
-        guard let window = account.tightestWindow else { return name + " -" }
-        guard window.level == .depleted else { return name + " " + HumanFormat.percent(window.remainingPercent) }
-        let reset = window.resetsAt.flatMap { $0 > result.now ? $0 : nil }.map {
-            " " + DurationText.short($0.timeIntervalSince(result.now)).replacing(" ", with: "")
+        var text = name + " " + figure(of: account, now: result.now)
+        for limit in account.usedUpLimits {
+            text += ", " + TerminalWidth.cut(SafeText.line(limit.label), to: StatusBar.nameWidth) + " used up"
         }
-        return name + " depleted" + (reset ?? "")
+        return text + (account.stale ? " (stale)" : "")
+    }
+
+    /// The tightest window's figure: `57%`, `depleted 1h15m`, `due` (every window has reset since), `-`.
+    static func figure(of account: MergedAccount, now: Date) -> String {
+        guard let window = account.tightestWindow else {
+            return account.windows.contains { $0.window.due } ? "due" : "-"
+        }
+        guard window.level == .depleted else { return HumanFormat.percent(window.remainingPercent) }
+        let reset = window.resetsAt.flatMap { $0 > now ? $0 : nil }.map {
+            " " + DurationText.short($0.timeIntervalSince(now)).replacing(" ", with: "")
+        }
+        return "depleted" + (reset ?? "")
     }
 
     static func line(_ result: MergeResult) -> String {
@@ -72,8 +86,7 @@ enum StatusBar {
                             part(account, in: result, counts: counts)
                                 + (account.accountEmail.map {
                                     " · " + TerminalWidth.cut(SafeText.line($0), to: StatusBar.emailWidth)
-                                } ?? "")
-                                + (account.stale ? " · stale" : "")))
+                                } ?? "")))
                 }.joined(separator: "\n"))
         }
         return json.text
