@@ -77,16 +77,17 @@ public struct MergedAccount: Sendable, Equatable {
     /// keeps `modelWeekly` for programs written against version 1.
     public var modelWeekly: [NamedWindowStatus]? {
         let models = (limits ?? []).filter { !$0.binding && $0.id.hasSuffix("-weekly") }
-        return models.isEmpty ? nil : models.map { NamedWindowStatus(name: String($0.id.dropLast(7)), window: $0.window) }
+        return models.isEmpty
+            ? nil : models.map { NamedWindowStatus(name: String($0.id.dropLast(7)), window: $0.window) }
     }
 
     /// Judges what depends on the moment: which windows are due, availability, the tightest window, and
     /// today's tokens and cost (only figures of `now`'s UTC date count as today's).
     public mutating func judge(at now: Date) {
-        session?.judge(at: now)
-        weekly?.judge(at: now)
+        session?.judge(at: now, readAt: lastUpdated)
+        weekly?.judge(at: now, readAt: lastUpdated)
         if limits != nil {
-            for index in limits!.indices { limits![index].window.judge(at: now) }
+            for index in limits!.indices { limits![index].window.judge(at: now, readAt: lastUpdated) }
         }
         var binding: [(name: String, window: WindowStatus)] = []
         if let session { binding.append(("session", session)) }
@@ -133,13 +134,14 @@ public struct WindowStatus: Sendable, Equatable {
     public var level: WindowLevel
     public var windowMinutes: Int?
     public var resetsAt: Date?
-    /// Its reset has passed (`now >= resetsAt`): the figures are not current, and are never shown as the
-    /// window's state (its level is unknown until newer figures arrive).
+    /// Its reset has passed since its figures were read (`readAt < resetsAt <= now`): they are not
+    /// current, and are never shown as the window's state (its level is unknown until newer figures
+    /// arrive). Figures read after the reset they name describe the window after it.
     public var due = false
 
-    /// Judges `due` at `now`.
-    public mutating func judge(at now: Date) {
-        due = resetsAt.map { now >= $0 } ?? false
+    /// Judges `due` at `now`, for figures read at `readAt`.
+    public mutating func judge(at now: Date, readAt: Date) {
+        due = resetsAt.map { now >= $0 && readAt < $0 } ?? false
     }
 
     /// The provider's figures this status was derived from.

@@ -15,8 +15,10 @@ public struct Notification: Sendable, Equatable, Codable {
 
     /// Stable across retries: a backend that sees the same id twice is seeing one event delivered again.
     public var id: String
-    /// `depleted`, `restored` or `warning`.
+    /// `depleted`, `restored`, `warning` or `pace`.
     public var kind: String
+    /// The window it is about: `session`, `weekly`, or a limit's id (`opus-weekly`).
+    public var window: String
     public var providerID: String
     /// As `status --json` has it: the value itself, never shown to a person as it is.
     public var accountEmail: String?
@@ -29,11 +31,12 @@ public struct Notification: Sendable, Equatable, Codable {
     public var urgency: Urgency
 
     public init(
-        id: String, kind: String, providerID: String, accountEmail: String?, remainingPercent: Double,
-        resetsAt: Date?, title: String, body: String, at: Date, urgency: Urgency
+        id: String, kind: String, window: String = "session", providerID: String, accountEmail: String?,
+        remainingPercent: Double, resetsAt: Date?, title: String, body: String, at: Date, urgency: Urgency
     ) {
         self.id = id
         self.kind = kind
+        self.window = SafeText.line(window)
         self.providerID = SafeText.line(providerID)
         self.accountEmail = accountEmail
         self.remainingPercent = remainingPercent
@@ -45,16 +48,18 @@ public struct Notification: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, providerID, accountEmail, remainingPercent, resetsAt, title, body, at, urgency
+        case id, kind, window, providerID, accountEmail, remainingPercent, resetsAt, title, body, at, urgency
     }
 
     /// Reads what the state file's outbox holds. Files written before notifications carried their urgency
-    /// have none: a depleted event is critical, as it was when it was made.
+    /// have none: a depleted event is critical, as it was when it was made; before they carried their
+    /// window, every event was the session's (or said otherwise in its title).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let kind = try container.decode(String.self, forKey: .kind)
         self.init(
             id: try container.decode(String.self, forKey: .id), kind: kind,
+            window: try container.decodeIfPresent(String.self, forKey: .window) ?? "session",
             providerID: try container.decode(String.self, forKey: .providerID),
             accountEmail: try container.decodeIfPresent(String.self, forKey: .accountEmail),
             remainingPercent: try container.decode(Double.self, forKey: .remainingPercent),
@@ -65,14 +70,16 @@ public struct Notification: Sendable, Equatable, Codable {
                 ?? (kind == "depleted" ? .critical : .normal))
     }
 
-    /// The event as one line of JSON: `{"id", "kind", "providerID", "accountEmail", "remainingPercent",
-    /// "resetsAt", "title", "body", "at"}` (the command-line contract), keys sorted, `null` for absent values.
+    /// The event as one line of JSON: `{"id", "kind", "window", "providerID", "accountEmail",
+    /// "remainingPercent", "resetsAt", "title", "body", "at"}` (the command-line contract), keys sorted,
+    /// `null` for absent values.
     public var jsonLine: String {
         let fields: [(String, String)] = [
             ("accountEmail", Self.quoted(accountEmail)), ("at", Self.quoted(Notification.format(at))),
             ("body", Self.quoted(body)), ("id", Self.quoted(id)), ("kind", Self.quoted(kind)),
             ("providerID", Self.quoted(providerID)), ("remainingPercent", Self.number(remainingPercent)),
             ("resetsAt", Self.quoted(resetsAt.map(Notification.format))), ("title", Self.quoted(title)),
+            ("window", Self.quoted(window)),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
@@ -99,7 +106,8 @@ public struct Notification: Sendable, Equatable, Codable {
     /// it is.
     public var environment: [String: String] {
         var variables = [
-            "AGGCTL_EVENT_ID": id, "AGGCTL_EVENT_KIND": kind, "AGGCTL_EVENT_PROVIDER": providerID,
+            "AGGCTL_EVENT_ID": id, "AGGCTL_EVENT_KIND": kind, "AGGCTL_EVENT_WINDOW": window,
+            "AGGCTL_EVENT_PROVIDER": providerID,
             "AGGCTL_EVENT_REMAINING_PERCENT": String(remainingPercent), "AGGCTL_EVENT_TITLE": title,
             "AGGCTL_EVENT_BODY": body, "AGGCTL_EVENT_AT": Notification.format(at),
         ]

@@ -1,6 +1,7 @@
 import Aggregator
 import Foundation
 import Snapshots
+import Stores
 import TestSupport
 import Testing
 
@@ -87,7 +88,8 @@ struct PaceAlertTests {
             events += outcome.events
             state = outcome.next
         }
-        #expect(events.map(\.title) == ["Codex weekly depleted", "Codex weekly restored"])
+        #expect(events.map(\.title) == ["Codex weekly quota depleted", "Codex weekly quota restored"])
+        #expect(events.map(\.window) == ["weekly", "weekly"])
         #expect(events.last?.body.hasPrefix("Weekly quota is available again.") == true)
         // Gaining a session window starts the session's state afresh: no restore or depletion from the week's.
         let session = mergedOne(
@@ -98,13 +100,23 @@ struct PaceAlertTests {
         #expect(switched.next.accounts.values.first?.window == nil)
     }
 
-    @Test("a long window over two weeks (Copilot's month) is called monthly in its events")
-    func monthlyWindow() {
+    @Test(
+        "a month an older publisher wrote as 'weekly' (Copilot's premium requests) is read as a binding monthly limit")
+    func monthlyWindow() throws {
         var entry = Records.entry("copilot", at: "2026-11-30T10:00:00Z", sessionUsed: nil)
         entry.weekly = UsageWindow(
             usedPercent: 100, windowMinutes: 43_200, resetsAt: Records.date("2026-12-01T00:00:00Z"))
-        let account = mergedOne(entry, device: "box", at: "2026-11-30T10:00:00Z")
+        let record = Records.snapshot("box", generatedAt: "2026-11-30T10:00:00Z", [entry])
+        let decoded = try SnapshotCodec.decode(try SnapshotCodec.encode(record), fileName: "box.json").snapshot
+        #expect(decoded.providers[0].weekly == nil)
+        #expect(decoded.providers[0].limits?.map(\.id) == ["quota-monthly"])
+        let account = Merger.merge(
+            StoreContents(records: [Records.stored(decoded)]),
+            options: MergeOptions(now: Records.date("2026-11-30T10:00:00Z"))
+        ).accounts[0]
+        #expect(account.blocked)
         let outcome = TransitionDetector.evaluate(previous: AlertState(), accounts: [account])
-        #expect(outcome.events.map(\.title) == ["Copilot monthly depleted"])
+        #expect(outcome.events.map(\.title) == ["Copilot Monthly quota limit reached"])
+        #expect(outcome.events.map(\.window) == ["quota-monthly"])
     }
 }

@@ -86,16 +86,20 @@ struct NewAgentsTests {
         let entry = CopilotUsageEndpoint(environment: environment, client: client).collect(now: now)
         #expect(entry.error == nil)
         #expect(entry.providerID == "copilot" && entry.accountEmail == "octo-dev" && entry.plan == "Individual Pro")
+        // The month is a binding limit, never the weekly window (SPEC 3.1).
         #expect(
-            entry.weekly
-                == UsageWindow(
-                    usedPercent: 72.5, windowMinutes: 30 * 1440, resetsAt: Records.date("2026-12-01T00:00:00Z")))
-        #expect(entry.session == nil)
+            entry.limits == [
+                Limit(
+                    id: "premium-monthly", label: "Premium requests", windowMinutes: 30 * 1440, usedPercent: 72.5,
+                    resetsAt: Records.date("2026-12-01T00:00:00Z"), used: 217.5, limit: 300, unit: "requests",
+                    binding: true)
+            ])
+        #expect(entry.session == nil && entry.weekly == nil)
 
         var unlimited = environment
         unlimited["AGGCTL_COPILOT_API_URL"] = "\(origin)/usage-api/ok/unlimited"
         let corp = CopilotUsageEndpoint(environment: unlimited, client: client).collect(now: now)
-        #expect(corp.weekly == nil && corp.error == "unlimited premium requests: no quota window")
+        #expect(corp.limits == nil && corp.error == "unlimited premium requests: no quota window")
         #expect(corp.plan == "Business")
 
         let none = CopilotUsageEndpoint(

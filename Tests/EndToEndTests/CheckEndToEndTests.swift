@@ -71,7 +71,8 @@ struct CheckEndToEndTests {
         #expect(events.map { $0["title"] as? String } == ["Claude session depleted", "Claude session restored"])
         #expect(
             Set(events[0].keys) == [
-                "id", "kind", "providerID", "accountEmail", "remainingPercent", "resetsAt", "title", "body", "at",
+                "id", "kind", "window", "providerID", "accountEmail", "remainingPercent", "resetsAt", "title", "body",
+                "at",
             ])
         #expect(events[0]["remainingPercent"] as? Double == 0)
     }

@@ -39,14 +39,14 @@ struct Codex2026EndToEndTests {
         }
     }
 
-    @Test("a weekly-only Codex account is watched by its weekly window: a week running out is 'weekly depleted'")
+    @Test("a weekly-only Codex account is watched by its weekly window: a week running out is 'weekly quota depleted'")
     func weeklyOnly() throws {
         let week =
             #"{"primary":{"used_percent":%@,"window_minutes":10080,"resets_at":1796400000},"secondary":null,"plan_type":"free","rate_limit_reached_type":null}"#
         try log("2026-11-30T09:00:00.000Z", week.replacingOccurrences(of: "%@", with: "40"))
         #expect(try publishAndCheck("2026-11-30T09:01:00Z") == [])
         try log("2026-11-30T10:00:00.000Z", week.replacingOccurrences(of: "%@", with: "100"))
-        #expect(try publishAndCheck("2026-11-30T10:01:00Z") == ["Codex weekly depleted"])
+        #expect(try publishAndCheck("2026-11-30T10:01:00Z") == ["Codex weekly quota depleted"])
     }
 
     @Test("a limit Codex says is reached at 30 % used fires depleted")

@@ -101,13 +101,14 @@ struct S3EndToEndTests {
 
     @Test("watch over an S3 store fires depleted, then restored")
     func watchFires() throws {
-        // The session resets at 12:00:10; the record after it restores at once (SPEC: dated after the reset).
+        // The session resets at 12:00:25, after the moment watch judges at (12:00:22: not due); the record
+        // dated after the reset restores at once (SPEC: dated after the reset).
         #expect(
-            try publish("laptop", used: 100, at: "2026-11-30T12:00:00Z", resetsAt: "2026-11-30T12:00:10Z").status == 0)
+            try publish("laptop", used: 100, at: "2026-11-30T12:00:00Z", resetsAt: "2026-11-30T12:00:25Z").status == 0)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BinaryRun.binary)
         process.arguments = [
-            "watch", "--store", store, "--interval", "0.2", "--notify", "stdout", "--now", "2026-11-30T12:00:30Z",
+            "watch", "--store", store, "--interval", "0.2", "--notify", "stdout", "--now", "2026-11-30T12:00:22Z",
         ]
         process.environment = machine("watcher")
         _ = FileManager.default.createFile(atPath: root.file("out"), contents: nil)
@@ -123,7 +124,7 @@ struct S3EndToEndTests {
         }
         #expect(waitFor("\"depleted\""), "\(output())")
         #expect(
-            try publish("laptop", used: 10, at: "2026-11-30T12:00:20Z", resetsAt: "2026-11-30T17:00:00Z").status == 0)
+            try publish("laptop", used: 10, at: "2026-11-30T12:00:26Z", resetsAt: "2026-11-30T17:00:00Z").status == 0)
         #expect(waitFor("\"restored\""), "\(output())")
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()

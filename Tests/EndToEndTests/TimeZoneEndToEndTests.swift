@@ -78,8 +78,10 @@ struct TimeZoneEndToEndTests {
         let entry = try publish(
             ["copilot-api"], zone: zone, binary: binary,
             extra: ["GH_CONFIG_DIR": root.file("gh"), "AGGCTL_COPILOT_API_URL": "\(origin)/usage-api/ok"])["copilot"]
-        #expect(entry?.weekly?.resetsAt == Records.date("2026-12-01T00:00:00Z"), "\(binary) TZ=\(zone)")
-        #expect(entry?.weekly?.windowMinutes == 30 * 1440)
+        let premium = entry?.limits?.first { $0.id == "premium-monthly" }
+        #expect(premium?.resetsAt == Records.date("2026-12-01T00:00:00Z"), "\(binary) TZ=\(zone)")
+        #expect(premium?.windowMinutes == 30 * 1440)
+        #expect(entry?.weekly == nil, "a month is never the weekly window")
     }
 }
 

@@ -16,7 +16,8 @@ struct NotificationTests {
         let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(
             Set(object.keys) == [
-                "id", "kind", "providerID", "accountEmail", "remainingPercent", "resetsAt", "title", "body", "at",
+                "id", "kind", "window", "providerID", "accountEmail", "remainingPercent", "resetsAt", "title", "body",
+                "at",
             ])
         #expect(object["accountEmail"] as? String == "a\"b@example.com")
         #expect(object["at"] as? String == "2026-11-30T12:00:00Z")

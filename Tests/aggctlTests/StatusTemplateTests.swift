@@ -116,7 +116,8 @@ struct StatusTemplateTests {
                 DeviceSnapshot(
                     deviceID: Records.id("laptop"), deviceName: "laptop", generatedAt: now.addingTimeInterval(-60),
                     providers: [entry])))
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -600)], ofItemAtPath: record)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -600)], ofItemAtPath: record)
         let arguments = ["status", "--store", cached.home.file("store"), "--json", "--stale-after", "86400"]
         cached.now = now
         let path = try keepDocument(cached, arguments)

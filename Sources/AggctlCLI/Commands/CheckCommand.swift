@@ -122,7 +122,8 @@ enum CheckCommand {
             previous: session.decisions, accounts: result.accounts, warnAt: setup.warnAt,
             baselineOnly: baselineOnly, paceAt: setup.warnPace ? result.now : nil)
         session.decisions = detection.next
-        session.decisions.forget(accountsNotIn: Set(result.accounts.map(\.key.description)), now: result.now)
+        session.decisions.forget(
+            accountsNotIn: Set(result.accounts.flatMap(TransitionDetector.slots(of:))), now: result.now)
         session.enqueue(detection.events.map(Self.notification), at: realNow)
         try session.commit()
         let report = try session.deliver(
@@ -140,7 +141,8 @@ enum CheckCommand {
 
     static func notification(_ event: TransitionEvent) -> Notify.Notification {
         Notify.Notification(
-            id: event.id, kind: event.kind.rawValue, providerID: event.providerID, accountEmail: event.accountEmail,
+            id: event.id, kind: event.kind.rawValue, window: event.window, providerID: event.providerID,
+            accountEmail: event.accountEmail,
             remainingPercent: event.remainingPercent, resetsAt: event.resetsAt, title: event.title, body: event.body,
             at: event.at, urgency: event.kind == .depleted ? .critical : .normal)
     }

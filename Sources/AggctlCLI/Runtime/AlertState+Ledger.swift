@@ -36,6 +36,10 @@ extension AlertState: LedgerDecisions {
                         }
                     }
                     Self.figures(state.lastUpdated, state.remainingPercent, state.resetsAt, to: &json)
+                    if let blocker = state.restoreHeldBy {
+                        json.key("restoreHeldBy")
+                        json.string(blocker)
+                    }
                     if let window = state.window {
                         json.key("window")
                         json.string(window)

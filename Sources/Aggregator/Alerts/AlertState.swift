@@ -35,8 +35,9 @@ public struct AlertState: Codable, Sendable, Equatable {
     /// that did not see it: a device forgotten or an account given up must not cost every run for ever.
     public static let forgetAfter: TimeInterval = 30 * 86_400
 
-    /// Marks accounts absent from `present` as absent since `now` (when not already), clears the mark of
-    /// those present, and forgets those absent for longer than `forgetAfter`.
+    /// Marks windows absent from `present` (slots: `TransitionDetector.slots(of:)`) as absent since `now`
+    /// (when not already), clears the mark of those present, and forgets those absent for longer than
+    /// `forgetAfter`.
     ///
     /// Counted from the absence, not from the account's last figures: an account whose figures were
     /// a month old was forgotten after one run that could not read its record, and its `depleted` fired
@@ -70,16 +71,19 @@ public struct AccountAlertState: Codable, Sendable, Equatable {
     /// for older releases, which read it; the detector judges what is armed from `remainingPercent` and
     /// the thresholds of the run, so that a threshold added later is armed too.
     public var armedWarnings: [Int]
-    /// Which window the state follows: nil (every file before weekly-only accounts) is the session;
-    /// `weekly` for an account without a session window (a weekly-only plan).
+    /// Which window the state follows: nil is the session; `weekly` or a limit's id for the others (a
+    /// version-1 file kept a weekly-only account's `weekly` under the account's key).
     public var window: String?
+    /// The session's restore is held because this window (`weekly`, a binding limit's id) is used up:
+    /// nothing can be used until it comes back, and its restore then says both are available.
+    public var restoreHeldBy: String?
     /// The first run that did not find the account in the store, while it stays away; nil while it is
     /// there. Forgotten `AlertState.forgetAfter` after that.
     public var absentSince: Date?
 
     public init(
         remainingPercent: Double, lastUpdated: Date, resetsAt: Date?, heldRestore: HeldRestore? = nil,
-        armedWarnings: [Int] = [], window: String? = nil, absentSince: Date? = nil
+        armedWarnings: [Int] = [], window: String? = nil, absentSince: Date? = nil, restoreHeldBy: String? = nil
     ) {
         self.remainingPercent = remainingPercent
         self.lastUpdated = lastUpdated
@@ -88,6 +92,7 @@ public struct AccountAlertState: Codable, Sendable, Equatable {
         self.armedWarnings = armedWarnings
         self.window = window
         self.absentSince = absentSince
+        self.restoreHeldBy = restoreHeldBy
     }
 }
 

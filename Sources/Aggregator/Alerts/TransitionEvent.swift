@@ -1,7 +1,7 @@
 import Portable
 import Snapshots
 
-/// Something a person should be told about a session window: it ran out, came back, or is running low.
+/// Something a person should be told about a window: it ran out, came back, or is running low.
 public struct TransitionEvent: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable {
         case depleted, restored, warning
@@ -9,8 +9,25 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
         case pace
     }
 
-    /// Stable for the life of the event: derived from the account, the kind, the threshold (warnings)
-    /// and the `lastUpdated` of the entry that caused it, so a retried delivery is the same event.
+    /// The window an event is about.
+    public enum Window: Sendable, Equatable {
+        case session, weekly
+        /// A limit, by its id and the provider's name for it.
+        case limit(id: String, label: String)
+
+        /// `session`, `weekly` or the limit's id: the event's `window`.
+        public var name: String {
+            switch self {
+            case .session: "session"
+            case .weekly: "weekly"
+            case .limit(let id, _): id
+            }
+        }
+    }
+
+    /// Stable for the life of the event: derived from the account, the window (but the session's, whose
+    /// ids version 1 made without it), the kind, the threshold (warnings) and the `lastUpdated` of the
+    /// entry that caused it, so a retried delivery is the same event.
     public var id: String
     public var kind: Kind
     public var providerID: String
@@ -23,13 +40,12 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
     public var at: Date
     /// The crossed threshold of a warning.
     public var threshold: Int?
-    /// The window of the event when it is not the session's: `weekly` (a pace event's, or a weekly-only
-    /// account's); nil for the session.
-    public var window: String?
+    /// `session`, `weekly` or a limit's id.
+    public var window: String
 
     public init(
         kind: Kind, key: AccountKey, providerID: String, accountEmail: String?, remainingPercent: Double,
-        resetsAt: Date?, at: Date, threshold: Int? = nil, window: String? = nil, etaSeconds: Double? = nil
+        resetsAt: Date?, at: Date, threshold: Int? = nil, window: Window = .session, etaSeconds: Double? = nil
     ) {
         self.kind = kind
         self.providerID = providerID
@@ -38,33 +54,69 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
         self.resetsAt = resetsAt
         self.at = at
         self.threshold = threshold
-        self.window = window
-        // A weekly-only account's window is in its ids only for pace events, whose ids always named it.
-        id = TransitionEvent.id(
-            key: key, kind: kind, detail: threshold.map(String.init) ?? (kind == .pace ? window ?? "session" : window),
-            at: at)
-        let name = window ?? "session"
-        let capitalized = name.prefix(1).uppercased() + name.dropFirst()
+        self.window = window.name
+        let windowDetail: String? = window == .session ? nil : window.name
+        let detail: String? =
+            switch kind {
+            case .warning: [windowDetail, threshold.map(String.init)].compactMap { $0 }.joined(separator: ":")
+            case .pace: window.name
+            case .depleted, .restored: windowDetail
+            }
+        id = TransitionEvent.id(key: key, kind: kind, detail: detail, at: at)
         let provider = ProviderNames.displayName(of: providerID)
         let account = accountEmail.map { " Account: \($0)." } ?? ""
+        let reset = resetsAt.map { " Resets at \(RFC3339.format($0))." } ?? ""
+        // The titles of the desktop app this follows: "session depleted", "weekly quota depleted",
+        // "<label> limit reached".
+        let (depleted, restored, low, available): (String, String, String, String) =
+            switch window {
+            case .session:
+                ("session depleted", "session restored", "session quota low", "Session quota is available again.")
+            case .weekly:
+                (
+                    "weekly quota depleted", "weekly quota restored", "weekly quota low",
+                    "Weekly quota is available again."
+                )
+            case .limit(_, let label):
+                (
+                    "\(label) limit reached", "\(label) limit available again", "\(label) quota low",
+                    "\(label) is available again."
+                )
+            }
         switch kind {
         case .depleted:
-            title = "\(provider) \(name) depleted"
-            let reset = resetsAt.map { " Resets at \(RFC3339.format($0))." } ?? ""
+            title = "\(provider) \(depleted)"
             body = "0% left. Will notify when it's available again.\(account)\(reset)"
         case .restored:
-            title = "\(provider) \(name) restored"
-            body = "\(capitalized) quota is available again.\(account)"
+            title = "\(provider) \(restored)"
+            body = "\(available)\(account)"
         case .warning:
-            title = "\(provider) \(name) quota low"
-            let reset = resetsAt.map { " Resets at \(RFC3339.format($0))." } ?? ""
+            title = "\(provider) \(low)"
             body = "\(Int(remainingPercent.rounded(.down)))% left.\(account)\(reset)"
         case .pace:
+            let name =
+                switch window {
+                case .session, .weekly: window.name
+                case .limit(_, let label): label
+                }
             title = "\(provider) \(name) will run out before reset"
             let eta = etaSeconds.map { "Runs out in about \(DurationText.short($0)) at this pace" } ?? "Runs out soon"
-            let reset = resetsAt.map { ", before its reset at \(RFC3339.format($0))" } ?? ""
-            body = "\(eta)\(reset). \(Int(remainingPercent.rounded(.down)))% left.\(account)"
+            let before = resetsAt.map { ", before its reset at \(RFC3339.format($0))" } ?? ""
+            body = "\(eta)\(before). \(Int(remainingPercent.rounded(.down)))% left.\(account)"
         }
+    }
+
+    /// This restore with the session's held restore folded in: what is available now is both.
+    func withSessionAvailable(after blocker: Window) -> TransitionEvent {
+        var event = self
+        let what =
+            switch blocker {
+            case .limit(_, let label): "Session quota and \(label) are"
+            default: "Session and weekly quota are"
+            }
+        let account = accountEmail.map { " Account: \($0)." } ?? ""
+        event.body = "\(what) available again.\(account)"
+        return event
     }
 
     /// `evt-` and 16 hex digits of an FNV-1a hash: the same inputs give the same id on every machine.

@@ -7,10 +7,10 @@ import Snapshots
 ///
 /// The token: `GH_TOKEN`, else `GITHUB_TOKEN`, else `oauth_token` of `github.com` in the GitHub CLI's
 /// `hosts.yml` (`$GH_CONFIG_DIR`, else `~/.config/gh`; a CLI keeping its token in the system keyring
-/// needs one of the variables). The quota (`quota_snapshots.premium_interactions`) becomes the
-/// account's one window, from the last reset to `quota_reset_date`: published as `weekly` (the long
-/// window) with the month's length, so that it shows, paces and alerts ("Copilot monthly depleted");
-/// SPEC has no monthly field. An unlimited plan has no window, and its entry says so.
+/// needs one of the variables). The quota (`quota_snapshots.premium_interactions`) becomes the limit
+/// `premium-monthly` ("Premium requests", binding: used up, nothing more can be asked), from the last
+/// reset to `quota_reset_date` (a date, read as UTC midnight). An unlimited plan has no limit, and its
+/// entry says so.
 public struct CopilotUsageEndpoint: Sendable {
     public static let defaultBaseURL = "https://api.github.com"
 
@@ -65,7 +65,14 @@ public struct CopilotUsageEndpoint: Sendable {
                 minutes = Int(reset.timeIntervalSince(start) / 60)
             }
         }
-        entry.weekly = UsageWindow(usedPercent: 100 - remaining, windowMinutes: minutes, resetsAt: reset)
+        let entitlement = quota["entitlement"]?.number
+        let left = quota["quota_remaining"]?.number ?? quota["remaining"]?.number
+        entry.limits = [
+            Limit(
+                id: "premium-monthly", label: "Premium requests", windowMinutes: minutes, usedPercent: 100 - remaining,
+                resetsAt: reset, used: entitlement.flatMap { total in left.map { total - $0 } }, limit: entitlement,
+                unit: "requests", binding: true)
+        ]
         return entry
     }
 

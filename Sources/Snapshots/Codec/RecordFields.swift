@@ -88,6 +88,7 @@ struct RecordFields: SchemaObject {
                 } else {
                     Self.checkRanges(&provider, at: "providers[\(index)]", notes: &notes)
                     Self.foldModelWeekly(&provider)
+                    Self.moveMonthFromWeekly(&provider)
                     Self.cleanHistory(&provider, at: "providers[\(index)]", notes: &notes)
                     usable.append(provider)
                 }
@@ -194,6 +195,24 @@ struct RecordFields: SchemaObject {
             entry.costUSD!.today = negative(entry.costUSD!.today, "\(prefix()).costUSD.today")
             entry.costUSD!.last30Days = negative(entry.costUSD!.last30Days, "\(prefix()).costUSD.last30Days")
         }
+    }
+
+    /// A `weekly` window longer than two weeks, as publishers before version 2 wrote a monthly quota
+    /// (Copilot's premium requests): the limit it is, `quota-monthly`, binding. `weekly` is the all-model
+    /// week, never a month.
+    static func moveMonthFromWeekly(_ entry: inout ProviderUsage) {
+        guard let weekly = entry.weekly, let minutes = weekly.windowMinutes, minutes > 14 * 1440 else { return }
+        var limits = entry.limits ?? []
+        if !limits.contains(where: { $0.id == "quota-monthly" }) {
+            limits.append(
+                Limit(
+                    id: "quota-monthly", label: "Monthly quota", windowMinutes: minutes,
+                    usedPercent: weekly.usedPercent, resetsAt: weekly.resetsAt, binding: true))
+        }
+        entry.limits = limits
+        entry.weekly = nil
+        entry.weeklySamples = nil
+        entry.weeklyTrend = nil
     }
 
     /// An older record's per-model weeks as the limits they stand for (`Limit(modelWeekly:)`), unless the

@@ -60,7 +60,9 @@ extension ProviderUsage {
         warnings += notes.filter { $0.hasSuffix("; ignored") }.map {
             String($0.dropLast("; ignored".count)) + "; left out"
         }
-        warnings += notes.filter { $0.hasPrefix("skipped ") }.map { String($0.dropFirst("skipped ".count)) + "; left out" }
+        warnings += notes.filter { $0.hasPrefix("skipped ") }.map {
+            String($0.dropFirst("skipped ".count)) + "; left out"
+        }
         func plain(_ text: String?, _ field: String) -> String? {
             guard let text, SafeText.hasControlCharacters(text) else { return text }
             warnings.append("\(path): \(field) held control characters; they are removed")
@@ -80,6 +82,7 @@ extension ProviderUsage {
         }
         // Written as version 2 writes them: per-model weeks are limits.
         RecordFields.foldModelWeekly(&entry)
+        RecordFields.moveMonthFromWeekly(&entry)
         return (entry, warnings)
     }
 }

@@ -38,7 +38,8 @@ public struct ProviderUsage: Codable, Sendable, Equatable, SchemaObject {
     public init(
         providerID: String, accountEmail: String? = nil, plan: String? = nil, lastUpdated: Date,
         session: UsageWindow? = nil, weekly: UsageWindow? = nil, modelWeekly: [NamedWindow]? = nil,
-        limits: [Limit]? = nil, tokens: TokenUsage? = nil, costUSD: CostUsage? = nil, weeklySamples: [UsageSample]? = nil,
+        limits: [Limit]? = nil, tokens: TokenUsage? = nil, costUSD: CostUsage? = nil,
+        weeklySamples: [UsageSample]? = nil,
         sessionSamples: [UsageSample]? = nil, error: String? = nil, weeklyTrend: WeeklyTrend? = nil
     ) {
         self.providerID = providerID
