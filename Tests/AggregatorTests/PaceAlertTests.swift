@@ -97,7 +97,8 @@ struct PaceAlertTests {
             at: "2026-12-01T12:00:00Z")
         let switched = TransitionDetector.evaluate(previous: state, accounts: [session])
         #expect(switched.events.map(\.title) == ["Codex session depleted"])
-        #expect(switched.next.accounts.values.first?.window == nil)
+        #expect(switched.next.accounts[session.key.description]?.window == nil)
+        #expect(switched.next.accounts[session.key.description + "|weekly"]?.window == "weekly")
     }
 
     @Test(

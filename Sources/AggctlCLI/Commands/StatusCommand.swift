@@ -2,6 +2,7 @@ import Aggregator
 import Portable
 import Snapshots
 import Stores
+import TextSafety
 
 /// `aggctl status`: the merged view of every device's figures.
 enum StatusCommand {
@@ -236,13 +237,19 @@ enum StatusCommand {
     static func tableLines(_ result: MergeResult, color: Bool, ascii: Bool = false) -> [UInt8] {
         if result.accounts.isEmpty { return Array("no accounts in the store\n".utf8) }
         let showTrend = result.accounts.contains { $0.weeklyTrend != nil }
+        let showLimits = result.accounts.contains { !($0.limits ?? []).isEmpty }
         var headers = ["PROVIDER", "ACCOUNT", "PLAN", "SESSION", "WEEKLY"]
+        if showLimits { headers.append("LIMIT") }
         if showTrend { headers.append("7 DAYS") }
         headers += ["RESETS", "PACE", "FROM", "NOTE"]
         var table = TextTable(headers: headers)
         table.rows.reserveCapacity(result.accounts.count)
         for account in result.accounts {
             var notes: [String] = []
+            if account.blocked {
+                notes.append(
+                    "blocked" + (account.availableAt.map { " until " + HumanFormat.until($0, now: result.now) } ?? ""))
+            }
             if account.clockSkew { notes.append("clock skew") }
             if account.stale { notes.append("stale") }
             if let error = account.error {
@@ -259,6 +266,7 @@ enum StatusCommand {
             row.append(TextTable.Cell(account.plan ?? "-"))
             row.append(windowCell(account.session))
             row.append(windowCell(account.weekly))
+            if showLimits { row.append(limitCell(account)) }
             if showTrend {
                 // The weekly window at the end of each half day of the last week, across every machine.
                 let values = account.weeklyTrend?.halfDays(endingAt: result.now) ?? []
@@ -295,8 +303,26 @@ enum StatusCommand {
 
     private static func windowCell(_ window: WindowStatus?) -> TextTable.Cell {
         guard let window else { return "-" }
+        guard !window.due else { return TextTable.Cell("due", color: .dim) }
         var text = HumanFormat.percent(window.remainingPercent) + " left"
         if window.level == .depleted { text = "depleted" }
         return TextTable.Cell(text, color: HumanFormat.color(for: window.level))
+    }
+
+    /// The account's tightest limit beyond session and weekly (the one with the least left that is not
+    /// due), by its label: `Opus used up`, `Premium requests 8% left`, and `+2` for the others it has.
+    static func limitCell(_ account: MergedAccount) -> TextTable.Cell {
+        let limits = account.limits ?? []
+        guard
+            let tightest = limits.filter({ !$0.window.due }).min(by: {
+                $0.window.remainingPercent < $1.window.remainingPercent
+            })
+        else { return limits.isEmpty ? "-" : TextTable.Cell("due", color: .dim) }
+        let label = TerminalWidth.cut(SafeText.line(tightest.label), to: 20)
+        var text =
+            tightest.window.level == .depleted
+            ? label + " used up" : label + " " + HumanFormat.percent(tightest.window.remainingPercent) + " left"
+        if limits.count > 1 { text += " +\(limits.count - 1)" }
+        return TextTable.Cell(text, color: HumanFormat.color(for: tightest.window.level))
     }
 }

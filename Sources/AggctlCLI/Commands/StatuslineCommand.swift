@@ -89,26 +89,39 @@ enum StatuslineCommand {
         parts.append(claudePart)
         if let weekly {
             var weekPart = "week " + left(weekly)
-            if let pace = weekly.pace(at: now) { weekPart += ", " + HumanFormat.pace(pace) }
+            if let pace = weekly.pace(at: now), !weekly.due { weekPart += ", " + HumanFormat.pace(pace) }
             parts.append(weekPart)
         }
-        // The others: each provider's worst window over its accounts.
-        var worst: [String: Double] = [:]
+        // Claude's other limits that matter now: a binding one running low, one model's week used up.
+        for limit in mine?.limits ?? [] where !limit.window.due {
+            if limit.window.level == .depleted {
+                parts.append(limit.label + " used up")
+            } else if limit.binding, limit.window.level != .ok {
+                parts.append(limit.label + " " + left(limit.window))
+            }
+        }
+        // The others: each provider's tightest window over its accounts (`due` when all have reset since).
+        var worst: [String: MergedAccount] = [:]
         for account in accounts where account.providerID != "claude" {
-            guard let lowest = account.tightestWindow?.remainingPercent else { continue }
-            worst[account.providerID] = min(worst[account.providerID] ?? 100, lowest)
+            guard let current = worst[account.providerID] else {
+                worst[account.providerID] = account
+                continue
+            }
+            let remaining = account.tightestWindow?.remainingPercent ?? 101
+            if remaining < current.tightestWindow?.remainingPercent ?? 101 { worst[account.providerID] = account }
         }
         for provider in worst.keys.sorted().prefix(4) {
-            let remaining = worst[provider]!
+            guard let account = worst[provider] else { continue }
+            let figure = StatusBar.figure(of: account, now: now)
             parts.append(
-                ProviderNames.displayName(of: provider) + " "
-                    + (remaining <= WindowLevel.depletedThreshold ? "depleted" : HumanFormat.percent(remaining)))
+                ProviderNames.displayName(of: provider) + " " + (figure.hasPrefix("depleted") ? "depleted" : figure))
         }
         // A line in Claude Code's footer: at most `lineWidth` columns, whatever the records hold.
         return TerminalWidth.cut(SafeText.line(parts.joined(separator: " · ")), to: lineWidth)
     }
 
     private static func left(_ window: WindowStatus) -> String {
-        window.level == .depleted ? "used up" : HumanFormat.percent(window.remainingPercent) + " left"
+        if window.due { return "due" }
+        return window.level == .depleted ? "used up" : HumanFormat.percent(window.remainingPercent) + " left"
     }
 }

@@ -38,7 +38,8 @@ enum CSVTable {
             for (name, window) in account.windows {
                 table.append([
                     field(account.providerID), field(account.accountEmail ?? ""), field(account.deviceID.rawValue),
-                    field(name), number(window.usedPercent), number(window.remainingPercent), window.level.rawValue,
+                    field(name), number(window.usedPercent), number(window.remainingPercent),
+                    StatusReport.level(of: window),
                     window.resetsAt.map(RFC3339.format) ?? "", RFC3339.format(account.lastUpdated),
                     account.stale ? "true" : "false",
                 ])

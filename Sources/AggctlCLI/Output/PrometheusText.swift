@@ -21,20 +21,24 @@ enum PrometheusText {
         var updated: [Sample] = []
         var tokens: [Sample] = []
         var cost: [Sample] = []
+        var blocked: [Sample] = []
         for account in result.accounts {
             var labels = [("provider", account.providerID), ("account", account.key.normalizedEmail ?? "")]
             if account.key.normalizedEmail == nil { labels.append(("device", account.deviceID.rawValue)) }
-            // A per-model window named like another (`session`) would repeat a series: the first stands.
+            // A limit named like another window would repeat a series: the first stands. A due window's
+            // figures are not current, and are left out.
             var named = Set<String>()
-            for (name, window) in account.windows where named.insert(name).inserted {
+            for (name, window) in account.windows where !window.due && named.insert(name).inserted {
                 let windowLabels = labels + [("window", name)]
-                used.append(Sample(labels: windowLabels, value: min(1, max(0, window.usedPercent / 100))))
+                // Above 1 for a provider's overage.
+                used.append(Sample(labels: windowLabels, value: max(0, window.usedPercent / 100)))
                 if let resetsAt = window.resetsAt {
                     resets.append(Sample(labels: windowLabels, value: resetsAt.timeIntervalSince1970.rounded(.down)))
                 }
                 depleted.append(Sample(labels: windowLabels, value: window.level == .depleted ? 1 : 0))
             }
             updated.append(Sample(labels: labels, value: account.lastUpdated.timeIntervalSince1970.rounded(.down)))
+            blocked.append(Sample(labels: labels, value: account.blocked ? 1 : 0))
             if let today = account.tokens?.today { tokens.append(Sample(labels: labels, value: Double(today))) }
             if let today = account.costUSD?.today { cost.append(Sample(labels: labels, value: today)) }
         }
@@ -51,7 +55,7 @@ enum PrometheusText {
                 text += " " + number(sample.value) + "\n"
             }
         }
-        family("aggctl_quota_used_ratio", "Used share of a quota window, 0 to 1.", used)
+        family("aggctl_quota_used_ratio", "Used share of a quota window, 0 to 1 (above 1 for overage).", used)
         family("aggctl_quota_resets_at_timestamp_seconds", "When a quota window resets, Unix seconds.", resets)
         family("aggctl_quota_depleted", "1 when a quota window is used up, else 0.", depleted)
         family(
@@ -62,6 +66,9 @@ enum PrometheusText {
         family(
             "aggctl_device_last_published_timestamp_seconds", "When a device last published its record, Unix seconds.",
             devices)
+        family(
+            "aggctl_account_blocked",
+            "1 while the session, the weekly window or a binding limit is used up: nothing can be used.", blocked)
         family(
             "aggctl_record_problems", "Records or entries in the store that could not be read as they are.",
             [Sample(labels: [], value: Double(result.problems.count))])

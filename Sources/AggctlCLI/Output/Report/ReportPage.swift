@@ -104,6 +104,7 @@ struct ReportPage {
         html += window(
             "Weekly", account.weekly, history.weekly, series: "weekly", forecast: forecasts[account.key.description])
         html += "</div>\n"
+        html += limits(account)
         html += ledger(account)
         return html + "</section>\n"
     }
@@ -113,7 +114,9 @@ struct ReportPage {
     ) -> String {
         guard status != nil || !samples.isEmpty else { return "" }
         var html = "<figure class=\"window\"><figcaption><strong>\(title)</strong>"
-        if let status {
+        if let status, status.due {
+            html += " <span class=\"level unknown\">due: reset since its figures were read</span>"
+        } else if let status {
             html +=
                 " <span class=\"level \(status.level.rawValue)\">\(HumanFormat.percent(status.remainingPercent)) left</span>"
             if let resetsAt = status.resetsAt { html += " · resets \(HumanFormat.until(resetsAt, now: now))" }
@@ -135,6 +138,39 @@ struct ReportPage {
                 label: "\(title) window used percent, last \(days) days", markResets: series == "weekly")
         }
         return html + "</figure>\n"
+    }
+
+    /// A row for each limit beyond session and weekly (none of them has history to draw): how much is
+    /// left, when it resets, and whether it stops the account or one model or feature.
+    private func limits(_ account: MergedAccount) -> String {
+        guard let limits = account.limits, !limits.isEmpty else { return "" }
+        var html = """
+            <table class="limits"><caption>Other limits</caption><thead><tr><th>Limit</th><th>Left</th>\
+            <th>Resets</th><th>Stops</th></tr></thead><tbody>
+
+            """
+        for limit in limits {
+            let window = limit.window
+            let left =
+                window.due
+                ? "<span class=\"level unknown\">due</span>"
+                : "<span class=\"level \(window.level.rawValue)\">"
+                    + (window.level == .depleted ? "used up" : HumanFormat.percent(window.remainingPercent) + " left")
+                    + "</span>"
+            let amounts =
+                limit.used.flatMap { used in
+                    limit.limit.map {
+                        " (\(used.plainText) of \($0.plainText) \(HTML.text(limit.unit ?? "", limit: 12)))"
+                    }
+                } ?? ""
+            html += """
+                <tr><td>\(HTML.text(limit.label, limit: 60))</td><td>\(left)\(amounts)</td>\
+                <td>\(window.resetsAt.map { HumanFormat.until($0, now: now) } ?? "-")</td>\
+                <td>\(limit.binding ? "the account" : "this model or feature")</td></tr>
+
+                """
+        }
+        return html + "</tbody></table>\n"
     }
 
     /// The daily tokens and cost of the last 30 UTC days, stacked by device, with a legend.
@@ -218,7 +254,8 @@ struct ReportPage {
         .chart .line{fill:none;stroke:var(--line);stroke-width:2;stroke-linejoin:round}
         .chart .grid,.chart .tick{stroke:var(--grid);stroke-width:1}.chart .reset{stroke:var(--muted);stroke-dasharray:3 3}
         .chart .now{fill:var(--line)}.chart .axis,.chart .empty{fill:var(--muted);font-size:10px}
-        .level.ok{color:var(--ok)}.level.warning{color:var(--warn)}.level.critical,.level.depleted{color:var(--bad)}
+        .level.ok{color:var(--ok)}.level.warning{color:var(--warn)}.level.critical,.level.depleted{color:var(--bad)}.level.unknown{color:var(--muted,#888)}
+        table.limits{margin-top:8px}
         .empty{color:var(--muted);font-size:.85rem;margin:4px 0}.pace.short,.error{color:var(--warn)}.stale{color:var(--muted)}.forecast{color:var(--muted)}
         table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid var(--grid)}
         .legend{list-style:none;padding:0;margin:0;grid-column:1/-1;display:flex;flex-wrap:wrap;gap:12px;font-size:.85rem}
