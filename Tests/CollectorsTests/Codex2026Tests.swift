@@ -49,9 +49,10 @@ struct Codex2026Tests {
         } else {
             #expect(entry.error == nil, "\(name): \(entry.error ?? "")")
         }
-        if let models = expected["models"] as? [[String: Any]] {
-            #expect(entry.modelWeekly?.map(\.name) == models.map { $0["name"] as? String })
-            #expect(entry.modelWeekly?.map(\.window.usedPercent) == models.map { $0["usedPercent"] as? Double })
+        if let limits = expected["limits"] as? [[String: Any]] {
+            #expect(entry.limits?.map(\.id) == limits.map { $0["id"] as? String })
+            #expect(entry.limits?.map(\.usedPercent) == limits.map { $0["usedPercent"] as? Double })
+            #expect(entry.limits?.map(\.binding) == limits.map { $0["binding"] as? Bool })
         }
     }
 

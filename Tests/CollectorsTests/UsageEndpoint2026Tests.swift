@@ -28,7 +28,7 @@ struct UsageEndpoint2026Tests {
     }
 
     @Test(
-        "claude-api: seven_day alone for a weekly-only account, limits[].weekly_scoped as per-model weeks, extra_usage no window"
+        "claude-api: seven_day alone for a weekly-only account, limits[].weekly_scoped as per-model weeks, extra_usage the spend limit"
     )
     func claudeWeeklyOnly() throws {
         let answer = try json(
@@ -41,7 +41,74 @@ struct UsageEndpoint2026Tests {
         let entry = try #require(ClaudeUsageEndpoint.figures(answer, onto: known))
         #expect(entry.session == nil)
         #expect(entry.weekly?.usedPercent == 61)
-        #expect(entry.modelWeekly?.map(\.name) == ["Opus"])
-        #expect(entry.modelWeekly?.first?.window.usedPercent == 80)
+        #expect(entry.limits?.map(\.id) == ["opus-weekly", "spend-monthly"])
+        #expect(entry.limits?.first?.usedPercent == 80 && entry.limits?.first?.binding == false)
+        // The spend cap of 5000 cents, 1200 used: $50, $12, 24 %, binding.
+        let spend = try #require(entry.limits?.last)
+        #expect(spend.limit == 50 && spend.used == 12 && spend.usedPercent == 24 && spend.binding)
+    }
+
+    // The shapes below are those of CodexBar's tests of the 2026 answers (steipete/CodexBar,
+    // Tests/CodexBarTests/CodexAdditionalRateLimitsTests.swift and ClaudeOAuthTests.swift), synthetic.
+
+    @Test(
+        "codex-api: additional_rate_limits (Spark) are limits of that model, by their length; malformed ones are skipped"
+    )
+    func codexSpark() throws {
+        let answer = try json(
+            """
+            {"plan_type": "pro",
+             "rate_limit": {"primary_window": {"used_percent": 22, "reset_at": 1766948068, "limit_window_seconds": 18000},
+                            "secondary_window": {"used_percent": 43, "reset_at": 1767407914, "limit_window_seconds": 604800}},
+             "additional_rate_limits": ["garbage", 42,
+               {"limit_name": "GPT-5.3-Codex-Spark", "metered_feature": "gpt_5_3_codex_spark",
+                "rate_limit": {"allowed": true, "limit_reached": false,
+                  "primary_window": {"used_percent": 30, "reset_at": 1766948068, "limit_window_seconds": 18000},
+                  "secondary_window": {"used_percent": 64, "reset_at": 1767407914, "limit_window_seconds": 604800}}},
+               {"limit_name": "GPT-5.3-Codex-Mini", "rate_limit": null}]}
+            """)
+        let entry = try #require(CodexUsageEndpoint.figures(answer, onto: known))
+        #expect(entry.session?.usedPercent == 22 && entry.weekly?.usedPercent == 43, "the account's windows stand")
+        #expect(entry.limits?.map(\.id) == ["spark-session", "spark-weekly"])
+        #expect(entry.limits?.map(\.label) == ["Spark", "Spark"])
+        #expect(entry.limits?.map(\.usedPercent) == [30, 64])
+        #expect(entry.limits?.map(\.windowMinutes) == [300, 10_080])
+        #expect(entry.limits?.allSatisfy { !$0.binding } == true, "Spark used up stops Spark, not the account")
+    }
+
+    @Test("claude-api: an enterprise answer with only a EUR spend cap in cents is a binding monthly limit")
+    func claudeSpendOnly() throws {
+        let answer = try json(
+            """
+            {"extra_usage": {"is_enabled": true, "monthly_limit": 2000, "used_credits": 763, "utilization": 38.15,
+                             "currency": "EUR"}}
+            """)
+        let entry = try #require(ClaudeUsageEndpoint.figures(answer, onto: known), "not 'could not read usage'")
+        #expect(entry.session == nil && entry.weekly == nil)
+        #expect(
+            entry.limits == [
+                Limit(
+                    id: "spend-monthly", label: "Spend", windowMinutes: 43_200, usedPercent: 38.15, used: 7.63,
+                    limit: 20,
+                    unit: "EUR", binding: true)
+            ])
+    }
+
+    @Test("claude-api: Sonnet and routines weeks are limits; a cap in cents without a currency is USD")
+    func claudeModelWeeks() throws {
+        let answer = try json(
+            """
+            {"five_hour": {"utilization": 12.5, "resets_at": "2025-12-25T12:00:00.000Z"},
+             "seven_day": {"utilization": 35, "resets_at": "2025-12-31T00:00:00.000Z"},
+             "seven_day_sonnet": {"utilization": 58},
+             "seven_day_routines": null, "seven_day_cowork": {"utilization": 14, "resets_at": "2026-01-01T00:00:00Z"},
+             "extra_usage": {"is_enabled": true, "monthly_limit": 2050, "used_credits": 325}}
+            """)
+        let entry = try #require(ClaudeUsageEndpoint.figures(answer, onto: known))
+        #expect(entry.session?.usedPercent == 12.5 && entry.weekly?.usedPercent == 35)
+        #expect(entry.limits?.map(\.id) == ["sonnet-weekly", "routines-weekly", "spend-monthly"])
+        #expect(entry.limits?.first?.usedPercent == 58, "the scoped week at 58 % while the week is at 35 %")
+        let spend = try #require(entry.limits?.last)
+        #expect(spend.unit == "USD" && spend.limit == 20.5 && spend.used == 3.25)
     }
 }

@@ -48,8 +48,8 @@ struct UsageEndpointTests {
                 == UsageWindow(usedPercent: 37, windowMinutes: 300, resetsAt: Records.date("2026-11-30T14:59:59Z")))
         #expect(entry.weekly?.usedPercent == 26 && entry.weekly?.windowMinutes == 10_080)
         #expect(entry.weekly?.resetsAt == RFC3339.parse("2026-12-05T14:59:59.771647Z"))
-        #expect(entry.modelWeekly?.map(\.name) == ["Sonnet"])
-        #expect(entry.modelWeekly?.first?.window.usedPercent == 1)
+        #expect(entry.limits?.map(\.id) == ["sonnet-weekly"])
+        #expect(entry.limits?.first?.usedPercent == 1)
         #expect(entry.lastUpdated == now)
     }
 

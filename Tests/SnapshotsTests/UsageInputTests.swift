@@ -35,16 +35,42 @@ struct UsageInputTests {
         #expect(claude.plan == "Max 20x")
         #expect(claude.session?.usedPercent == 100)
         #expect(
-            claude.modelWeekly == [
-                NamedWindow(
-                    name: "tertiary",
-                    window: UsageWindow(
-                        usedPercent: 12, windowMinutes: 10080, resetsAt: Records.date("2026-12-03T09:00:00Z")))
+            claude.limits == [
+                Limit(
+                    id: "model-weekly", label: "Model", windowMinutes: 10080, usedPercent: 12,
+                    resetsAt: Records.date("2026-12-03T09:00:00Z"), binding: false)
             ])
         let cursor = entries[2]
         #expect(cursor.error == "selected source requires web support")
         #expect(cursor.session == nil)
         #expect(cursor.lastUpdated == now)
+    }
+
+    // Shapes of CodexBar's JSON in 2026 (steipete/CodexBar, Tests/CodexBarTests/CLISnapshotTests.swift, and
+    // the consumers of `codexbar usage --format json` that read `extraRateWindows`), synthetic.
+    @Test(
+        "CodexBar's extraRateWindows are limits by their titles, and windows are placed by length (Kimi's week is primary)"
+    )
+    func codexBarLimitsAndLengths() throws {
+        let entries = try providers(
+            """
+            [{"provider": "claude", "usage": {"primary": {"usedPercent": 21, "windowMinutes": 300},
+               "secondary": {"usedPercent": 71, "windowMinutes": 10080},
+               "extraRateWindows": [{"id": "claude-weekly-scoped-fable", "title": "Fable only",
+                                     "window": {"usedPercent": 93, "windowMinutes": 10080, "resetsAt": "2026-12-03T00:00:00Z"}},
+                                    {"id": "codex-spark", "title": "Codex Spark", "window": {"usedPercent": 30, "windowMinutes": 300}}],
+               "updatedAt": "2026-11-30T10:00:00Z"}},
+             {"provider": "kimi", "usage": {"primary": {"usedPercent": 40, "windowMinutes": 10080},
+               "secondary": {"usedPercent": 10, "windowMinutes": 300}, "updatedAt": "2026-11-30T10:00:00Z"}}]
+            """)
+        let claude = entries[0]
+        #expect(claude.session?.usedPercent == 21 && claude.weekly?.usedPercent == 71)
+        #expect(claude.limits?.map(\.id) == ["fable-only-weekly", "spark-session"])
+        #expect(claude.limits?.map(\.label) == ["Fable only", "Spark"])
+        #expect(claude.limits?.first?.usedPercent == 93 && claude.limits?.first?.binding == false)
+        let kimi = entries[1]
+        #expect(kimi.weekly?.usedPercent == 40, "the week, though CodexBar calls it primary")
+        #expect(kimi.session?.usedPercent == 10)
     }
 
     @Test("a single CodexBar payload is accepted too")

@@ -59,37 +59,66 @@ public struct ClaudeUsageEndpoint: Sendable {
         return endpoint.fetch(figures: Self.figures)
     }
 
-    /// `known` with the answer's windows: `five_hour` is the session, `seven_day` the week (alone for a
-    /// weekly-only account, whose `five_hour` is null), the per-model weeks (`seven_day_opus`,
-    /// `seven_day_sonnet`, and the newer `limits[].weekly_scoped`) `modelWeekly`; nil when it has neither
-    /// session nor week. `extra_usage` (paid usage past the plan) is not a window and is left out.
+    /// `known` with the answer's windows and limits (docs/collectors.md has the table):
+    /// - `five_hour` is the session and `seven_day` the week (alone for a weekly-only account, whose
+    ///   `five_hour` is null);
+    /// - the per-model weeks (`seven_day_opus`, `seven_day_sonnet`, each of `limits[]` with a
+    ///   `weekly_scoped` window naming its model) are the limits `<model>-weekly`, and the routines week
+    ///   (`seven_day_routines`, `seven_day_cowork`) `routines-weekly`: each stops one model or feature;
+    /// - `extra_usage` (a monthly spend cap in minor units of `currency`, USD when none is given) is the
+    ///   binding limit `spend-monthly`, in major units.
+    /// Nil when it has none of these (then the usage could not be read).
     static func figures(_ json: JSONValue, onto known: ProviderUsage) -> ProviderUsage? {
-        func window(_ key: String, minutes: Int) -> UsageWindow? {
-            guard let object = json[key], let used = object["utilization"]?.number else { return nil }
+        func window(_ object: JSONValue?, minutes: Int) -> UsageWindow? {
+            guard let object, let used = object["utilization"]?.number else { return nil }
             return UsageWindow(
                 usedPercent: used, windowMinutes: minutes, resetsAt: object["resets_at"]?.string.flatMap(RFC3339.parse))
         }
         var entry = known
-        entry.session = window("five_hour", minutes: 300)
-        entry.weekly = window("seven_day", minutes: 10_080)
-        guard entry.session != nil || entry.weekly != nil else { return nil }
-        var models = [("seven_day_opus", "Opus"), ("seven_day_sonnet", "Sonnet")].compactMap { key, name in
-            window(key, minutes: 10_080).map { NamedWindow(name: name, window: $0) }
+        entry.session = window(json["five_hour"], minutes: 300)
+        entry.weekly = window(json["seven_day"], minutes: 10_080)
+        var limits: [Limit] = []
+        func add(_ id: String, _ label: String, _ window: UsageWindow?) {
+            guard let window, !limits.contains(where: { $0.id == id }) else { return }
+            limits.append(
+                Limit(
+                    id: id, label: label, windowMinutes: window.windowMinutes, usedPercent: window.usedPercent,
+                    resetsAt: window.resetsAt, binding: false))
         }
-        for limit in json["limits"]?.array ?? [] {
-            guard let scoped = limit["weekly_scoped"], let used = scoped["utilization"]?.number,
-                let name = (limit["model"] ?? limit["name"] ?? limit["id"])?.string, !name.isEmpty,
-                !models.contains(where: { $0.name.lowercased() == name.lowercased() })
-            else { continue }
-            models.append(
-                NamedWindow(
-                    name: name.prefix(1).uppercased() + name.dropFirst(),
-                    window: UsageWindow(
-                        usedPercent: used, windowMinutes: 10_080,
-                        resetsAt: scoped["resets_at"]?.string.flatMap(RFC3339.parse))))
+        add("opus-weekly", "Opus", window(json["seven_day_opus"], minutes: 10_080))
+        add("sonnet-weekly", "Sonnet", window(json["seven_day_sonnet"], minutes: 10_080))
+        for scoped in json["limits"]?.array ?? [] {
+            guard let name = (scoped["model"] ?? scoped["name"] ?? scoped["id"])?.string, !name.isEmpty else {
+                continue
+            }
+            let slug = String(
+                String.UnicodeScalarView(
+                    name.lowercased().unicodeScalars.map {
+                        ("a"..."z").contains($0) || ("0"..."9").contains($0) ? $0 : "-"
+                    }))
+            add(
+                slug + "-weekly", name.prefix(1).uppercased() + name.dropFirst(),
+                window(scoped["weekly_scoped"], minutes: 10_080))
         }
-        entry.modelWeekly = models.isEmpty ? nil : models
+        add(
+            "routines-weekly", "Routines",
+            window(json["seven_day_routines"], minutes: 10_080) ?? window(json["seven_day_cowork"], minutes: 10_080))
+        if let spend = Self.spendLimit(json["extra_usage"]) { limits.append(spend) }
+        entry.limits = limits.isEmpty ? nil : limits
+        guard entry.session != nil || entry.weekly != nil || !limits.isEmpty else { return nil }
         return entry
+    }
+
+    /// `extra_usage` as the binding monthly spend limit: amounts in minor units (cents) of `currency`.
+    static func spendLimit(_ extra: JSONValue?) -> Limit? {
+        guard let extra, extra["is_enabled"] == .bool(true), let cap = extra["monthly_limit"]?.number, cap > 0
+        else { return nil }
+        let used = extra["used_credits"]?.number ?? 0
+        let percent = extra["utilization"]?.number ?? used / cap * 100
+        let currency = extra["currency"]?.string.map { $0.uppercased() } ?? "USD"
+        return Limit(
+            id: "spend-monthly", label: "Spend", windowMinutes: 43_200, usedPercent: percent, used: used / 100,
+            limit: cap / 100, unit: currency, binding: true)
     }
 
     /// The account Claude Code is signed in with (`oauthAccount.emailAddress` of its `.claude.json`).

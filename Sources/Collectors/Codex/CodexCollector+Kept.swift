@@ -25,11 +25,8 @@ extension CodexCollector.Scan: LogScanPartial {
             out.date(limits.at)
             out.optional(limits.session) { $0.window($1) }
             out.optional(limits.weekly) { $0.window($1) }
-            out.u32(UInt32(limits.models.count))
-            for model in limits.models {
-                out.string(model.name)
-                out.window(model.window)
-            }
+            out.u32(UInt32(limits.limits.count))
+            for limit in limits.limits { out.limit(limit) }
             out.optionalString(limits.plan)
             out.optionalString(limits.reason)
         }
@@ -65,9 +62,7 @@ extension CodexCollector.Scan: LogScanPartial {
             var limits = CodexCollector.RateLimits(
                 at: try reader.date(), session: try reader.optional { try $0.window() },
                 weekly: try reader.optional { try $0.window() })
-            limits.models = try (0..<(try reader.count())).map { _ in
-                NamedWindow(name: try reader.string(), window: try reader.window())
-            }
+            limits.limits = try (0..<(try reader.count())).map { _ in try reader.limit() }
             limits.plan = try reader.optionalString()
             limits.reason = try reader.optionalString()
             return limits

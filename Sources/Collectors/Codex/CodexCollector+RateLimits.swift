@@ -13,12 +13,14 @@ extension CodexCollector {
     /// (`rate_limit_reached_type`, `spend_control_reached`) shows its window, or every window for the
     /// account, used up, with the reason.
     /// Windows by their length: the first of about 5 hours is the session, the first of about a week the
-    /// weekly window, any other goes to the per-model windows under `limitName` (or its field and length).
+    /// weekly window, any other a limit named by `limitName` (or its field) and its period, binding when
+    /// it is the account's own (`binding`: Codex's main limit, a credit pool) rather than one model's.
     /// A window without a length takes its field's usual one (`fallbackMinutes`).
-    static func place(_ windows: [(field: String, window: UsageWindow, fallbackMinutes: Int)], limitName: String?) -> (
-        session: UsageWindow?, weekly: UsageWindow?, models: [NamedWindow]
-    ) {
-        var result: (session: UsageWindow?, weekly: UsageWindow?, models: [NamedWindow]) = (nil, nil, [])
+    static func place(
+        _ windows: [(field: String, window: UsageWindow, fallbackMinutes: Int)], limitName: String?,
+        binding: Bool = true
+    ) -> (session: UsageWindow?, weekly: UsageWindow?, limits: [Limit]) {
+        var result: (session: UsageWindow?, weekly: UsageWindow?, limits: [Limit]) = (nil, nil, [])
         for (field, found, fallbackMinutes) in windows {
             var window = found
             let minutes = window.windowMinutes ?? fallbackMinutes
@@ -28,11 +30,27 @@ extension CodexCollector {
             } else if weeklyMinutes.contains(minutes), result.weekly == nil {
                 result.weekly = window
             } else {
-                let name = limitName.map { $0 == "codex" ? "\($0) \(field)" : $0 } ?? "\(minutes)-minute \(field)"
-                result.models.append(NamedWindow(name: name, window: window))
+                let label = limitName.map { $0 == "codex" ? "Codex \(field)" : $0 } ?? "\(minutes)-minute \(field)"
+                let limit = Self.limit(label: label, window: window, binding: binding)
+                if !result.limits.contains(where: { $0.id == limit.id }) { result.limits.append(limit) }
             }
         }
         return result
+    }
+
+    /// Windows of a limit of one model or feature (Codex's `additional_rate_limits`, Spark): each a limit
+    /// by its length, never the account's session or week.
+    static func featureLimits(_ windows: [UsageWindow], name: String) -> [Limit] {
+        var limits: [Limit] = []
+        for window in windows {
+            let limit = Self.limit(label: name, window: window, binding: false)
+            if !limits.contains(where: { $0.id == limit.id }) { limits.append(limit) }
+        }
+        return limits
+    }
+
+    static func limit(label: String, window: UsageWindow, binding: Bool) -> Limit {
+        Limit(named: label, window: window, binding: binding)
     }
 
     static func classify(_ limits: CodexEventDecoder.Limits, at: Date) -> RateLimits? {
@@ -81,10 +99,10 @@ extension CodexCollector {
             }, limitName: limits.limitName ?? limits.limitID)
         result.session = placed.session
         result.weekly = placed.weekly
-        result.models = placed.models
+        result.limits = placed.limits
         if reachedWindow == "weekly" { result.weekly?.usedPercent = 100 }
         if reachedWindow == "session" { result.session?.usedPercent = 100 }
-        guard result.session != nil || result.weekly != nil || !result.models.isEmpty else { return nil }
+        guard result.session != nil || result.weekly != nil || !result.limits.isEmpty else { return nil }
         if let reached {
             let named = reached == "primary" || reached == "secondary" || reachedWindow != nil
             result.reason = "Codex reports the \(named ? "\(reachedWindow ?? reached) limit" : reached) reached"

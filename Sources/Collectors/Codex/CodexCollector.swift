@@ -29,8 +29,8 @@ public struct CodexCollector: Sendable {
         var at: Date
         var session: UsageWindow?
         var weekly: UsageWindow?
-        /// Windows neither about 5 hours nor about a week, under the limit's name.
-        var models: [NamedWindow] = []
+        /// Windows neither about 5 hours nor about a week, as limits.
+        var limits: [Limit] = []
         var plan: String?
         /// Why the windows show used up although their percentages may not: a limit Codex says is reached.
         var reason: String?
@@ -85,7 +85,7 @@ public struct CodexCollector: Sendable {
         var entry = ProviderUsage(
             providerID: "codex", accountEmail: account.email, plan: account.plan ?? limits?.plan,
             lastUpdated: limits?.at ?? scan.newestEvent ?? now, session: limits?.session,
-            weekly: limits?.weekly, modelWeekly: (limits?.models ?? []).isEmpty ? nil : limits?.models,
+            weekly: limits?.weekly, limits: (limits?.limits ?? []).isEmpty ? nil : limits?.limits,
             tokens: TokenUsage(
                 today: tokensByDay[today] ?? 0, last30Days: recent.values.saturatingSum(),
                 daily: recent.keys.sorted().map { DailyTokens(date: $0, tokens: recent[$0]!) }))

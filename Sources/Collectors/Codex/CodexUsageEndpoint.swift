@@ -45,11 +45,13 @@ public struct CodexUsageEndpoint: Sendable {
     }
 
     /// `known` with the answer's windows, told apart by `limit_window_seconds` as in the logs (a
-    /// weekly-only plan answers its week as `primary_window`); the answer's `plan_type` is newer than the
-    /// login's. Nil when it has no window.
+    /// weekly-only plan answers its week as `primary_window`), and each of `additional_rate_limits` (Spark)
+    /// as limits of that model; the answer's `plan_type` is newer than the login's. Nil when it has no
+    /// window.
     static func figures(_ json: JSONValue, onto known: ProviderUsage) -> ProviderUsage? {
-        func window(_ key: String) -> UsageWindow? {
-            guard let object = json["rate_limit"]?[key], let used = object["used_percent"]?.number else { return nil }
+        func window(_ key: String, of limit: JSONValue? = nil) -> UsageWindow? {
+            guard let object = (limit ?? json)["rate_limit"]?[key], let used = object["used_percent"]?.number
+            else { return nil }
             return UsageWindow(
                 usedPercent: used,
                 windowMinutes: object["limit_window_seconds"]?.number.flatMap(wholeCount).map { $0 / 60 },
@@ -62,8 +64,18 @@ public struct CodexUsageEndpoint: Sendable {
             limitName: nil)
         entry.session = placed.session
         entry.weekly = placed.weekly
-        entry.modelWeekly = placed.models.isEmpty ? nil : placed.models
-        guard entry.session != nil || entry.weekly != nil || !placed.models.isEmpty else { return nil }
+        var limits = placed.limits
+        // Entries of another shape are skipped, never a reason to lose the others.
+        for additional in json["additional_rate_limits"]?.array ?? [] {
+            guard let name = additional["limit_name"]?.string ?? additional["metered_feature"]?.string else { continue }
+            let windows = ["primary_window", "secondary_window"].compactMap { window($0, of: additional) }
+            for limit in CodexCollector.featureLimits(windows, name: name)
+            where !limits.contains(where: { $0.id == limit.id }) {
+                limits.append(limit)
+            }
+        }
+        entry.limits = limits.isEmpty ? nil : limits
+        guard entry.session != nil || entry.weekly != nil || !limits.isEmpty else { return nil }
         entry.plan = json["plan_type"]?.string ?? known.plan
         return entry
     }

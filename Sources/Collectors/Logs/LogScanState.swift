@@ -39,7 +39,7 @@ extension LogScanPartial {
 /// beginning is read from the offset; one that shrank, was rewritten or replaced is read again whole.
 /// Kept in the state directory in the checksummed binary form of the caches; a damaged file is ignored.
 struct LogScanState<Partial: LogScanPartial>: Sendable {
-    static var format: UInt32 { 3 }
+    static var format: UInt32 { 4 }
     static var headLength: Int { 4096 }
 
     struct FileEntry: Sendable {

@@ -146,10 +146,17 @@ struct CodexBarPayload: Decodable {
         var accountEmail: String?
         var loginMethod: String?
     }
+    /// A further window CodexBar names (`{"id", "title", "window"}`): a model's week, Spark, a routine.
+    struct ExtraWindow: Decodable {
+        var id: String?
+        var title: String?
+        var window: Window?
+    }
     struct Usage: Decodable {
         var primary: Window?
         var secondary: Window?
         var tertiary: Window?
+        var extraRateWindows: [ExtraWindow]?
         var updatedAt: Date?
         var identity: Identity?
         var accountEmail: String?
@@ -164,17 +171,45 @@ struct CodexBarPayload: Decodable {
     var usage: Usage?
     var error: Failure?
 
+    /// The payload as an entry. Windows are placed by their length, never by their position: the first
+    /// up to a day is the session, the first of 4 to 10 days the week (a provider whose primary window is
+    /// a week, Kimi, has no session), any other a limit; a window without a length keeps its position's
+    /// meaning (primary the session, secondary the week). Each of `extraRateWindows` is a limit named by
+    /// its title, stopping its model or feature.
     func providerUsage(now: Date) -> ProviderUsage {
         var entry = ProviderUsage(
             providerID: provider,
             accountEmail: usage?.identity?.accountEmail ?? usage?.accountEmail ?? account,
             plan: usage?.identity?.loginMethod ?? usage?.loginMethod,
-            lastUpdated: usage?.updatedAt ?? now,
-            session: usage?.primary?.usageWindow,
-            weekly: usage?.secondary?.usageWindow)
-        if let tertiary = usage?.tertiary {
-            entry.modelWeekly = [NamedWindow(name: "tertiary", window: tertiary.usageWindow)]
+            lastUpdated: usage?.updatedAt ?? now)
+        var limits: [Limit] = []
+        func add(_ limit: Limit) {
+            if !limits.contains(where: { $0.id == limit.id }) { limits.append(limit) }
         }
+        let positioned: [(String, Window?, Int)] = [
+            // CodexBar's third window is a model's own (its "model-specific" lane), which it does not name.
+            ("Primary", usage?.primary, 300), ("Secondary", usage?.secondary, 10_080), ("Model", usage?.tertiary, 0),
+        ]
+        for (name, found, fallback) in positioned {
+            guard let found else { continue }
+            var window = found.usageWindow
+            let minutes = window.windowMinutes ?? (fallback > 0 ? fallback : nil)
+            window.windowMinutes = minutes
+            if let minutes, minutes <= 1440, entry.session == nil {
+                entry.session = window
+            } else if let minutes, (4 * 1440...10 * 1440).contains(minutes), entry.weekly == nil {
+                entry.weekly = window
+            } else {
+                // Another length (a month is a quota of the account) or a second window of one length.
+                add(Limit(named: name, window: window, binding: (minutes ?? 0) > 10 * 1440))
+            }
+        }
+        for extra in usage?.extraRateWindows ?? [] {
+            guard let window = extra.window else { continue }
+            let name = extra.title ?? extra.id ?? "extra"
+            add(Limit(named: name, window: window.usageWindow, binding: false))
+        }
+        entry.limits = limits.isEmpty ? nil : limits
         if let failure = error {
             entry.error = failure.message ?? "could not read usage"
         } else if usage == nil {

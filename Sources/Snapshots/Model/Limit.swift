@@ -68,6 +68,30 @@ public struct Limit: Codable, Sendable, Equatable, SchemaObject {
         return valid ? nil : "a limit id has only lowercase letters, digits and '-'"
     }
 
+    /// A limit of a window a source names in its own words (`GPT-5.3-Codex-Spark`, `monthly credits`,
+    /// `Fable only`), with an id made as the record format asks, `<what>-<period>`: `what` from the words
+    /// (`spark` for Codex's Spark models), `period` from the length (`session` up to a day, `daily`,
+    /// `weekly` for 4 to 10 days, `monthly` for 28 to 31, else minutes, `window` when unknown); words
+    /// naming the period already ("monthly credits") do not name it twice.
+    public init(named label: String, window: UsageWindow, binding: Bool) {
+        let minutes = window.windowMinutes
+        let period =
+            switch minutes {
+            case nil: "window"
+            case let minutes? where minutes < 1440: "session"
+            case 1440?: "daily"
+            case let minutes? where (4 * 1440...10 * 1440).contains(minutes): "weekly"
+            case let minutes? where (28 * 1440...31 * 1440).contains(minutes): "monthly"
+            case let minutes?: "\(minutes)m"
+            }
+        let words = label.lowercased().split { !(($0.isLetter || $0.isNumber) && $0.isASCII) }
+        let what = words.contains("spark") ? "spark" : words.joined(separator: "-")
+        let id = what.isEmpty ? period : (words.contains(Substring(period)) ? what : "\(what)-\(period)")
+        self.init(
+            id: String(id.prefix(64)), label: words.contains("spark") ? "Spark" : label, windowMinutes: minutes,
+            usedPercent: window.usedPercent, resetsAt: window.resetsAt, binding: binding)
+    }
+
     /// A per-model week of an older record (`modelWeekly`) as the limit it stands for: id
     /// `<name>-weekly`, the name capitalised as its label, a week long, not binding.
     public init(modelWeekly model: NamedWindow) {
