@@ -167,6 +167,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("aggctl")
     parser.add_argument("--sizes", default="100,1000,10000,1000x10")
+    parser.add_argument("--limits-records", type=int, default=1000,
+                        help="records of the stores with and without limits measured side by side (0: none)")
     store_bench_arguments(parser, runs=5)
     args = parser.parse_args()
     generator = STORE_GENERATOR
@@ -249,6 +251,50 @@ def main():
     print("per record (cold, warm, reference) in microseconds:")
     for label, size, _, _, _, ref, cold, warm in rows:
         print(f"  {label:>7}: {cold[0]/size*1e6:8.1f} {warm[0]/size*1e6:8.1f} {ref[0]/size*1e6:8.1f}")
+    if args.limits_records:
+        limits_side_by_side(args)
+
+
+def limits_side_by_side(args):
+    """The same records with four limits on every account (version 2) and with none, cold and warm,
+    interleaved: what limits cost the merge and its outputs."""
+    stores = {}
+    for count in (0, 4):
+        folder = os.path.join(args.work, f"store-{args.limits_records}-limits{count}")
+        if not (os.path.isdir(folder) and len(os.listdir(folder)) == args.limits_records):
+            shutil.rmtree(folder, ignore_errors=True)
+            subprocess.run([sys.executable, STORE_GENERATOR, folder, "--devices", str(args.limits_records),
+                            "--limits", str(count)], check=True, stdout=subprocess.DEVNULL)
+            time.sleep(2.5)
+        stores[count] = folder
+    samples = {}
+    measures = {}
+    for count, store in stores.items():
+        status = [args.aggctl, "status", "--store", store, "--json", "--now", NOW]
+        state = os.path.join(args.work, f"state-limits{count}")
+        warm_state = state + "-warm"
+        shutil.rmtree(warm_state, ignore_errors=True)
+        warm_env = dict(os.environ, XDG_STATE_HOME=warm_state)
+        warm_up(status, warm_env)
+
+        def cold(status=status, state=state):
+            shutil.rmtree(state, ignore_errors=True)
+            return run(status, dict(os.environ, XDG_STATE_HOME=state))
+
+        measures[f"cold {count}"] = cold
+        measures[f"warm {count}"] = lambda status=status, env=warm_env: run(status, env)
+        samples[f"cold {count}"] = []
+        samples[f"warm {count}"] = []
+    order = random.Random(4)
+    for _ in range(max(args.runs, 7)):
+        for name in order.sample(list(measures), len(measures)):
+            samples[name].append(measures[name]())
+    median = {name: statistics.median(values) * 1e3 for name, values in samples.items()}
+    print()
+    print(f"{args.limits_records} records, every account with 4 limits against none (status --json, ms):")
+    for kind in ("cold", "warm"):
+        print(f"  {kind}: none {median[f'{kind} 0']:7.1f}   4 limits {median[f'{kind} 4']:7.1f}"
+              f"   ratio {median[f'{kind} 4'] / median[f'{kind} 0']:.3f}")
 
 
 if __name__ == "__main__":

@@ -22,12 +22,16 @@ def moment(text):
     return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(timezone.utc)
 
 
-def levelled(usage_window):
+def levelled(usage_window, read_at, now):
     if not usage_window:
         return None
     used = float(usage_window["usedPercent"])
     left = min(100.0, max(0.0, 100.0 - used))
     level = "depleted" if left <= 0.0001 else "critical" if left <= 10 else "warning" if left <= 25 else "ok"
+    # Its reset passed since the figures were read: they are not current.
+    resets = usage_window.get("resetsAt")
+    if resets and read_at < moment(resets) <= now:
+        level = "unknown"
     return {"usedPercent": used, "remainingPercent": left, "level": level,
             "windowMinutes": usage_window.get("windowMinutes"), "resetsAt": usage_window.get("resetsAt")}
 
@@ -75,8 +79,8 @@ def main():
         accounts.append({
             "providerID": usage["providerID"],
             "accountEmail": None if key[1].startswith("device:") else key[1],
-            "plan": usage.get("plan"), "session": levelled(usage.get("session")),
-            "weekly": levelled(usage.get("weekly")), "deviceID": device, "deviceName": device_name,
+            "plan": usage.get("plan"), "session": levelled(usage.get("session"), updated, now),
+            "weekly": levelled(usage.get("weekly"), updated, now), "deviceID": device, "deviceName": device_name,
             "lastUpdated": usage["lastUpdated"], "seenOn": sorted(devices_of[key]),
             "stale": (now - updated).total_seconds() > options.stale_after, "clockSkew": skewed,
             "error": usage.get("error"),

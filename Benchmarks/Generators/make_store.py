@@ -9,7 +9,8 @@ The same person works on several machines, so every (provider, account) pair tur
 with figures read at different moments: the merge has winners to pick and ledgers to add up. One entry
 in twenty has no account, as a signed-out agent's has none. Each entry carries `--days` days of daily
 tokens and cost and `--samples` weekly samples three hours apart (112 is two weeks); Claude's entries
-carry two per-model weekly windows. The same seed writes the same bytes. Prints the bytes written.
+carry two per-model weekly windows (version 1's `modelWeekly`), or with `--limits N` every entry N
+limits (version 2). The same seed writes the same bytes. Prints the bytes written.
 """
 import argparse
 import json
@@ -27,6 +28,20 @@ def stamp(moment):
 
 def window(used, minutes, resets):
     return {"usedPercent": used, "windowMinutes": minutes, "resetsAt": stamp(resets)}
+
+
+LIMITS = [("opus-weekly", "Opus", 10080, False), ("spark-session", "Spark", 300, False),
+          ("premium-monthly", "Premium requests", 43200, True), ("spend-monthly", "Spend", 43200, True)]
+
+
+def limits(rng, count, read_at):
+    # From a generator of their own, so that a store with limits and one without differ in nothing else.
+    return [{"id": ident, "label": label, "windowMinutes": minutes,
+             "usedPercent": rng.choice([100.0, round(rng.uniform(0, 100), 2)]),
+             "resetsAt": stamp(read_at + timedelta(minutes=rng.randint(1, minutes))),
+             "used": round(rng.uniform(0, 300), 2), "limit": 300.0,
+             "unit": "USD" if ident.startswith("spend") else "requests", "binding": binding}
+            for ident, label, minutes, binding in (LIMITS * (count // len(LIMITS) + 1))[:count]]
 
 
 def entry(rng, provider, account, read_at, now, days, samples):
@@ -70,8 +85,11 @@ def main():
     parser.add_argument("--samples", type=int, default=48)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--now", default="2026-11-30T12:00:00Z")
+    parser.add_argument("--limits", type=int, default=-1,
+                        help="give every entry this many limits (schema version 2) instead of Claude's per-model weeks")
     options = parser.parse_args()
     rng = random.Random(options.seed)
+    limit_rng = random.Random(options.seed + 1)
     now = datetime.strptime(options.now, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
     accounts = options.accounts or options.devices // 3 + 1
     os.makedirs(options.out, exist_ok=True)
@@ -84,8 +102,13 @@ def main():
             number = rng.randrange(accounts)
             account = None if rng.random() < 0.05 else f"user{number:04d}@example.com"
             read_at = generated - timedelta(seconds=rng.randint(0, 600))
-            providers.append(entry(rng, provider, account, read_at, now, options.days, options.samples))
-        record = {"schemaVersion": 1, "deviceID": device, "deviceName": f"host-{index}", "appVersion": "aggctl 0.1.0",
+            usage = entry(rng, provider, account, read_at, now, options.days, options.samples)
+            if options.limits >= 0:
+                usage.pop("modelWeekly", None)
+                if options.limits > 0:
+                    usage["limits"] = limits(limit_rng, options.limits, read_at)
+            providers.append(usage)
+        record = {"schemaVersion": 2 if options.limits >= 0 else 1, "deviceID": device, "deviceName": f"host-{index}", "appVersion": "aggctl 0.1.0",
                   "generatedAt": stamp(generated), "providers": providers}
         data = json.dumps(record, indent=1).encode()
         with open(os.path.join(options.out, device + ".json"), "wb") as f:

@@ -99,7 +99,8 @@ public struct MergedAccount: Sendable, Equatable {
         let resets = blocking.map(\.window.resetsAt)
         availableAt = blocked && !resets.contains(where: { $0 == nil }) ? resets.compactMap { $0 }.max() : nil
         tightest = current.min { $0.window.remainingPercent < $1.window.remainingPercent }?.name
-        let today = DeviceLedger.utcDay(of: now)
+        guard tokens != nil || costUSD != nil else { return }
+        let today = DeviceLedger.Day(now)
         if tokens != nil {
             let figures = perDevice.compactMap { $0.tokensToday(on: today) }
             tokens!.today = figures.isEmpty ? nil : figures.reduce(0) { $0.saturatingAdding($1) }
@@ -217,22 +218,35 @@ public struct DeviceLedger: Sendable, Equatable {
     /// The device's own daily entries, as it reported them.
     public var daily: [DailyTokens]
 
-    /// The UTC calendar date of `date`, as daily entries name it (`YYYY-MM-DD`).
-    public static func utcDay(of date: Date) -> String {
-        String(RFC3339.format(date).prefix(10))
+    /// A UTC calendar date: its number since 1970 (compared for every device of every account), and its
+    /// `YYYY-MM-DD` as daily entries name it (made only when a daily entry is looked up).
+    public struct Day {
+        public let number: Int
+        public let date: Date
+
+        public init(_ date: Date) {
+            self.date = date
+            number = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+        }
+
+        public var text: String { String(RFC3339.format(date).prefix(10)) }
     }
 
     /// The device's tokens of the UTC date `day`: its `today` when it read them that day, else its daily
     /// entry of that date; nil when it has neither (yesterday's "today" is not today's).
-    public func tokensToday(on day: String) -> Int? {
-        if Self.utcDay(of: lastUpdated) == day { return tokensToday }
-        return daily.first { $0.date == day }?.tokens
+    public func tokensToday(on day: Day) -> Int? {
+        if Day(lastUpdated).number == day.number { return tokensToday }
+        guard !daily.isEmpty else { return nil }
+        let text = day.text
+        return daily.first { $0.date == text }?.tokens
     }
 
     /// The same of cost.
-    public func costToday(on day: String) -> Double? {
-        if Self.utcDay(of: lastUpdated) == day { return costTodayUSD }
-        return daily.first { $0.date == day }?.costUSD
+    public func costToday(on day: Day) -> Double? {
+        if Day(lastUpdated).number == day.number { return costTodayUSD }
+        guard !daily.isEmpty else { return nil }
+        let text = day.text
+        return daily.first { $0.date == text }?.costUSD
     }
 }
 

@@ -163,26 +163,31 @@ struct RecordFields: SchemaObject {
             return nil
         }
         if let limits = entry.limits {
-            // A limit may report overage (above 100); below 0 is no figure of one.
+            // A limit may report overage (above 100); below 0 is no figure of one. Paths are made only
+            // for notes, as above.
             var kept: [Limit] = []
+            kept.reserveCapacity(limits.count)
             for (index, var limit) in limits.enumerated() {
-                let path = "\(prefix()).limits[\(index)]"
-                if let problem = Limit.problem(withID: limit.id) {
-                    notes.append("skipped \(path): \(problem)")
+                func path() -> String { "\(prefix()).limits[\(index)]" }
+                if !Limit.isPlainID(limit.id), let problem = Limit.problem(withID: limit.id) {
+                    notes.append("skipped \(path()): \(problem)")
                     continue
                 }
                 if kept.contains(where: { $0.id == limit.id }) {
-                    notes.append("skipped \(path): the id '\(limit.id)' is given twice; the first stands")
+                    notes.append("skipped \(path()): the id '\(limit.id)' is given twice; the first stands")
                     continue
                 }
-                var figures = limit.window
-                let overage = figures.usedPercent > 100
-                if overage { figures.usedPercent = 100 }
-                window(&figures, path)
-                limit.windowMinutes = figures.windowMinutes
-                limit.resetsAt = figures.resetsAt
-                limit.used = negative(limit.used, "\(path).used")
-                limit.limit = negative(limit.limit, "\(path).limit")
+                if limit.usedPercent < 0 || (limit.windowMinutes ?? 1) <= 0
+                    || !(limit.resetsAt.map(plausibleDates.contains) ?? true)
+                {
+                    var figures = limit.window
+                    figures.usedPercent = min(figures.usedPercent, 100)
+                    window(&figures, path())
+                    limit.windowMinutes = figures.windowMinutes
+                    limit.resetsAt = figures.resetsAt
+                }
+                if (limit.used ?? 0) < 0 { limit.used = negative(limit.used, "\(path()).used") }
+                if (limit.limit ?? 0) < 0 { limit.limit = negative(limit.limit, "\(path()).limit") }
                 kept.append(limit)
             }
             entry.limits = kept.isEmpty ? nil : kept

@@ -57,6 +57,18 @@ public struct Limit: Codable, Sendable, Equatable, SchemaObject {
         UsageWindow(usedPercent: usedPercent, windowMinutes: windowMinutes, resetsAt: resetsAt)
     }
 
+    /// Whether `id` is a valid limit id, checked byte by byte: every limit of every record passes here.
+    static func isPlainID(_ id: String) -> Bool {
+        var id = id
+        return id.withUTF8 { bytes in
+            guard !bytes.isEmpty, bytes.count <= 64 else { return false }
+            for byte in bytes {
+                guard (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2D else { return false }
+            }
+            return true
+        }
+    }
+
     /// Why `candidate` is not a valid limit id, or nil when it is one (the same rule as provider ids).
     public static func problem(withID candidate: String) -> String? {
         if candidate.isEmpty { return "a limit id cannot be empty" }
