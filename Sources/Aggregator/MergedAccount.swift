@@ -89,16 +89,33 @@ public struct MergedAccount: Sendable, Equatable {
         if limits != nil {
             for index in limits!.indices { limits![index].window.judge(at: now, readAt: lastUpdated) }
         }
-        var binding: [(name: String, window: WindowStatus)] = []
-        if let session { binding.append(("session", session)) }
-        if let weekly { binding.append(("weekly", weekly)) }
-        binding += (limits ?? []).filter(\.binding).map { ($0.id, $0.window) }
-        let current = binding.filter { !$0.window.due }
-        let blocking = current.filter { $0.window.level == .depleted }
-        blocked = !blocking.isEmpty
-        let resets = blocking.map(\.window.resetsAt)
-        availableAt = blocked && !resets.contains(where: { $0 == nil }) ? resets.compactMap { $0 }.max() : nil
-        tightest = current.min { $0.window.remainingPercent < $1.window.remainingPercent }?.name
+        // In one pass over the windows that stop the account, without arrays: every account of every
+        // merge (and of every memo read) is judged.
+        blocked = false
+        tightest = nil
+        var least = Double.infinity
+        var latestReset: Date?
+        var resetUnknown = false
+        func consider(_ name: @autoclosure () -> String, _ window: WindowStatus) {
+            guard !window.due else { return }
+            if window.remainingPercent < least {
+                least = window.remainingPercent
+                tightest = name()
+            }
+            guard window.level == .depleted else { return }
+            blocked = true
+            if let reset = window.resetsAt {
+                latestReset = max(latestReset ?? reset, reset)
+            } else {
+                resetUnknown = true
+            }
+        }
+        if let session { consider("session", session) }
+        if let weekly { consider("weekly", weekly) }
+        if let limits {
+            for index in limits.indices where limits[index].binding { consider(limits[index].id, limits[index].window) }
+        }
+        availableAt = blocked && !resetUnknown ? latestReset : nil
         guard tokens != nil || costUSD != nil else { return }
         let today = DeviceLedger.Day(now)
         if tokens != nil {

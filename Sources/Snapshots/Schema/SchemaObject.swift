@@ -54,7 +54,7 @@ struct Schema<Owner>: Sendable {
     /// The member `key` names: `guess` when it does (the next in key order), else the first that does;
     /// `fields.count` for none.
     @inline(__always)
-    private func member(_ key: JSONScanner.RawString, in s: JSONScanner, guess: Int) -> Int {
+    private func member(_ key: JSONScanner.RawString, in s: borrowing JSONScanner, guess: Int) -> Int {
         if guess < fields.count, s.key(key, is: fields[guess].key) { return guess }
         var index = 0
         while index < fields.count && (inRecord & (1 << UInt64(index)) == 0 || !s.key(key, is: fields[index].key)) {
