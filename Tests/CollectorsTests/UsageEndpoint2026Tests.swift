@@ -76,6 +76,73 @@ struct UsageEndpoint2026Tests {
         #expect(entry.limits?.allSatisfy { !$0.binding } == true, "Spark used up stops Spark, not the account")
     }
 
+    @Test(
+        "codex-api: an enterprise answer with only a monthly credit limit is a binding limit, not 'could not read usage'"
+    )
+    func codexCreditPool() throws {
+        let answer = try json(
+            """
+            {"plan_type": "enterprise",
+             "rate_limit": {"primary_window": null, "secondary_window": null,
+                            "individual_limit": {"limit": 100000, "used": "7761", "remaining_percent": 92.239,
+                                                 "resets_at": 1782864000}},
+             "credits": {"has_credits": true, "unlimited": false, "balance": "0"}}
+            """)
+        let entry = try #require(CodexUsageEndpoint.figures(answer, onto: known))
+        #expect(entry.session == nil && entry.weekly == nil)
+        let credits = try #require(entry.limits?.first)
+        #expect(credits.id == "credits-monthly" && credits.binding && credits.unit == "credits")
+        #expect(credits.used == 7761 && credits.limit == 100_000)
+        #expect(abs(credits.usedPercent - 7.761) < 1e-9)
+        #expect(credits.resetsAt == Date(timeIntervalSince1970: 1_782_864_000))
+        // Under spend_control, and a cap of 0 is no limit.
+        let education = try json(
+            """
+            {"rate_limit": {"primary_window": {"used_percent": 10, "reset_at": 1786161204, "limit_window_seconds": 18000}},
+             "spend_control": {"reached": false, "individual_limit": {"limit": 7000, "used": 1000, "remaining_percent": 85}}}
+            """)
+        #expect(try #require(CodexUsageEndpoint.figures(education, onto: known)).limits?.first?.usedPercent == 15)
+        let zero = try json(
+            #"{"rate_limit": {"primary_window": null, "individual_limit": {"limit": 0, "used": 0}}}"#)
+        #expect(CodexUsageEndpoint.figures(zero, onto: known) == nil)
+    }
+
+    @Test(
+        "copilot-api: chat and premium quotas are limits; overage above 100; a token-billed plan's zero quotas are no usage"
+    )
+    func copilotQuotas() throws {
+        let now = Records.date("2026-11-30T12:00:00Z")
+        let answer = try json(
+            """
+            {"copilot_plan": "individual", "quota_reset_date": "2026-12-01",
+             "quota_snapshots": {
+               "premium_interactions": {"entitlement": 500, "remaining": -75, "percent_remaining": -15, "quota_id": "premium_interactions"},
+               "chat": {"entitlement": 120, "remaining": 30, "quota_id": "chat"},
+               "completions": {"entitlement": 0, "remaining": 0, "percent_remaining": 100, "unlimited": true}}}
+            """)
+        let entry = try #require(CopilotUsageEndpoint.figures(answer, onto: known, now: now))
+        #expect(entry.limits?.map(\.id) == ["premium-monthly", "chat-monthly"])
+        #expect(entry.limits?.map(\.usedPercent) == [115, 75])
+        #expect(entry.limits?.map(\.binding) == [true, false])
+        #expect(entry.weekly == nil)
+        let tokens = try json(
+            """
+            {"copilot_plan": "business", "token_based_billing": true,
+             "quota_snapshots": {
+               "premium_interactions": {"entitlement": 0, "remaining": 0, "percent_remaining": 100},
+               "chat": {"entitlement": 0, "remaining": 0, "percent_remaining": 100}}}
+            """)
+        let business = try #require(CopilotUsageEndpoint.figures(tokens, onto: known, now: now))
+        #expect(business.limits == nil, "not 0 % used")
+        #expect(business.error == "billed by tokens: no request quota")
+        let older = try json(
+            #"{"copilot_plan": "free", "monthly_quotas": {"chat": "500", "completions": 300}, "limited_user_quotas": {"chat": 125, "completions": "75"}}"#
+        )
+        let free = try #require(CopilotUsageEndpoint.figures(older, onto: known, now: now))
+        #expect(free.limits?.map(\.id) == ["chat-monthly", "completions-monthly"])
+        #expect(free.limits?.map(\.usedPercent) == [75, 75])
+    }
+
     @Test("claude-api: an enterprise answer with only a EUR spend cap in cents is a binding monthly limit")
     func claudeSpendOnly() throws {
         let answer = try json(

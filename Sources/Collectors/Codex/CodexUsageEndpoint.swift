@@ -74,9 +74,33 @@ public struct CodexUsageEndpoint: Sendable {
                 limits.append(limit)
             }
         }
+        // A monthly credit limit (Business, Enterprise, Education plans): under `rate_limit` or
+        // `spend_control`, amounts as numbers or as texts of numbers.
+        if let credits = Self.creditLimit(json["rate_limit"]?["individual_limit"])
+            ?? Self.creditLimit(json["spend_control"]?["individual_limit"]),
+            !limits.contains(where: { $0.id == credits.id })
+        {
+            limits.append(credits)
+        }
         entry.limits = limits.isEmpty ? nil : limits
         guard entry.session != nil || entry.weekly != nil || !limits.isEmpty else { return nil }
         entry.plan = json["plan_type"]?.string ?? known.plan
         return entry
+    }
+
+    /// `individual_limit` as the binding limit `credits-monthly`; nil without a positive, finite limit.
+    static func creditLimit(_ value: JSONValue?) -> Limit? {
+        func amount(_ value: JSONValue?) -> Double? {
+            let number = value?.number ?? value?.string.flatMap { Double($0.trimmingBlanks()) }
+            return number.flatMap { $0.isFinite ? $0 : nil }
+        }
+        guard let value, let cap = amount(value["limit"]), cap > 0 else { return nil }
+        let used = amount(value["used"]).map { max(0, $0) }
+        let percent =
+            amount(value["remaining_percent"]).map { 100 - $0 } ?? used.map { $0 / cap * 100 } ?? 0
+        return Limit(
+            id: "credits-monthly", label: "Credits", windowMinutes: 43_200, usedPercent: max(0, percent),
+            resetsAt: value["resets_at"]?.number.map { Date(timeIntervalSince1970: $0) }, used: used, limit: cap,
+            unit: "credits", binding: true)
     }
 }

@@ -44,17 +44,18 @@ public struct CopilotUsageEndpoint: Sendable {
         return endpoint.fetch { json, known in Self.figures(json, onto: known, now: now) }
     }
 
-    /// `known` with the premium-requests window; nil when the answer has no quota at all.
+    /// `known` with the answer's monthly quotas as limits; nil when the answer has no quota at all.
+    ///
+    /// Each of `quota_snapshots` (`premium_interactions`, `chat`, `completions`) is a limit of the month
+    /// up to `quota_reset_date`: premium requests binding (the quota of paid plans), chat and completions
+    /// each stopping its feature. A quota is left out when it is unlimited or a placeholder (an entitlement
+    /// of 0: Business plans billed by tokens report every quota so, which is no usage at all), and its
+    /// percent is taken from `percent_remaining` (below 0 is overage), else from `remaining` of
+    /// `entitlement`, else from `limited_user_quotas` of `monthly_quotas` (older Free answers).
     static func figures(_ json: JSONValue, onto known: ProviderUsage, now: Date) -> ProviderUsage? {
-        guard let quota = json["quota_snapshots"]?["premium_interactions"] else { return nil }
         var entry = known
         if let login = json["login"]?.string, !login.isEmpty { entry.accountEmail = login }
         entry.plan = json["copilot_plan"]?.string.map(Self.planName) ?? known.plan
-        if quota["unlimited"] == .bool(true) {
-            entry.error = "unlimited premium requests: no quota window"
-            return entry
-        }
-        guard let remaining = quota["percent_remaining"]?.number, remaining.isFinite else { return nil }
         let reset = json["quota_reset_date"]?.string.flatMap { RFC3339.parse($0 + "T00:00:00Z") }
         var minutes = 30 * 1440
         if let reset {
@@ -65,15 +66,58 @@ public struct CopilotUsageEndpoint: Sendable {
                 minutes = Int(reset.timeIntervalSince(start) / 60)
             }
         }
-        let entitlement = quota["entitlement"]?.number
-        let left = quota["quota_remaining"]?.number ?? quota["remaining"]?.number
-        entry.limits = [
-            Limit(
-                id: "premium-monthly", label: "Premium requests", windowMinutes: minutes, usedPercent: 100 - remaining,
-                resetsAt: reset, used: entitlement.flatMap { total in left.map { total - $0 } }, limit: entitlement,
-                unit: "requests", binding: true)
-        ]
-        return entry
+        func amount(_ value: JSONValue?) -> Double? {
+            let number = value?.number ?? value?.string.flatMap { Double($0.trimmingBlanks()) }
+            return number.flatMap { $0.isFinite ? $0 : nil }
+        }
+        let snapshots = json["quota_snapshots"]
+        var limits: [Limit] = []
+        var unlimited = false
+        var placeholders = false
+        for (key, id, label, binding) in [
+            ("premium_interactions", "premium-monthly", "Premium requests", true),
+            ("chat", "chat-monthly", "Chat", false), ("completions", "completions-monthly", "Completions", false),
+        ] {
+            let quota = snapshots?[key]
+            if quota?["unlimited"] == .bool(true) {
+                unlimited = true
+                continue
+            }
+            var entitlement = amount(quota?["entitlement"])
+            var remaining = amount(quota?["quota_remaining"]) ?? amount(quota?["remaining"])
+            var percentLeft = amount(quota?["percent_remaining"])
+            if entitlement == 0 {
+                placeholders = true
+                continue
+            }
+            if percentLeft == nil, let total = entitlement, total > 0, let left = remaining {
+                percentLeft = left / total * 100
+            }
+            if percentLeft == nil, let total = amount(json["monthly_quotas"]?[key]), total > 0,
+                let left = amount(json["limited_user_quotas"]?[key])
+            {
+                (entitlement, remaining, percentLeft) = (total, left, left / total * 100)
+            }
+            guard let percentLeft else { continue }
+            limits.append(
+                Limit(
+                    id: id, label: label, windowMinutes: minutes, usedPercent: 100 - percentLeft, resetsAt: reset,
+                    used: entitlement.flatMap { total in remaining.map { total - $0 } }, limit: entitlement,
+                    unit: "requests", binding: binding))
+        }
+        guard limits.isEmpty else {
+            entry.limits = limits
+            return entry
+        }
+        if placeholders || json["token_based_billing"] == .bool(true) {
+            entry.error = "billed by tokens: no request quota"
+            return entry
+        }
+        if unlimited {
+            entry.error = "unlimited premium requests: no quota window"
+            return entry
+        }
+        return nil
     }
 
     /// `individual_pro` as `Individual Pro`.
