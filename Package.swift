@@ -39,6 +39,11 @@ let package = Package(
         // libcurl, the one system library, opened on first use (its headers: Debian libcurl4-openssl-dev,
         // which script/bootstrap installs; at run time libcurl4, needed only for HTTP).
         .target(name: "CCurl"),
+        // libsodium's few functions for sealed records, opened with dlopen on first use.
+        .target(name: "CSodium"),
+        // Sealed records: the store's key, its file, and the envelope around a record (ChaCha20-Poly1305
+        // from libsodium or CryptoKit); knows nothing of stores.
+        .target(name: "Privacy", dependencies: ["CSodium", "Portable"]),
         // HTTP through libcurl, for WebDAV stores, usage endpoints and webhooks.
         .target(name: "HTTP", dependencies: ["CCurl", "TextSafety", "Portable"]),
         // This machine's agent logs and usage endpoints read into provider entries (`publish --source`):
@@ -49,7 +54,8 @@ let package = Package(
         .target(
             name: "AggctlCLI",
             dependencies: [
-                "Snapshots", "Stores", "Aggregator", "Notify", "Collectors", "HTTP", "TextSafety", "Portable",
+                "Snapshots", "Stores", "Aggregator", "Notify", "Collectors", "Privacy", "HTTP", "TextSafety",
+                "Portable",
             ]),
         // The executable: its entry point only. A release build on Linux links the C++ runtime and the
         // unwinder that the static Swift runtime needs from their static archives (packaging/static-link):
@@ -71,6 +77,7 @@ let package = Package(
         .testTarget(name: "StoresTests", dependencies: ["Stores", "Snapshots", "TestSupport"]),
         .testTarget(name: "AggregatorTests", dependencies: ["Aggregator", "Snapshots", "Stores", "TestSupport"]),
         .testTarget(name: "NotifyTests", dependencies: ["Notify", "TestSupport"]),
+        .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(
             name: "CollectorsTests", dependencies: ["Collectors", "Snapshots", "HTTP", "Portable", "TestSupport"],

@@ -8,7 +8,8 @@ public enum Aggctl {
     static let commands: [Command] = [
         PublishCommand.command, StatusCommand.command, DevicesCommand.command, CheckCommand.command,
         WatchCommand.command, ReportCommand.command, ExportCommand.command, StatuslineCommand.command,
-        DoctorCommand.command, ConfigCommand.command, CompletionsCommand.command, ManpageCommand.command,
+        KeyCommand.command, DoctorCommand.command, ConfigCommand.command, CompletionsCommand.command,
+        ManpageCommand.command,
     ]
 
     static var help: String {

@@ -40,6 +40,7 @@ enum ManualPage {
         ("AGGCTL_HTTP_TIMEOUT", "seconds per HTTP request (default 30)"),
         ("AGGCTL_CA_FILE", "a PEM file of certificates to trust for https"),
         ("AGGCTL_LIBCURL", "the libcurl to load instead of libcurl.so.4"),
+        ("AGGCTL_LIBSODIUM", "the libsodium to load instead of libsodium.so.23 (sealed records)"),
         ("XDG_STATE_HOME, XDG_CONFIG_HOME", "where state (history, alerts, caches) and the config file live"),
         ("NO_COLOR", "no colour in tables"),
     ]
