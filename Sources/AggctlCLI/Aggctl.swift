@@ -84,6 +84,9 @@ public enum Aggctl {
             }
             var context = context
             context.configuration = try Configuration.load(path: context.configFile, home: context.home)
+            if command.flags.contains(where: { $0.name == CommonFlags.keyFile.name }) {
+                context.sealing = try KeyRing.from(flags, context: context, command: command.name)
+            }
             return try command.run(flags, context)
         } catch let error as UsageError {
             let hint = error.command.map { " (see 'aggctl \($0) --help')" } ?? ""

@@ -49,7 +49,7 @@ public struct CachedMerge: Sendable {
 
     /// Where the names of this store's last listing are kept; nil without a cache folder.
     private var namesPath: String? {
-        cacheFolder.map { ListingMemo.path(in: $0, store: store.displayName) }
+        cacheFolder.map { ListingMemo.path(in: $0, store: store.cacheName) }
     }
 
     /// Saves the names `listing` read for the next listing (when there are any): for a caller that
@@ -88,7 +88,7 @@ public struct CachedMerge: Sendable {
     /// The name the caches of a merge with `history` are kept under: merges with trends keep files of
     /// their own (another name, another hash).
     func cacheName(history: HistoryDetail) -> String {
-        history == .trend ? store.displayName + " (with trends)" : store.displayName
+        history == .trend ? store.cacheName + " (with trends)" : store.cacheName
     }
 
     /// The identity a merge of `listing` with `options` has: nil when the listing has no fingerprint.

@@ -27,6 +27,14 @@ public enum Envelope {
         var ciphertext: String
     }
 
+    /// The key id an envelope names; nil for anything that is not an envelope.
+    public static func keyID(of data: Data) -> String? {
+        guard data.withUnsafeBytes(isEnvelope), let fields = try? JSONDecoder().decode(Fields.self, from: data) else {
+            return nil
+        }
+        return printable(fields.keyID)
+    }
+
     /// `record` (a record's JSON) sealed under `key` for the file `fileName`, as the envelope's bytes.
     public static func seal(_ record: Data, fileName: String, key: RecordKey) throws -> Data {
         let nonce = try RecordCipher.randomBytes(RecordCipher.nonceLength)

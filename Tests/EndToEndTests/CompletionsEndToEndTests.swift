@@ -36,8 +36,9 @@ struct CompletionsEndToEndTests {
         #expect(try complete("aggctl", "st") == ["status", "statusline"])
         #expect(
             try Set(complete("aggctl", "status", "--")) == [
-                "--store", "--json", "--format", "--provider", "--account", "--now", "--stale-after", "--max-skew",
-                "--help",
+                "--store", "--key-file", "--require-encrypted", "--json", "--format", "--provider", "--account",
+                "--now",
+                "--stale-after", "--max-skew", "--help",
             ])
         #expect(try complete("aggctl", "export", "--format", "p") == ["prometheus"])
         #expect(try complete("aggctl", "status", "--format", "w") == ["waybar"])
@@ -82,7 +83,9 @@ struct CompletionsEndToEndTests {
         let flags = try shell("fish", "source '\(path)'; complete -C 'aggctl status --'")
         #expect(
             Set(flags.map { String($0.prefix { $0 != "\t" }) }) == [
-                "--store", "--json", "--format", "--provider", "--account", "--now", "--stale-after", "--max-skew",
+                "--store", "--key-file", "--require-encrypted", "--json", "--format", "--provider", "--account",
+                "--now",
+                "--stale-after", "--max-skew",
             ])
         let values = try shell("fish", "source '\(path)'; complete -C 'aggctl export --format '")
         #expect(values.map { String($0.prefix { $0 != "\t" }) } == ["csv", "prometheus"])

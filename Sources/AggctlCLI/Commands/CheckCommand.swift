@@ -22,7 +22,8 @@ enum CheckCommand {
     static let lockTimeout = FlagSpec.option(
         "lock-timeout", "SECONDS", "give up (exit 1) after waiting this long for another check's lock (default: wait)")
     static let flags = [
-        CommonFlags.store, stateDir, notify, warnAt, warnPace, lockTimeout, CommonFlags.now, CommonFlags.staleAfter,
+        CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, stateDir, notify, warnAt, warnPace,
+        lockTimeout, CommonFlags.now, CommonFlags.staleAfter,
         CommonFlags.maxSkew,
     ]
     static let details =

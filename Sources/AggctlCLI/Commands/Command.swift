@@ -47,6 +47,11 @@ enum CommonFlags {
         "stale-after", "SECONDS", "figures older than this are marked stale (default 3600)")
     static let maxSkew = FlagSpec.option(
         "max-skew", "SECONDS", "figures dated further ahead than this have a wrong clock (default 300)")
+    static let keyFile = FlagSpec.option(
+        "key-file", "F", repeatable: true,
+        "the store's record key (aggctl key new): records are sealed with the first, opened with any")
+    static let requireEncrypted = FlagSpec.toggle(
+        "require-encrypted", "refuse records that are not sealed (each one a problem) instead of reading them")
 }
 
 extension Command {

@@ -11,7 +11,10 @@ enum DevicesCommand {
         "forget", "ID", "remove this device's record (<ID>.json) from the store, asking nothing, and say so")
     static let newID = FlagSpec.toggle(
         "new-id", "give this machine a new device id (for a clone that publishes under another machine's), and say it")
-    static let flags = [CommonFlags.store, CommonFlags.json, forget, newID, CommonFlags.now, CommonFlags.staleAfter]
+    static let flags = [
+        CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, CommonFlags.json, forget, newID,
+        CommonFlags.now, CommonFlags.staleAfter,
+    ]
     static let details = """
         A device is stale when its record was generated longer ago than --stale-after (default 3600 s).
         --json prints {"now", "devices": [...], "problems": [...]} with the device objects of `status --json`.

@@ -1,5 +1,6 @@
 import HTTP
 import Portable
+import Privacy
 import Snapshots
 import Stores
 
@@ -7,7 +8,7 @@ import Stores
 enum DoctorCommand {
     static let name = "doctor"
     static let summary = "Check that the store can be reached, read and written, and say what to fix."
-    static let flags = [CommonFlags.store]
+    static let flags = [CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted]
     static let details = """
         Checks in order, stopping at the first that makes the rest meaningless. First the store's own:
           folder: that it (or its parent) exists;
@@ -45,6 +46,8 @@ enum DoctorCommand {
             if checkListing(store, report: report) {
                 checkWrite(store, diagnosis: diagnosis, clock: context.clock, report: report)
                 checkDeviceID(store, location: location, context: context, report: report)
+                checkSealing(
+                    try backend.open(location, context: context.storeContext), context: context, report: report)
             } else {
                 report(
                     StoreFinding(
@@ -54,6 +57,42 @@ enum DoctorCommand {
             }
         }
         return findings.contains { $0.outcome == .failed } ? .failure : .success
+    }
+
+    /// Which records are sealed, for which key ids, which are plaintext, and whether this machine holds
+    /// the key publish would seal with (`store` unsealed: the records as the server holds them).
+    private static func checkSealing(_ store: any SnapshotStore, context: RunContext, report: (StoreFinding) -> Void) {
+        let ring = context.sealing as? KeyRing
+        var byKey: [String: Int] = [:]
+        var plaintext = 0
+        for info in (try? store.listRecords()) ?? [] {
+            guard let data = try? store.readRecord(named: info.name, maximumSize: SnapshotCodec.maximumRecordSize)
+            else { continue }
+            if let id = Envelope.keyID(of: data) { byKey[id, default: 0] += 1 } else { plaintext += 1 }
+        }
+        let held = Set(ring?.keys.map(\.id) ?? [])
+        let sealed = byKey.keys.sorted().map { id in
+            "\(byKey[id]!) sealed for key \(id)" + (held.contains(id) ? " (held here)" : " (not held here)")
+        }
+        let parts = sealed + (plaintext > 0 ? ["\(plaintext) plaintext"] : [])
+        let detail =
+            (parts.isEmpty ? "no records" : parts.joined(separator: ", "))
+            + (ring?.keys.first.map { "; publish seals with key \($0.id)" }
+                ?? "; publish writes plaintext (no --key-file)")
+        let missing = byKey.keys.contains { !held.contains($0) }
+        if missing {
+            report(
+                StoreFinding(
+                    check: "sealing", outcome: .warning, detail: detail,
+                    fix: "give this machine the keys it lacks with --key-file (docs/privacy.md)"))
+        } else if plaintext > 0 && !byKey.isEmpty {
+            report(
+                StoreFinding(
+                    check: "sealing", outcome: .warning, detail: detail,
+                    fix: "publish with --key-file on the machines whose records are plaintext"))
+        } else {
+            report(StoreFinding(check: "sealing", outcome: .ok, detail: detail))
+        }
     }
 
     /// Whether another machine publishes under this machine's device id (`CloneGuard`).

@@ -17,7 +17,8 @@ enum ExportCommand {
         "write to FILE atomically (a temporary name in its folder, then a rename; a new path or a regular file) instead of stdout"
     )
     static let flags = [
-        CommonFlags.store, format, table, out, CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew,
+        CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, format, table, out, CommonFlags.now,
+        CommonFlags.staleAfter, CommonFlags.maxSkew,
     ]
 
     enum Output: Equatable {

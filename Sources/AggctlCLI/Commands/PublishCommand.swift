@@ -27,7 +27,10 @@ enum PublishCommand {
     static let dryRun = FlagSpec.toggle(
         "dry-run", "print the record instead of writing it; writes nothing at all (no store, id or state needed)")
     static let now = FlagSpec.option("now", "DATE", "write the record as if it were DATE (RFC 3339): its generatedAt")
-    static let flags = [CommonFlags.store, deviceIDFlag, deviceNameFlag, from, source, dryRun, now]
+    static let flags = [
+        CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, deviceIDFlag, deviceNameFlag, from,
+        source, dryRun, now,
+    ]
     static let details = """
         Input is read strictly: an entry that does not decode is an error naming the file and the entry, and
         nothing is written. Exit 1 when input cannot be read or the store cannot be written.

@@ -10,7 +10,10 @@ enum ReportCommand {
         "out", "FILE.html", "where to write the page (atomically; a new path or a regular file), - for stdout; required"
     )
     static let days = FlagSpec.option("days", "N", "days of the session and weekly lines, 1-56 (default 7)")
-    static let flags = [CommonFlags.store, out, days, CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew]
+    static let flags = [
+        CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, out, days, CommonFlags.now,
+        CommonFlags.staleAfter, CommonFlags.maxSkew,
+    ]
     static let details = """
         The page has no script and loads nothing: inline CSS and SVG, readable in light and dark mode and on
         a phone. Weekly forecasts from earlier weeks appear once 3 weeks of history exist: the merged weekly

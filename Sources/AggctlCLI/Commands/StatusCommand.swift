@@ -15,7 +15,8 @@ enum StatusCommand {
     static let provider = FlagSpec.option("provider", "P", "only this provider's accounts (claude, codex, ...)")
     static let account = FlagSpec.option("account", "A", "only this account (its e-mail)")
     static let flags = [
-        CommonFlags.store, CommonFlags.json, format, provider, account, CommonFlags.now, CommonFlags.staleAfter,
+        CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, CommonFlags.json, format, provider,
+        account, CommonFlags.now, CommonFlags.staleAfter,
         CommonFlags.maxSkew,
     ]
 

@@ -21,7 +21,7 @@ enum StatuslineCommand {
     static let name: String = "statusline"
     static let summary =
         "One line for Claude Code's status line: this account's windows with pace, and the other providers'."
-    static let flags = [CommonFlags.store, CommonFlags.now]
+    static let flags = [CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, CommonFlags.now]
     static let details = """
         Enable it in Claude Code's settings.json (~/.claude/settings.json):
           "statusLine": {"type": "command", "command": "aggctl statusline"}

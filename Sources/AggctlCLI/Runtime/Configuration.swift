@@ -14,6 +14,7 @@ import Stores
 struct Configuration: Equatable {
     static let keys: Set<String> = [
         "store", "device-id", "device-name", "stale-after", "max-skew", "notify", "warn-at", "state-dir", "interval",
+        "key-file",
     ]
 
     /// By key: the value and the line it is on, for errors that name it.
@@ -139,12 +140,14 @@ extension RunContext {
         return try ValueParsers.store(setting)
     }
 
-    /// A store for `location`, opened by the backend that parsed it.
+    /// A store for `location`, opened by the backend that parsed it; sealed when the run was given keys.
     func openStore(_ location: StoreLocation) throws -> any SnapshotStore {
         guard let backend = StoreRegistry.standard.backend(of: location) else {
             throw CommandFailure("no store backend for '\(location.displayName)'")
         }
-        return try backend.open(location, context: storeContext)
+        let store = try backend.open(location, context: storeContext)
+        guard let sealing else { return store }
+        return sealed(store, with: sealing)
     }
 
     /// What a store backend may use: the environment, the home folder, the clock, this run's HTTP settings.

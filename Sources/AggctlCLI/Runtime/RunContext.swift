@@ -1,6 +1,7 @@
 import Notify
 import Portable
 import Snapshots
+import Stores
 
 /// Everything a command may touch outside its arguments, handed in so tests can fix each of them.
 struct RunContext: Sendable {
@@ -18,6 +19,9 @@ struct RunContext: Sendable {
     var hostName: @Sendable () -> String
     /// The config file's defaults, read once per run by `Aggctl.run` before a command starts.
     var configuration = Configuration()
+    /// The store's keys, when the command was given any (`--key-file`, `key-file`) or asked that every
+    /// record be sealed: every store it opens is sealed with them.
+    var sealing: (any RecordSealing)?
     /// Hands over a large value the command no longer needs, so that it is not freed before the process
     /// ends: freeing a merge of ten thousand records took a third of a warm `status`, and exit returns
     /// the memory anyway. In-process tests pass a hook that lets the value go.

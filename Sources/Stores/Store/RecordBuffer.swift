@@ -14,6 +14,9 @@ public struct RecordBuffer {
     /// `fstat` of the open file: the version of exactly these bytes); nil when the store learns nothing
     /// in reading. What lets a listing leave records unexamined (`SnapshotStore.listRecordNames`).
     public var examined: RecordInfo?
+    /// A line about the record worth a problem though it reads (a sealed store's plaintext record), set by
+    /// the store that read it.
+    public var note: String?
 
     public init(capacity: Int = 64 * 1024) {
         bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(capacity, 16), alignment: 16)

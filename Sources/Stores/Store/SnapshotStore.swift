@@ -16,6 +16,9 @@ import Snapshots
 public protocol SnapshotStore: Sendable {
     /// The store's location for messages, with any credentials removed.
     var displayName: String { get }
+    /// What its caches are named by: the display name, and what else decides how records read (a sealed
+    /// store's keys).
+    var cacheName: String { get }
 
     /// What this store can do: read parallelism, rereads, how writes are made atomic, sweeping.
     var traits: StoreTraits { get }
@@ -103,6 +106,7 @@ extension StagingStore {
 
 extension SnapshotStore {
     public func namesStamp() -> RecordVersion? { nil }
+    public var cacheName: String { displayName }
 
     public func listRecordNames() throws -> [RecordInfo] { try listRecords() }
 

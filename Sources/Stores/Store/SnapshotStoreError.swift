@@ -13,6 +13,9 @@ public enum SnapshotStoreError: Error, Equatable, Sendable, CustomStringConverti
     case permissionDenied(store: String, detail: String)
     case recordMissing(name: String)
     case recordTooLarge(name: String, size: Int64, limit: Int)
+    /// The record's bytes were read, and cannot be used as they are: a sealed record without its key, or
+    /// one that does not open; plaintext where sealing is required.
+    case refusedRecord(name: String, reason: String)
     /// A symbolic link, folder, device or pipe where a record should be; never followed or read.
     case notARegularFile(name: String)
     /// No answer within the time limit: asking again would cost the same wait.
@@ -36,6 +39,8 @@ public enum SnapshotStoreError: Error, Equatable, Sendable, CustomStringConverti
             return "record '\(name)' is \(size) bytes, over the \(limit / 1024 / 1024) MiB limit; not read"
         case .notARegularFile(let name):
             return "'\(name)' is not a regular file (a link, folder or device); not followed"
+        case .refusedRecord(let name, let reason):
+            return "record '\(name)': \(reason)"
         case .failed(let operation, let target, let reason), .timedOut(let operation, let target, let reason):
             return "cannot \(operation) '\(target)': \(reason)"
         }
@@ -45,7 +50,7 @@ public enum SnapshotStoreError: Error, Equatable, Sendable, CustomStringConverti
     /// the same wait), a size limit or a file that is not a record.
     public var mayPassOnReread: Bool {
         switch self {
-        case .timedOut, .recordTooLarge, .notARegularFile: return false
+        case .timedOut, .recordTooLarge, .notARegularFile, .refusedRecord: return false
         default: return true
         }
     }
@@ -55,7 +60,7 @@ public enum SnapshotStoreError: Error, Equatable, Sendable, CustomStringConverti
     /// timeout, a reset or a refusal says nothing about the next read.
     public var isVerdictOnRecord: Bool {
         switch self {
-        case .recordTooLarge, .notARegularFile: return true
+        case .recordTooLarge, .notARegularFile, .refusedRecord: return true
         default: return false
         }
     }
@@ -69,6 +74,8 @@ public enum SnapshotStoreError: Error, Equatable, Sendable, CustomStringConverti
             return "not a regular file (a link, folder or device); not followed"
         case .recordMissing:
             return "disappeared while the store was read"
+        case .refusedRecord(_, let reason):
+            return reason
         case .failed(_, _, let reason), .timedOut(_, _, let reason):
             return reason
         default:

@@ -239,6 +239,7 @@ extension SnapshotStore {
         _ info: RecordInfo, history: HistoryDetail, into buffer: inout RecordBuffer, shapes: JSONScanner.ShapeMemory
     ) -> (outcome: Result<DecodedRecord, RecordProblem>, worthRereading: Bool, isVerdict: Bool) {
         let size: Int
+        buffer.note = nil
         do {
             size = try readRecord(named: info.name, maximumSize: SnapshotCodec.maximumRecordSize, into: &buffer)
         } catch let error as SnapshotStoreError {
@@ -252,9 +253,17 @@ extension SnapshotStore {
         let complete = info.size.map { Int64(size) >= $0 } ?? true
         let bytes = UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<size])
         do {
-            let record = try FastRecordDecoder.decode(bytes, fileName: info.name, history: history, shapes: shapes)
+            var record = try FastRecordDecoder.decode(bytes, fileName: info.name, history: history, shapes: shapes)
+            if let note = buffer.note { record.notes.append(note) }
             return (.success(record), false, complete)
         } catch {
+            // A sealed record read without keys: say so, rather than what its envelope lacks of a record.
+            if complete, SealedRecordMark.appears(in: bytes) {
+                return (
+                    .failure(RecordProblem(file: info.name, reason: "encrypted; give its store's key with --key-file")),
+                    false, true
+                )
+            }
             guard complete else {
                 let listed = info.size ?? 0
                 let reason = "\(size) of the \(listed) bytes listed arrived (\(error.reason)); read again next run"

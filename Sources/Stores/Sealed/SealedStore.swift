@@ -1,0 +1,104 @@
+import Portable
+import Snapshots
+
+/// What a store's records pass through when they are sealed (docs/privacy.md): sealed on their way in,
+/// opened on their way out. Made by the command line from its key files; the store knows nothing of keys.
+public protocol RecordSealing: Sendable {
+    /// The keys' ids, for the names of caches: records read with other keys are cached apart, and a run
+    /// without a key never takes another's opened records from a cache.
+    var fingerprint: String { get }
+    /// The bytes to store for a record's JSON under `fileName`.
+    func seal(_ record: Data, fileName: String) throws -> Data
+    /// What a record's stored bytes are.
+    func open(_ bytes: UnsafeRawBufferPointer, fileName: String) -> SealedRecord
+}
+
+/// A stored record as its sealing judges it.
+public enum SealedRecord {
+    /// Plaintext, read as it is; `note` when that is worth a line (not encrypted, while keys are given).
+    case plain(note: String?)
+    case opened(Data)
+    /// Why it cannot be read: no key for it, it does not authenticate, plaintext where sealing is required.
+    case refused(String)
+}
+
+/// A store whose records are sealed: every record written is sealed first (no plaintext reaches the
+/// store, not even a temporary file), every record read is opened before it is decoded. Everything else
+/// goes to the store it wraps, which carries envelopes as it carries records.
+public struct SealedStore<Base: SnapshotStore>: SnapshotStore {
+    public let base: Base
+    public let sealing: any RecordSealing
+
+    public init(base: Base, sealing: any RecordSealing) {
+        self.base = base
+        self.sealing = sealing
+    }
+
+    public var displayName: String { base.displayName }
+    public var cacheName: String { base.cacheName + " (sealed: \(sealing.fingerprint))" }
+    public var traits: StoreTraits { base.traits }
+    public func listRecords() throws -> [RecordInfo] { try base.listRecords() }
+    public func listRecordNames() throws -> [RecordInfo] { try base.listRecordNames() }
+    public func namesStamp() -> RecordVersion? { base.namesStamp() }
+    public func listRecords(named names: [String]) throws -> [RecordInfo] { try base.listRecords(named: names) }
+
+    public func readRecord(named name: String, maximumSize: Int) throws -> Data {
+        let data = try base.readRecord(named: name, maximumSize: maximumSize)
+        switch data.withUnsafeBytes({ sealing.open($0, fileName: name) }) {
+        case .plain: return data
+        case .opened(let record): return record
+        case .refused(let reason): throw SnapshotStoreError.refusedRecord(name: name, reason: reason)
+        }
+    }
+
+    public func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
+        let size = try base.readRecord(named: name, maximumSize: maximumSize, into: &buffer)
+        let outcome = sealing.open(UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<size]), fileName: name)
+        switch outcome {
+        case .plain(let note):
+            buffer.note = note
+            return size
+        case .opened(let record):
+            buffer.reserve(record.count)
+            record.withUnsafeBytes { buffer.bytes.copyMemory(from: $0) }
+            return record.count
+        case .refused(let reason):
+            throw SnapshotStoreError.refusedRecord(name: name, reason: reason)
+        }
+    }
+
+    public func writeRecord(_ data: Data, for deviceID: DeviceID) throws {
+        try base.writeRecord(try sealing.seal(data, fileName: deviceID.recordName), for: deviceID)
+    }
+
+    public func removeRecord(for deviceID: DeviceID) throws { try base.removeRecord(for: deviceID) }
+}
+
+/// A staging store stays one when sealed (its temporary files hold sealed bytes too).
+extension SealedStore: StagingStore where Base: StagingStore {
+    public func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord {
+        try base.stageRecord(try sealing.seal(data, fileName: deviceID.recordName), for: deviceID)
+    }
+    public func commitRecord(_ staged: StagedRecord) throws { try base.commitRecord(staged) }
+    public func discardRecord(_ staged: StagedRecord) { base.discardRecord(staged) }
+    public func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date) {
+        base.removeLeftoverTemporaryFiles(of: deviceID, olderThan: age, now: now)
+    }
+}
+
+/// `store` sealed with `sealing` (its kind kept: a staging store stays one).
+public func sealed(_ store: some SnapshotStore, with sealing: any RecordSealing) -> any SnapshotStore {
+    SealedStore(base: store, sealing: sealing)
+}
+
+/// The mark of a sealed record (an envelope's `aggctlEncrypted` member) within its first bytes.
+enum SealedRecordMark {
+    static func appears(in bytes: UnsafeRawBufferPointer) -> Bool {
+        let marker = Array(#""aggctlEncrypted""#.utf8)
+        let head = UnsafeRawBufferPointer(rebasing: bytes.prefix(256))
+        guard head.count >= marker.count else { return false }
+        return (0...(head.count - marker.count)).contains { start in
+            marker.indices.allSatisfy { head[start + $0] == marker[$0] }
+        }
+    }
+}
