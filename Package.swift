@@ -10,7 +10,7 @@ let package = Package(
         // quick readers of aggctl's own state files, and the outputs a record reaches.
         .library(
             name: "AggctlParsers",
-            targets: ["Portable", "Snapshots", "Stores", "Collectors", "Aggregator", "Notify", "AggctlCLI"]),
+            targets: ["Portable", "Snapshots", "Stores", "Collectors", "Aggregator", "Notify", "Privacy", "AggctlCLI"]),
     ],
     targets: [
         // Hostile text made safe for a terminal, a notification or an HTTP header: the one place.

@@ -54,27 +54,51 @@ public enum RecordCipher {
     /// The plaintext of `sealed` (ciphertext and tag); nil when it does not authenticate: tampered with,
     /// sealed under another key, or with other associated data.
     public static func open(_ sealed: [UInt8], nonce: [UInt8], associated: [UInt8], key: [UInt8]) throws -> [UInt8]? {
+        try sealed.withUnsafeBytes { try open($0, nonce: nonce, associated: associated, key: key) }
+    }
+
+    /// `open` of bytes where they lie; the plaintext in an array not filled first.
+    public static func open(
+        _ sealed: UnsafeRawBufferPointer, nonce: [UInt8], associated: [UInt8], key: [UInt8]
+    ) throws -> [UInt8]? {
+        guard sealed.count >= tagLength else { return nil }
+        var opened = false
+        let plaintext = try [UInt8](unsafeUninitializedCapacity: sealed.count - tagLength) { out, initialized in
+            opened = try open(
+                sealed, nonce: nonce, associated: associated, key: key, into: UnsafeMutableRawBufferPointer(out))
+            // Nothing is trusted from a failed open: none of it counts as written.
+            initialized = opened ? out.count : 0
+        }
+        return opened ? plaintext : nil
+    }
+
+    /// `open` into `output` (at least the ciphertext's length without the tag); whether it authenticated.
+    /// What `output` holds after a failed open means nothing.
+    public static func open(
+        _ sealed: UnsafeRawBufferPointer, nonce: [UInt8], associated: [UInt8], key: [UInt8],
+        into output: UnsafeMutableRawBufferPointer
+    ) throws -> Bool {
         precondition(key.count == keyLength && nonce.count == nonceLength, "a key of 32 bytes and a nonce of 12")
         try ready()
-        guard sealed.count >= tagLength else { return nil }
+        guard sealed.count >= tagLength else { return false }
+        precondition(output.count >= sealed.count - tagLength, "room for the plaintext")
         #if canImport(CryptoKit)
+            let sealed = Array(sealed)
             guard
                 let box = try? ChaChaPoly.SealedBox(
                     nonce: try ChaChaPoly.Nonce(data: nonce), ciphertext: sealed.dropLast(tagLength),
                     tag: sealed.suffix(tagLength)),
                 let plaintext = try? ChaChaPoly.open(box, using: SymmetricKey(data: key), authenticating: associated)
-            else { return nil }
-            return Array(plaintext)
+            else { return false }
+            plaintext.withUnsafeBytes { output.copyMemory(from: $0) }
+            return true
         #else
-            var plaintext = [UInt8](repeating: 0, count: sealed.count - tagLength)
             var length: UInt64 = 0
-            let code = plaintext.withUnsafeMutableBufferPointer { out in
-                aggctl_sodium_open(
-                    out.baseAddress, &length, sealed, UInt64(sealed.count), associated, UInt64(associated.count),
-                    nonce, key)
-            }
-            guard code == 0 else { return nil }
-            return Array(plaintext.prefix(Int(length)))
+            let code = aggctl_sodium_open(
+                output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length,
+                sealed.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(sealed.count), associated,
+                UInt64(associated.count), nonce, key)
+            return code == 0 && Int(length) == sealed.count - tagLength
         #endif
     }
 

@@ -26,13 +26,14 @@ struct SealedEndToEndTests {
         return path
     }
 
-    func publish(_ store: String, _ device: String, _ email: String, keys: [String], extra: [String: String] = [:])
-        throws -> BinaryRun
-    {
+    func publish(
+        _ store: String, _ device: String, _ email: String, keys: [String], used: Double = 30,
+        extra: [String: String] = [:]
+    ) throws -> BinaryRun {
         try BinaryRun.run(
             ["publish", "--store", store, "--device-id", device, "--from", "-", "--now", "2026-11-30T11:55:00Z"]
                 + keys.flatMap { ["--key-file", $0] },
-            environment: machine(device, extra), input: input(email, used: 30))
+            environment: machine(device, extra), input: input(email, used: used))
     }
 
     func status(_ store: String, keys: [String], _ more: [String] = [], extra: [String: String] = [:]) throws
@@ -107,6 +108,29 @@ struct SealedEndToEndTests {
             #expect(!(run.output + run.errors).contains(keyText))
         }
         #expect(!everything(under: root.file("reader")).contains(keyText))
+    }
+
+    @Test("check on a sealed store alerts as on a plain one, and its hook sees neither the key nor its file")
+    func hookGetsNoKey() throws {
+        let key = try newKey("store")
+        let store = root.file("store")
+        #expect(try publish(store, "laptop", "a@example.com", keys: [key], used: 100).status == 0)
+        let out = root.file("hook-env")
+        let hook = try root.writeExecutable("env-hook.sh", "#!/bin/sh\ncat > '\(out).event'\nenv > '\(out)'\n")
+        let run = try BinaryRun.run(
+            [
+                "check", "--store", store, "--key-file", key, "--now", "2026-11-30T12:00:00Z", "--notify",
+                "command:" + hook,
+            ], environment: machine("reader"))
+        #expect(run.status == 0, "\(run.errors)")
+        let seen = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(seen.contains("AGGCTL_EVENT_KIND=depleted"), "the sealed record's depleted session alerted")
+        let keyText = try String(contentsOfFile: key, encoding: .utf8).dropFirst("aggctl-key-1:".count).prefix(20)
+        let event = try String(contentsOfFile: out + ".event", encoding: .utf8)
+        for text in [seen, event, run.output, run.errors] {
+            #expect(!text.contains(keyText) && !text.contains(key), "the key or its file reached the hook")
+        }
+        #expect(!everything(under: root.file("reader")).contains(keyText), "nor rests in the state directory")
     }
 
     @Test("rotation: a publisher on the new key, readers holding both, then the old one retired")

@@ -69,6 +69,43 @@ struct EnvelopeTests {
         }
     }
 
+    @Test("the envelope's reader takes the JSON writers write, and nothing JSON does not allow")
+    func envelopeShapes() throws {
+        let key = try RecordKey.generate()
+        let record = Data(#"{"deviceID":"laptop"}"#.utf8)
+        let sealed = String(decoding: try Envelope.seal(record, fileName: "laptop.json", key: key), as: UTF8.self)
+        func opens(_ text: String) -> Bool {
+            (try? Envelope.open(Data(text.utf8), fileName: "laptop.json", keys: [key])) == record
+        }
+        #expect(opens(sealed))
+        // Spaces and new lines between members, and slashes escaped as some writers escape them.
+        let spaced = sealed.replacingOccurrences(of: ",", with: ",\n  ").replacingOccurrences(of: ":", with: " : ")
+        #expect(opens(spaced))
+        #expect(opens(sealed.replacingOccurrences(of: "/", with: "\\/")) || !sealed.contains("/"))
+        #expect(opens(sealed.replacingOccurrences(of: "{", with: #"{"note": "x", "#)), "an unknown member is left")
+        // What no JSON reader takes (each read as no envelope at all, not only one that fails to open): a
+        // leading zero, a member twice, bytes after the object, a control character in a string.
+        func reads(_ text: String) -> Bool { Data(text.utf8).withUnsafeBytes(EnvelopeFields.init) != nil }
+        #expect(reads(sealed) && reads(spaced))
+        #expect(!reads(sealed.replacingOccurrences(of: #""aggctlEncrypted":1"#, with: #""aggctlEncrypted":01"#)))
+        #expect(!reads(sealed.replacingOccurrences(of: "{", with: #"{"alg":"chacha20poly1305","#)))
+        #expect(!reads(sealed + "{}"))
+        #expect(!reads(sealed.replacingOccurrences(of: #""keyID":""#, with: "\"keyID\":\"\u{01}")))
+        #expect(reads(sealed.replacingOccurrences(of: #""keyID":""#, with: "\"keyID\":\"x")))
+    }
+
+    @Test("envelopes the fuzzer found read where JSON does not are no envelopes")
+    func fuzzRegressions() throws {
+        let paths = Repository.fuzzRegressions("envelope")
+        #expect(!paths.isEmpty)
+        for path in paths {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            if data.withUnsafeBytes(EnvelopeFields.init) != nil {
+                #expect(throws: Never.self, "\(path)") { try JSONSerialization.jsonObject(with: data) }
+            }
+        }
+    }
+
     @Test(
         "a key file is written 0600, never over another, read back; one others can read is refused, naming only the file"
     )

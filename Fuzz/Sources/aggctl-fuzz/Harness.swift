@@ -6,6 +6,7 @@ import TextSafety
 @testable import Collectors
 @testable import Notify
 @testable import Portable
+@testable import Privacy
 @testable import Snapshots
 @testable import Stores
 
@@ -33,6 +34,9 @@ import TextSafety
 /// - `tzif`: a time zone file (RFC 8536) and the POSIX rule of its footer, or the bytes as a `TZ`
 ///   rule: what parses must answer any instant, both ways, without trapping, with an offset in range.
 /// - `ledger`: `check`'s ledger document read and written back through the alert state's quick writer.
+/// - `envelope`: a sealed record's envelope, with Foundation's decoder as the oracle for its members (the
+///   scanner may be stricter, never laxer), opened under a fixed key that the seeds were sealed with, so that
+///   mutations reach the cipher: what opens must open to what sealing the same bytes again opens to.
 /// - `history`: `publish`'s history read straight from its bytes (`StateReader`), with Foundation's
 ///   decoder as the oracle: what the quick reader
 ///   accepts, Foundation reads to the same.
@@ -178,6 +182,8 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
                 fatalError("the ledger's document changed through a second write and read")
             }
         }
+    case "envelope":
+        fuzzEnvelope(bytes)
     case "history":
         if let quick = LocalHistory.quickly(from: bytes) {
             guard let reference = try? SnapshotCodec.makeDecoder().decode(LocalHistory.self, from: Data(bytes)) else {
@@ -283,4 +289,43 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
                 + "ledger, history, caches, pipeline")
     }
     return 0
+}
+
+/// The key the `envelope` seeds are sealed with (`Fuzz/Corpus/envelope`, written by `fuzzEnvelopeSeeds`).
+let fuzzKey = try! RecordKey(bytes: Array(repeating: 7, count: RecordCipher.keyLength))
+
+/// Foundation's reading of an envelope's members: the oracle for the scanner.
+private struct FoundationEnvelope: Decodable {
+    var aggctlEncrypted: Int
+    var alg: String
+    var keyID: String
+    var nonce: Data
+    var ciphertext: Data
+}
+
+func fuzzEnvelope(_ bytes: UnsafeRawBufferPointer) {
+    let data = Data(bytes)
+    if let fields = EnvelopeFields(bytes) {
+        guard let reference = try? JSONDecoder().decode(FoundationEnvelope.self, from: data) else {
+            fatalError("the envelope scanner accepted what Foundation rejects")
+        }
+        guard
+            reference.aggctlEncrypted == fields.aggctlEncrypted, reference.alg == fields.alg,
+            reference.keyID == fields.keyID, reference.nonce == fields.nonce,
+            reference.ciphertext == fields.ciphertext
+        else { fatalError("the envelope scanner and Foundation disagree") }
+    }
+    do {
+        let opened = try Envelope.open(data, fileName: "fuzz.json", keys: [fuzzKey])
+        // What opened was sealed under this key for this name: sealed again, it opens to the same.
+        let again = try Envelope.seal(opened, fileName: "fuzz.json", key: fuzzKey)
+        guard try Envelope.open(again, fileName: "fuzz.json", keys: [fuzzKey]) == opened else {
+            fatalError("an envelope sealed again opened to other bytes")
+        }
+        guard (try? Envelope.open(again, fileName: "other.json", keys: [fuzzKey])) == nil else {
+            fatalError("an envelope opened under another file name")
+        }
+    } catch {
+        _ = "\(error)"
+    }
 }

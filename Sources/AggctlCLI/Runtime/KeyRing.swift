@@ -41,13 +41,15 @@ struct KeyRing: RecordSealing {
         return try Envelope.seal(record, fileName: fileName, key: key)
     }
 
-    func open(_ bytes: UnsafeRawBufferPointer, fileName: String) -> SealedRecord {
+    func open(
+        _ bytes: UnsafeRawBufferPointer, fileName: String, into room: (Int) -> UnsafeMutableRawBufferPointer
+    ) -> SealedRecord {
         guard Envelope.isEnvelope(bytes) else {
             if requireSealed { return .refused("not encrypted (--require-encrypted)") }
             return .plain(note: keys.isEmpty ? nil : "not encrypted, in a store read with keys")
         }
         do {
-            return .opened(try Envelope.open(Data(bytes), fileName: fileName, keys: keys))
+            return .opened(count: try Envelope.open(bytes, fileName: fileName, keys: keys, into: room))
         } catch {
             return .refused(error.description)
         }

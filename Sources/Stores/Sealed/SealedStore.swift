@@ -9,15 +9,19 @@ public protocol RecordSealing: Sendable {
     var fingerprint: String { get }
     /// The bytes to store for a record's JSON under `fileName`.
     func seal(_ record: Data, fileName: String) throws -> Data
-    /// What a record's stored bytes are.
-    func open(_ bytes: UnsafeRawBufferPointer, fileName: String) -> SealedRecord
+    /// What a record's stored bytes are; an opened record is written to the memory `room` gives for its
+    /// length, which may be where `bytes` lie (they are read before it is asked for).
+    func open(
+        _ bytes: UnsafeRawBufferPointer, fileName: String, into room: (Int) -> UnsafeMutableRawBufferPointer
+    ) -> SealedRecord
 }
 
 /// A stored record as its sealing judges it.
 public enum SealedRecord {
     /// Plaintext, read as it is; `note` when that is worth a line (not encrypted, while keys are given).
     case plain(note: String?)
-    case opened(Data)
+    /// Opened into the room asked for: the record's length.
+    case opened(count: Int)
     /// Why it cannot be read: no key for it, it does not authenticate, plaintext where sealing is required.
     case refused(String)
 }
@@ -43,25 +47,27 @@ public struct SealedStore<Base: SnapshotStore>: SnapshotStore {
     public func listRecords(named names: [String]) throws -> [RecordInfo] { try base.listRecords(named: names) }
 
     public func readRecord(named name: String, maximumSize: Int) throws -> Data {
-        let data = try base.readRecord(named: name, maximumSize: maximumSize)
-        switch data.withUnsafeBytes({ sealing.open($0, fileName: name) }) {
-        case .plain: return data
-        case .opened(let record): return record
-        case .refused(let reason): throw SnapshotStoreError.refusedRecord(name: name, reason: reason)
-        }
+        var buffer = RecordBuffer()
+        defer { buffer.deallocate() }
+        let count = try readRecord(named: name, maximumSize: maximumSize, into: &buffer)
+        return Data(UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<count]))
     }
 
     public func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
         let size = try base.readRecord(named: name, maximumSize: maximumSize, into: &buffer)
-        let outcome = sealing.open(UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<size]), fileName: name)
+        // The record is opened into the same buffer (not copied again): the envelope is read first, so
+        // room for the record may take the envelope's memory.
+        let envelope = UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<size])
+        let outcome = sealing.open(envelope, fileName: name) { count in
+            buffer.reserve(count)
+            return buffer.bytes
+        }
         switch outcome {
         case .plain(let note):
             buffer.note = note
             return size
-        case .opened(let record):
-            buffer.reserve(record.count)
-            record.withUnsafeBytes { buffer.bytes.copyMemory(from: $0) }
-            return record.count
+        case .opened(let count):
+            return count
         case .refused(let reason):
             throw SnapshotStoreError.refusedRecord(name: name, reason: reason)
         }
