@@ -7,16 +7,9 @@ import Portable
 public enum Envelope {
     public static let algorithm = "chacha20poly1305"
 
-    /// Whether `bytes` hold an envelope rather than a record: an object whose first member is
-    /// `aggctlEncrypted` (as every writer of envelopes puts it, keys sorted), or one naming it within its
-    /// first bytes.
+    /// Whether `bytes` hold an envelope rather than a record (`SealedRecordMark`).
     public static func isEnvelope(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let marker = Array(#""aggctlEncrypted""#.utf8)
-        let head = UnsafeRawBufferPointer(rebasing: bytes.prefix(256))
-        guard head.count >= marker.count else { return false }
-        return (0...(head.count - marker.count)).contains { start in
-            head[start] == marker[0] && marker.indices.allSatisfy { head[start + $0] == marker[$0] }
-        }
+        SealedRecordMark.appears(in: bytes)
     }
 
     private struct Fields: Codable {

@@ -91,14 +91,27 @@ struct SealedEndToEndTests {
         let box = try Data(contentsOf: URL(fileURLWithPath: store + "/box.json"))
         try box.prefix(box.count / 2).write(to: URL(fileURLWithPath: store + "/box.json"))
         #expect(try publish(store, "tower", "e@example.com", keys: [other]).status == 0)
+        // Another key's envelope that names this key's id: it does not open (a wrong key, not a missing one).
+        let keyID = try #require(
+            (try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: store + "/desktop.json")))
+                as? [String: Any])?["keyID"] as? String)
+        #expect(try publish(store, "pi", "f@example.com", keys: [other]).status == 0)
+        var pi =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: store + "/pi.json")))
+            as? [String: Any] ?? [:]
+        pi["keyID"] = keyID
+        try JSONSerialization.data(withJSONObject: pi).write(to: URL(fileURLWithPath: store + "/pi.json"))
         let broken = try status(store, keys: [key])
         #expect(broken.run.status == 0)
-        #expect(broken.accounts == ["b@example.com", "f@example.com"], "the rest merged")
+        #expect(broken.accounts == ["b@example.com"], "the rest merged")
+        #expect(
+            broken.problems["pi.json"]?.contains("encrypted for key \(keyID), but it does not open") == true,
+            "\(broken.problems)")
         #expect(broken.problems["laptop.json"]?.contains("does not open") == true)
         #expect(broken.problems["mini.json"]?.contains("does not open") == true, "sealed for another file name")
         #expect(broken.problems["box.json"]?.contains("encrypted, but") == true)
         #expect(broken.problems["tower.json"]?.contains("which this machine does not have") == true)
-        #expect(broken.problems.count == 4)
+        #expect(broken.problems.count == 5)
         // Without a key: each record is named, as encrypted.
         let keyless = try status(store, keys: [])
         #expect(keyless.problems["desktop.json"] == "encrypted; give its store's key with --key-file")
@@ -166,6 +179,24 @@ struct SealedEndToEndTests {
         let loose = try status(store, keys: [key])
         #expect(loose.run.status == 1)
         #expect(loose.run.errors.contains("others may read it (mode 640); chmod 600 it first"))
+    }
+
+    @Test("without libsodium, plaintext stores work and a key file is one line saying what to install")
+    func withoutLibsodium() throws {
+        let key = try newKey("store")
+        let store = root.file("store")
+        let missing = ["AGGCTL_LIBSODIUM": root.file("no/libsodium.so.23")]
+        #expect(try publish(store, "laptop", "a@example.com", keys: [], extra: missing).status == 0)
+        #expect(try status(store, keys: [], extra: missing).accounts == ["a@example.com"])
+        for run in [
+            try publish(store, "desktop", "b@example.com", keys: [key], extra: missing),
+            try status(store, keys: [key], extra: missing).run,
+        ] {
+            #expect(run.status == 1)
+            let lines = run.errors.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].contains("apt install libsodium23"), "\(run.errors)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: store + "/desktop.json"), "nothing written unsealed")
     }
 
     @Test(

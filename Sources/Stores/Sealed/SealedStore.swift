@@ -96,15 +96,3 @@ extension SealedStore: StagingStore where Base: StagingStore {
 public func sealed(_ store: some SnapshotStore, with sealing: any RecordSealing) -> any SnapshotStore {
     SealedStore(base: store, sealing: sealing)
 }
-
-/// The mark of a sealed record (an envelope's `aggctlEncrypted` member) within its first bytes.
-enum SealedRecordMark {
-    static func appears(in bytes: UnsafeRawBufferPointer) -> Bool {
-        let marker = Array(#""aggctlEncrypted""#.utf8)
-        let head = UnsafeRawBufferPointer(rebasing: bytes.prefix(256))
-        guard head.count >= marker.count else { return false }
-        return (0...(head.count - marker.count)).contains { start in
-            marker.indices.allSatisfy { head[start + $0] == marker[$0] }
-        }
-    }
-}
