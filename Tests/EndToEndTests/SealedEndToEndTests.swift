@@ -75,6 +75,12 @@ struct SealedEndToEndTests {
         ] {
             #expect(try publish(store, device, email, keys: [key]).status == 0)
         }
+        // Written an hour ago, so that the reader's caches keep them (records changed in the last two
+        // seconds are left out), and the caches can be searched for the key.
+        for name in try FileManager.default.contentsOfDirectory(atPath: store) {
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: store + "/" + name)
+        }
         let stored = everything(under: store)
         #expect(!stored.contains("example.com") && !stored.contains("claude"), "no plaintext in the store")
         #expect(stored.contains("aggctlEncrypted"))
@@ -121,6 +127,14 @@ struct SealedEndToEndTests {
             #expect(!(run.output + run.errors).contains(keyText))
         }
         #expect(!everything(under: root.file("reader")).contains(keyText))
+        // The caches of opened records are the reader's alone.
+        let state = root.file("reader/state")
+        let kept = (FileManager.default.enumerator(atPath: state)?.allObjects ?? []).compactMap { $0 as? String }
+        #expect(kept.contains { $0.hasSuffix(".cache") }, "\(kept)")
+        for name in kept {
+            let mode = try FileManager.default.attributesOfItem(atPath: state + "/" + name)[.posixPermissions] as? Int
+            #expect((mode ?? 0o777) & 0o077 == 0, "\(name) is mode \(String(mode ?? 0, radix: 8))")
+        }
     }
 
     @Test("check on a sealed store alerts as on a plain one, and its hook sees neither the key nor its file")
