@@ -63,4 +63,25 @@ struct Codex2026EndToEndTests {
         try log("2026-11-30T10:00:00.000Z", line("30", #""primary""#))
         #expect(try publishAndCheck("2026-11-30T10:01:00Z") == ["Codex session depleted"])
     }
+
+    @Test("workspace credits depleted blocks the account by its credits, not by windows that have room")
+    func workspaceCreditsDepleted() throws {
+        let limits =
+            #"{"primary":{"used_percent":5,"window_minutes":300,"resets_at":1796050000},"secondary":{"used_percent":3,"window_minutes":10080,"resets_at":1796400000},"plan_type":"team","rate_limit_reached_type":%@}"#
+        try log("2026-11-30T09:00:00.000Z", limits.replacingOccurrences(of: "%@", with: "null"))
+        #expect(try publishAndCheck("2026-11-30T09:01:00Z") == [])
+        try log(
+            "2026-11-30T10:00:00.000Z",
+            limits.replacingOccurrences(of: "%@", with: #""workspace_member_credits_depleted""#))
+        let titles = try publishAndCheck("2026-11-30T10:01:00Z")
+        #expect(titles.count == 1 && titles.first?.contains("Credits") == true, "\(titles)")
+        #expect(!titles.contains { $0.contains("session") })
+        let status = try BinaryRun.run(
+            ["status", "--store", root.file("store"), "--json", "--now", "2026-11-30T10:02:00Z"],
+            environment: environment)
+        let report = try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any]
+        let account = try #require((report?["accounts"] as? [[String: Any]])?.first)
+        #expect(account["blocked"] as? Bool == true)
+        #expect((account["session"] as? [String: Any])?["usedPercent"] as? Double == 5)
+    }
 }

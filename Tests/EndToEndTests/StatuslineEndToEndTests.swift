@@ -98,4 +98,31 @@ struct StatuslineEndToEndTests {
                     usedPercent: 60.5, windowMinutes: 10_080, resetsAt: Date(timeIntervalSince1970: 1_796_302_800)))
         #expect(entry.lastUpdated == Records.date("2026-11-30T12:00:00Z"))
     }
+
+    /// The per-model weeks Claude Code's status-line schema declares (`seven_day_opus`, `seven_day_sonnet`,
+    /// `seven_day_oauth_apps`; anthropics/claude-code#69791 quotes it), which releases so far leave out of
+    /// the document: should one hand them over, a used-up Opus week shows, and publish carries both weeks.
+    /// The fixture also has a key with markup in it and a week whose percent holds an epoch: neither counts.
+    @Test("per-model weeks handed to the status line show on it and reach the next publish as limits")
+    func modelWeeks() throws {
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/claude-home", toPath: root.file("claude"))
+        let run = try statusline(try fixture("input-with-model-weeks.json"))
+        #expect(run.status == 0)
+        #expect(
+            run.output
+                == "Claude 5h 63% left, resets in 2h 20m · week 39% left, 4% ahead, runs out in 2d 14h · Opus used up\n"
+        )
+        let publish = try BinaryRun.run(
+            [
+                "publish", "--store", root.file("store"), "--source", "claude:\(root.file("claude"))", "--dry-run",
+                "--device-id", "box", "--now", "2026-11-30T12:05:00Z",
+            ], environment: environment)
+        #expect(publish.status == 0, "\(publish.errors)")
+        let record = try SnapshotCodec.decode(Data(publish.output.utf8), fileName: "box.json")
+        let limits = try #require(record.snapshot.providers.first?.limits)
+        #expect(limits.map(\.id).sorted() == ["opus-weekly", "sonnet-weekly"])
+        let opus = try #require(limits.first { $0.id == "opus-weekly" })
+        #expect(opus.usedPercent == 100 && opus.label == "Opus" && !opus.binding && opus.windowMinutes == 10_080)
+        #expect(opus.resetsAt == Date(timeIntervalSince1970: 1_796_302_800))
+    }
 }

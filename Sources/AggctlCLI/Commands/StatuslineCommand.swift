@@ -93,7 +93,10 @@ enum StatuslineCommand {
             parts.append(weekPart)
         }
         // Claude's other limits that matter now: a binding one running low, one model's week used up.
-        for limit in mine?.limits ?? [] where !limit.window.due {
+        // A model's week Claude Code just handed over stands for the store's.
+        let handedOver = (official?.limits ?? []).map(LimitStatus.init)
+        let stored = (mine?.limits ?? []).filter { limit in !handedOver.contains { $0.id == limit.id } }
+        for limit in handedOver + stored where !limit.window.due {
             if limit.window.level == .depleted {
                 parts.append(limit.label + " used up")
             } else if limit.binding, limit.window.level != .ok {

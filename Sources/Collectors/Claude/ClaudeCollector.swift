@@ -247,6 +247,11 @@ public struct ClaudeCollector: Sendable {
             let newerThanLimits = scan.limitMessageAt.map { $0 < official.at } ?? true
             if let session = official.session, entry.session == nil || newerThanLimits { entry.session = session }
             if let weekly = official.weekly, entry.weekly == nil || newerThanLimits { entry.weekly = weekly }
+            // A model's week handed over stands for the one the logs' limit messages suggest.
+            for limit in official.limits where newerThanLimits || !(entry.limits ?? []).contains { $0.id == limit.id } {
+                entry.modelWeekly?.removeAll { Limit(modelWeekly: $0).id == limit.id }
+                entry.limits = (entry.limits ?? []).filter { $0.id != limit.id } + [limit]
+            }
             entry.lastUpdated = max(entry.lastUpdated, official.at)
         }
         return entry

@@ -10,8 +10,8 @@ extension CodexCollector {
     /// The windows of one `rate_limits` object, told apart by `window_minutes` (a weekly-only plan
     /// writes its week as `primary`), by field name only where no length is given; a window of another
     /// length goes to the per-model windows under the limit's name. A reached limit
-    /// (`rate_limit_reached_type`, `spend_control_reached`) shows its window, or every window for the
-    /// account, used up, with the reason.
+    /// (`rate_limit_reached_type`, `spend_control_reached`) shows its window used up, a workspace's limit
+    /// as a binding limit used up, with the reason.
     /// Windows by their length: the first of about 5 hours is the session, the first of about a week the
     /// weekly window, any other a limit named by `limitName` (or its field) and its period, binding when
     /// it is the account's own (`binding`: Codex's main limit, a credit pool) rather than one model's.
@@ -74,9 +74,13 @@ extension CodexCollector {
             case "session", "five_hour": "session"
             default: nil
             }
+        // What a workspace set stops the account, whatever its windows say: a binding limit used up
+        // (`accountLimit`); the windows stay as reported. Any other reached type names no window: the
+        // account is used up in every window, as before these were known.
+        let accountLimit = Self.accountLimit(reached: reached, spendControlReached: limits.spendControlReached == true)
         let accountSpent =
-            (reached != nil && reached != "primary" && reached != "secondary" && reachedWindow == nil)
-            || limits.spendControlReached == true
+            accountLimit == nil && reached != nil && reached != "primary" && reached != "secondary"
+            && reached != "rate_limit_reached" && reachedWindow == nil
         var result = RateLimits(at: at, plan: limits.plan)
         let fields: [(String, UsageWindow?, Int)] = [
             (
@@ -102,13 +106,52 @@ extension CodexCollector {
         result.limits = placed.limits
         if reachedWindow == "weekly" { result.weekly?.usedPercent = 100 }
         if reachedWindow == "session" { result.session?.usedPercent = 100 }
+        // "The current rate limit": the window nearest its end is the one reached.
+        if reached == "rate_limit_reached" {
+            if (result.weekly?.usedPercent ?? -1) > (result.session?.usedPercent ?? -1) {
+                result.weekly?.usedPercent = 100
+            } else {
+                result.session?.usedPercent = 100
+            }
+        }
+        if let accountLimit {
+            result.limits.removeAll { $0.id == accountLimit.limit.id }
+            result.limits.append(accountLimit.limit)
+        }
         guard result.session != nil || result.weekly != nil || !result.limits.isEmpty else { return nil }
-        if let reached {
+        if let accountLimit {
+            result.reason = "Codex reports \(accountLimit.words)"
+        } else if let reached {
             let named = reached == "primary" || reached == "secondary" || reachedWindow != nil
-            result.reason = "Codex reports the \(named ? "\(reachedWindow ?? reached) limit" : reached) reached"
-        } else if limits.spendControlReached == true {
-            result.reason = "Codex reports the spend control reached"
+            let what =
+                reached == "rate_limit_reached"
+                ? "the rate limit" : named ? "the \(reachedWindow ?? reached) limit" : "the \(reached)"
+            result.reason = "Codex reports \(what) reached"
         }
         return result
+    }
+
+    /// The binding limit a reached type or a reached spend control stands for (Codex's
+    /// `RateLimitReachedType`: `workspace_{owner,member}_credits_depleted`,
+    /// `workspace_{owner,member}_usage_limit_reached`), used up, and the words for it; nil for any other.
+    /// A member's credits or usage limit is this account's own (`credits-monthly`, as `individual_limit`
+    /// reads); an owner's is the workspace's (`workspace-monthly`).
+    static func accountLimit(reached: String?, spendControlReached: Bool) -> (limit: Limit, words: String)? {
+        func usedUp(_ id: String, _ label: String) -> Limit {
+            Limit(id: id, label: label, windowMinutes: 43_200, usedPercent: 100, binding: true)
+        }
+        switch reached {
+        case "workspace_member_credits_depleted":
+            return (usedUp("credits-monthly", "Credits"), "your workspace credits used up")
+        case "workspace_owner_credits_depleted":
+            return (usedUp("workspace-monthly", "Workspace credits"), "the workspace's credits used up")
+        case "workspace_member_usage_limit_reached":
+            return (usedUp("credits-monthly", "Credits"), "your usage limit in the workspace reached")
+        case "workspace_owner_usage_limit_reached":
+            return (usedUp("workspace-monthly", "Workspace limit"), "the workspace's usage limit reached")
+        default:
+            guard spendControlReached else { return nil }
+            return (usedUp("credits-monthly", "Credits"), "the spend control reached")
+        }
     }
 }
