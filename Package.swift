@@ -44,6 +44,11 @@ let package = Package(
         // Sealed records: the store's key, its file, and the envelope around a record (ChaCha20-Poly1305
         // from libsodium or CryptoKit); knows nothing of stores.
         .target(name: "Privacy", dependencies: ["CSodium", "Portable"]),
+        // libmicrohttpd for `serve`, opened with dlopen on first use (its header: Debian libmicrohttpd-dev,
+        // which script/bootstrap installs; at run time libmicrohttpd12, needed only by `serve`).
+        .target(name: "CMicroHTTPD"),
+        // An HTTP server on libmicrohttpd: the listen address, the limits, requests answered by one handler.
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Portable"]),
         // HTTP through libcurl, for WebDAV stores, usage endpoints and webhooks.
         .target(name: "HTTP", dependencies: ["CCurl", "TextSafety", "Portable"]),
         // This machine's agent logs and usage endpoints read into provider entries (`publish --source`):
@@ -54,8 +59,8 @@ let package = Package(
         .target(
             name: "AggctlCLI",
             dependencies: [
-                "Snapshots", "Stores", "Aggregator", "Notify", "Collectors", "Privacy", "HTTP", "TextSafety",
-                "Portable",
+                "Snapshots", "Stores", "Aggregator", "Notify", "Collectors", "Privacy", "HTTP", "HTTPServer",
+                "TextSafety", "Portable",
             ]),
         // The executable: its entry point only. A release build on Linux links the C++ runtime and the
         // unwinder that the static Swift runtime needs from their static archives (packaging/static-link):
@@ -83,7 +88,8 @@ let package = Package(
             name: "CollectorsTests", dependencies: ["Collectors", "Snapshots", "HTTP", "Portable", "TestSupport"],
             exclude: ["Fixtures", "RealWorld"]),
         .testTarget(
-            name: "aggctlTests", dependencies: ["AggctlCLI", "Snapshots", "Stores", "Aggregator", "TestSupport"]),
+            name: "aggctlTests",
+            dependencies: ["AggctlCLI", "Snapshots", "Stores", "Aggregator", "HTTPServer", "TestSupport"]),
         // Runs the built binary as a user would; depends on it so `swift test` builds it first.
         .testTarget(name: "EndToEndTests", dependencies: ["aggctl", "Snapshots", "Stores", "HTTP", "TestSupport"]),
     ],

@@ -7,7 +7,8 @@ public enum Aggctl {
 
     static let commands: [Command] = [
         PublishCommand.command, StatusCommand.command, DevicesCommand.command, CheckCommand.command,
-        WatchCommand.command, ReportCommand.command, ExportCommand.command, StatuslineCommand.command,
+        WatchCommand.command, ReportCommand.command, ExportCommand.command, ServeCommand.command,
+        StatuslineCommand.command,
         KeyCommand.command, DoctorCommand.command, ConfigCommand.command, CompletionsCommand.command,
         ManpageCommand.command,
     ]

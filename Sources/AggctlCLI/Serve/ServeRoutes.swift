@@ -1,0 +1,88 @@
+import HTTPServer
+import Snapshots
+import Portable
+
+/// How `serve` answers a request, from the views of the last merge: a pure function of the request, the
+/// views and the token, so that every rule is tested without a socket.
+struct ServeRoutes: Sendable {
+    /// The bearer token every request needs; nil on loopback without `--token-file`.
+    var token: [UInt8]?
+
+    /// The page's policy, as the report's (`default-src 'none'`: nothing from outside, no script).
+    static let pagePolicy = "default-src 'none'; style-src 'unsafe-inline'"
+
+    func answer(_ request: HTTPRequest, state: (views: ServedViews?, error: String?)) -> HTTPResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return plain(405, "only GET and HEAD are answered\n", extra: [("Allow", "GET, HEAD")])
+        }
+        if let token {
+            let given = request.header("Authorization").flatMap(Self.bearer) ?? []
+            guard Self.sameBytes(given, token) else {
+                return plain(401, "a bearer token is needed\n", extra: [("WWW-Authenticate", "Bearer")])
+            }
+        }
+        // Routes are fixed: a query is ignored, anything else is not found.
+        let path = request.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        if path == "/healthz" {
+            guard let views = state.views else { return plain(503, "not merged yet\n") }
+            if let error = state.error { return plain(503, "the store could not be read: \(error)\n") }
+            return plain(200, "ok, merged at \(RFC3339.format(views.mergedAt))\n")
+        }
+        let view: ServedViews.View?
+        switch path {
+        case "/", "/index.html": view = state.views?.page
+        case "/api/status": view = state.views?.status
+        case "/metrics": view = state.views?.metrics
+        default: return plain(404, "not found\n")
+        }
+        guard let view else { return plain(503, "not merged yet\n", extra: [("Retry-After", "1")]) }
+        var headers = Self.common + [("ETag", view.entityTag), ("Cache-Control", "no-cache")]
+        if path == "/" || path == "/index.html" {
+            headers += [("Content-Security-Policy", Self.pagePolicy), ("X-Frame-Options", "DENY")]
+        }
+        if let tags = request.header("If-None-Match"), Self.matches(tags, view.entityTag) {
+            return HTTPResponse(status: 304, headers: headers)
+        }
+        return HTTPResponse(status: 200, headers: headers + [("Content-Type", view.contentType)], body: view.body)
+    }
+
+    static let common: [(name: String, value: String)] = [
+        ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
+    ]
+
+    private func plain(_ status: Int, _ text: String, extra: [(name: String, value: String)] = []) -> HTTPResponse {
+        HTTPResponse(
+            status: status,
+            headers: Self.common + [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")]
+                + extra,
+            body: Array(text.utf8))
+    }
+
+    /// The token of `Bearer <token>` (the scheme in any case, RFC 9110), as bytes.
+    static func bearer(_ header: String) -> [UInt8]? {
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return Array(parts[1].utf8.drop { $0 == 0x20 })
+    }
+
+    /// Whether two byte strings are equal, in time that depends on their lengths only, not on where they
+    /// first differ.
+    static func sameBytes(_ given: [UInt8], _ expected: [UInt8]) -> Bool {
+        var difference = UInt8(given.count == expected.count ? 0 : 1)
+        for index in 0..<max(given.count, expected.count) {
+            let left = index < given.count ? given[index] : 0
+            let right = index < expected.count ? expected[index] : 0
+            difference |= left ^ right
+        }
+        return difference == 0
+    }
+
+    /// Whether an `If-None-Match` list names `tag` (or is `*`); weak tags compare as their strong forms.
+    static func matches(_ list: String, _ tag: String) -> Bool {
+        list.split(separator: ",").contains { item in
+            var item = item.trimmingBlanks()
+            if item.hasPrefix("W/") { item.removeFirst(2) }
+            return item == tag || item == "*"
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Aggregator
+import Portable
+
+/// What `serve` answers with, made once per merge (never per request): the page, `status --json` and the
+/// metrics, each with its entity tag.
+struct ServedViews: Sendable {
+    struct View: Sendable, Equatable {
+        var body: [UInt8]
+        var contentType: String
+        /// A strong tag of the body's bytes: the same bytes, the same tag, across merges and restarts.
+        var entityTag: String
+
+        init(_ body: [UInt8], contentType: String) {
+            self.body = body
+            self.contentType = contentType
+            entityTag = "\"" + Self.digest(body) + "\""
+        }
+
+        /// FNV-1a over 64 bits, twice with other seeds (128 bits): a tag, not a secret.
+        static func digest(_ bytes: [UInt8]) -> String {
+            var first: UInt64 = 0xcbf2_9ce4_8422_2325
+            var second: UInt64 = 0x8422_2325_cbf2_9ce4
+            for byte in bytes {
+                first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+                second = (second ^ UInt64(byte ^ 0x5a)) &* 0x0000_0100_0000_01b3
+            }
+            return String(first, radix: 16) + String(second, radix: 16)
+        }
+    }
+
+    var page: View
+    var status: View
+    var metrics: View
+    /// When the merge was made, and whether the store could be read then.
+    var mergedAt: Date
+    var storeError: String?
+
+    /// The views of `result`.
+    init(result: MergeResult, days: Int, forecasts: [String: WeeklyForecast], mergedAt: Date) {
+        var json = JSONWriter(capacity: 64 * 1024 + result.accounts.count * 2048)
+        StatusReport.status(result, to: &json)
+        var document: [UInt8] = []
+        json.withBytes { document = Array($0) }
+        document.append(0x0A)
+        status = View(document, contentType: "application/json")
+        metrics = View(
+            Array(PrometheusText.render(result).utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        page = View(
+            Array(ReportPage(result: result, days: days, forecasts: forecasts).render().utf8),
+            contentType: "text/html; charset=utf-8")
+        self.mergedAt = mergedAt
+    }
+}
+
+/// The views `serve` answers with, replaced whole after each merge; read by the server's thread.
+final class ServedState: @unchecked Sendable {
+    private let lock = Lock()
+    private var views: ServedViews?
+    private var lastError: String?
+
+    var current: (views: ServedViews?, error: String?) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (views, lastError)
+    }
+
+    func publish(_ views: ServedViews) {
+        lock.lock()
+        self.views = views
+        lastError = nil
+        lock.unlock()
+    }
+
+    /// The store could not be read: the last views stand, `/healthz` says why.
+    func fail(_ error: String) {
+        lock.lock()
+        lastError = error
+        lock.unlock()
+    }
+}

@@ -1,0 +1,48 @@
+// libmicrohttpd for Swift (`aggctl serve`), loaded on first use.
+//
+// Like libcurl, the library is opened with dlopen the first time `serve` starts, not linked: no other
+// command needs it, and a machine without it runs them all. Its daemon is started here with every limit
+// set in one place; each request is handed to one Swift callback, which answers it with `aggctl_mhd_respond`.
+// MHD_start_daemon is a C variadic function, which Swift cannot call: the options are laid out here.
+#ifndef AGGCTL_CMICROHTTPD_H
+#define AGGCTL_CMICROHTTPD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+/// One request: `connection` is only good within the call, for `aggctl_mhd_header` and one
+/// `aggctl_mhd_respond`.
+typedef void (*aggctl_mhd_handler)(void *context, void *connection, const char *method, const char *url);
+
+/// What the daemon allows (README: "serve").
+typedef struct {
+    unsigned int connections;          // open connections in all
+    unsigned int connections_per_ip;   // from one address
+    unsigned int idle_seconds;         // a connection quiet this long is closed
+    size_t memory_per_connection;      // a request's headers must fit (MHD answers 431 otherwise)
+} aggctl_mhd_limits;
+
+/// Loads libmicrohttpd when it is not loaded yet. NULL when it is usable, else why not (one line).
+const char *aggctl_mhd_load_error(void);
+
+/// Starts the daemon on `address` (IPv4 or IPv6) with its own polling thread; NULL when it cannot
+/// (the address taken, say: errno tells).
+void *aggctl_mhd_start(const struct sockaddr *address, socklen_t length, aggctl_mhd_limits limits,
+                       aggctl_mhd_handler handler, void *context);
+
+/// The port the daemon listens on (for a daemon started on port 0).
+int aggctl_mhd_port(void *daemon);
+
+/// Stops the daemon: no new request is answered once it returns.
+void aggctl_mhd_stop(void *daemon);
+
+/// The value of a request header, or NULL.
+const char *aggctl_mhd_header(void *connection, const char *name);
+
+/// Answers the request: `status`, `count` headers (`names[i]: values[i]`) and the body (copied). 0 when
+/// it was queued.
+int aggctl_mhd_respond(void *connection, unsigned int status, const void *body, size_t length,
+                       const char *const *names, const char *const *values, size_t count);
+
+#endif

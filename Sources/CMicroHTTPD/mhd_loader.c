@@ -1,0 +1,192 @@
+// Opens libmicrohttpd with dlopen on first use (see CMicroHTTPD.h why) and runs its daemon.
+#include "CMicroHTTPD.h"
+
+#if __has_include(<microhttpd.h>)
+#include <microhttpd.h>
+#define AGGCTL_HAVE_MHD 1
+#endif
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char aggctl_mhd_error[512];
+static int aggctl_mhd_loaded;
+static pthread_once_t aggctl_mhd_once = PTHREAD_ONCE_INIT;
+
+#ifdef AGGCTL_HAVE_MHD
+static struct {
+    struct MHD_Daemon *(*start_daemon)(unsigned int, uint16_t, MHD_AcceptPolicyCallback, void *,
+                                       MHD_AccessHandlerCallback, void *, ...);
+    void (*stop_daemon)(struct MHD_Daemon *);
+    const union MHD_DaemonInfo *(*get_daemon_info)(struct MHD_Daemon *, enum MHD_DaemonInfoType, ...);
+    struct MHD_Response *(*create_response_from_buffer)(size_t, void *, enum MHD_ResponseMemoryMode);
+    enum MHD_Result (*add_response_header)(struct MHD_Response *, const char *, const char *);
+    enum MHD_Result (*queue_response)(struct MHD_Connection *, unsigned int, struct MHD_Response *);
+    void (*destroy_response)(struct MHD_Response *);
+    const char *(*lookup_connection_value)(struct MHD_Connection *, enum MHD_ValueKind, const char *);
+} mhd;
+#endif
+
+static void aggctl_mhd_open(void) {
+#ifndef AGGCTL_HAVE_MHD
+    snprintf(aggctl_mhd_error, sizeof aggctl_mhd_error,
+             "this aggctl was built without libmicrohttpd's header; serve needs it (Debian and Ubuntu: apt "
+             "install libmicrohttpd-dev, then build again)");
+#else
+    // AGGCTL_LIBMICROHTTPD names the library to load instead (a path or a soname): for systems that keep
+    // it elsewhere, and for tests of a machine without it.
+    const char *chosen = getenv("AGGCTL_LIBMICROHTTPD");
+    const char *names[] = {"libmicrohttpd.so.12", "libmicrohttpd.so", "libmicrohttpd.12.dylib",
+                           "/opt/homebrew/lib/libmicrohttpd.dylib", "/usr/local/lib/libmicrohttpd.dylib", NULL};
+    void *library = NULL;
+    const char *tried = "libmicrohttpd.so.12";
+    if (chosen && chosen[0]) {
+        tried = chosen;
+        library = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
+    } else {
+        for (int index = 0; names[index] && !library; index++) library = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
+    }
+    if (!library) {
+        const char *why = dlerror();
+        snprintf(aggctl_mhd_error, sizeof aggctl_mhd_error,
+                 "libmicrohttpd could not be loaded (%s): %s; serve needs it (Debian and Ubuntu: apt install "
+                 "libmicrohttpd12)",
+                 tried, why ? why : "not found");
+        return;
+    }
+    const char *missing = NULL;
+#define AGGCTL_MHD_FIND(field, symbol)                                                 \
+    if (!missing && !(*(void **)(&mhd.field) = dlsym(library, symbol))) missing = symbol;
+    AGGCTL_MHD_FIND(start_daemon, "MHD_start_daemon")
+    AGGCTL_MHD_FIND(stop_daemon, "MHD_stop_daemon")
+    AGGCTL_MHD_FIND(get_daemon_info, "MHD_get_daemon_info")
+    AGGCTL_MHD_FIND(create_response_from_buffer, "MHD_create_response_from_buffer")
+    AGGCTL_MHD_FIND(add_response_header, "MHD_add_response_header")
+    AGGCTL_MHD_FIND(queue_response, "MHD_queue_response")
+    AGGCTL_MHD_FIND(destroy_response, "MHD_destroy_response")
+    AGGCTL_MHD_FIND(lookup_connection_value, "MHD_lookup_connection_value")
+#undef AGGCTL_MHD_FIND
+    if (missing) {
+        snprintf(aggctl_mhd_error, sizeof aggctl_mhd_error, "the libmicrohttpd loaded (%s) lacks %s", tried, missing);
+        return;
+    }
+    aggctl_mhd_loaded = 1;
+#endif
+}
+
+const char *aggctl_mhd_load_error(void) {
+    pthread_once(&aggctl_mhd_once, aggctl_mhd_open);
+    return aggctl_mhd_loaded ? NULL : aggctl_mhd_error;
+}
+
+#ifdef AGGCTL_HAVE_MHD
+typedef struct {
+    aggctl_mhd_handler handler;
+    void *context;
+} aggctl_mhd_route;
+
+// libmicrohttpd calls this first when a request's headers are in, then again once its body is (none, for
+// GET and HEAD). A GET or HEAD is answered on the second call, which lets the connection be kept alive (an
+// answer queued on the first call closes it); any other method is answered at once (refused, by the
+// handler), its body never read.
+static enum MHD_Result aggctl_mhd_access(void *cls, struct MHD_Connection *connection, const char *url,
+                                         const char *method, const char *version, const char *upload_data,
+                                         size_t *upload_data_size, void **request) {
+    (void)version;
+    (void)upload_data;
+    static int seen;
+    int bodiless = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    if (bodiless && *request == NULL) {
+        *request = &seen;
+        return MHD_YES;
+    }
+    if (bodiless && *upload_data_size != 0) {
+        // A GET with a body: the body is dropped unread.
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
+    aggctl_mhd_route *route = cls;
+    route->handler(route->context, connection, method, url);
+    return MHD_YES;
+}
+#endif
+
+void *aggctl_mhd_start(const struct sockaddr *address, socklen_t length, aggctl_mhd_limits limits,
+                       aggctl_mhd_handler handler, void *context) {
+#ifdef AGGCTL_HAVE_MHD
+    (void)length;
+    if (aggctl_mhd_load_error()) return NULL;
+    aggctl_mhd_route *route = malloc(sizeof *route);
+    if (!route) return NULL;
+    route->handler = handler;
+    route->context = context;
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
+    if (address->sa_family == AF_INET6) flags |= MHD_USE_IPv6;
+    struct MHD_Daemon *daemon = mhd.start_daemon(
+        flags, 0, NULL, NULL, aggctl_mhd_access, route,
+        MHD_OPTION_SOCK_ADDR, address,
+        MHD_OPTION_CONNECTION_LIMIT, limits.connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits.connections_per_ip,
+        MHD_OPTION_CONNECTION_TIMEOUT, limits.idle_seconds,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits.memory_per_connection,
+        MHD_OPTION_END);
+    // The route lives as long as the process: a daemon is started once per run.
+    if (!daemon) free(route);
+    return daemon;
+#else
+    (void)address; (void)length; (void)limits; (void)handler; (void)context;
+    return NULL;
+#endif
+}
+
+int aggctl_mhd_port(void *daemon) {
+#ifdef AGGCTL_HAVE_MHD
+    const union MHD_DaemonInfo *info = mhd.get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : -1;
+#else
+    (void)daemon;
+    return -1;
+#endif
+}
+
+void aggctl_mhd_stop(void *daemon) {
+#ifdef AGGCTL_HAVE_MHD
+    mhd.stop_daemon(daemon);
+#else
+    (void)daemon;
+#endif
+}
+
+const char *aggctl_mhd_header(void *connection, const char *name) {
+#ifdef AGGCTL_HAVE_MHD
+    return mhd.lookup_connection_value(connection, MHD_HEADER_KIND, name);
+#else
+    (void)connection; (void)name;
+    return NULL;
+#endif
+}
+
+int aggctl_mhd_respond(void *connection, unsigned int status, const void *body, size_t length,
+                       const char *const *names, const char *const *values, size_t count) {
+#ifdef AGGCTL_HAVE_MHD
+    struct MHD_Response *response =
+        mhd.create_response_from_buffer(length, (void *)(length ? body : ""), MHD_RESPMEM_MUST_COPY);
+    if (!response) return -1;
+    for (size_t index = 0; index < count; index++) {
+        if (mhd.add_response_header(response, names[index], values[index]) != MHD_YES) {
+            mhd.destroy_response(response);
+            return -1;
+        }
+    }
+    enum MHD_Result queued = mhd.queue_response(connection, status, response);
+    mhd.destroy_response(response);
+    return queued == MHD_YES ? 0 : -1;
+#else
+    (void)connection; (void)status; (void)body; (void)length; (void)names; (void)values; (void)count;
+    return -1;
+#endif
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+/// `aggctl serve` through the shipped binary and a real client (curl), stopped with real signals.
+struct ServeEndToEndTests {
+    let root = TemporaryDirectory("aggctl-serve")
+    var environment: [String: String] {
+        ["HOME": root.file("home"), "XDG_STATE_HOME": root.file("state"), "PATH": "/usr/bin:/bin"]
+    }
+
+    func publish(_ device: String, used: Double, at: String = "2026-11-30T11:50:00Z") throws {
+        let entry = Records.entry(
+            "claude", email: "\(device)@example.com", at: at, sessionUsed: used, resetsAt: "2026-11-30T15:00:00Z")
+        try root.write("store/\(device).json", Records.json(Records.snapshot(device, generatedAt: at, [entry])))
+    }
+
+    /// A running `serve`, and the origin it answers on.
+    final class Server {
+        let process: Process
+        let origin: String
+        init(process: Process, origin: String) {
+            self.process = process
+            self.origin = origin
+        }
+        deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    }
+
+    func text(_ name: String) -> String { (try? String(contentsOfFile: root.file(name), encoding: .utf8)) ?? "" }
+
+    func waitFor(_ seconds: TimeInterval, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
+    /// Starts `aggctl serve` on a free loopback port; returns once it says where it listens.
+    func serve(_ arguments: [String]) throws -> Server {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BinaryRun.binary)
+        process.arguments = ["serve", "--store", root.file("store"), "--listen", "127.0.0.1:0"] + arguments
+        process.environment = environment
+        _ = FileManager.default.createFile(atPath: root.file("err"), contents: nil)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: root.file("err")))
+        try process.run()
+        var origin = ""
+        _ = waitFor(30) {
+            guard let range = text("err").range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) else {
+                return !process.isRunning
+            }
+            origin = String(text("err")[range])
+            return true
+        }
+        try #require(!origin.isEmpty, "serve did not start: \(text("err"))")
+        return Server(process: process, origin: origin)
+    }
+
+    /// curl's answer: the status code, the headers, the body.
+    func curl(_ arguments: [String]) throws -> (code: Int, headers: String, body: String) {
+        let run = try BinaryRun.run(
+            ["-s", "-D", root.file("headers"), "-w", "\n%{http_code}", "--max-time", "20"] + arguments,
+            environment: environment, executable: "/usr/bin/curl")
+        let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false)
+        let code = Int(lines.last ?? "") ?? 0
+        return (code, text("headers"), lines.dropLast().joined(separator: "\n"))
+    }
+
+    @Test(
+        "serve answers status --json, the metrics, the page and health from one merge; tags give 304; SIGTERM ends it",
+        .enabled(if: RequiredTool.available("curl")))
+    func answers() throws {
+        try publish("laptop", used: 42)
+        let server = try serve(["--now", "2026-11-30T12:00:00Z"])
+        let status = try curl([server.origin + "/api/status"])
+        #expect(status.code == 200)
+        let direct = try BinaryRun.run(
+            ["status", "--store", root.file("store"), "--json", "--now", "2026-11-30T12:00:00Z"],
+            environment: environment)
+        #expect(status.body == direct.output, "the same document as status --json")
+        let tag = try #require(
+            status.headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(6))
+        #expect(try curl(["-H", "If-None-Match: \(tag)", server.origin + "/api/status"]).code == 304)
+        let metrics = try curl([server.origin + "/metrics"])
+        #expect(metrics.code == 200 && metrics.body.contains(#"aggctl_quota_used_ratio{provider="claude""#))
+        let page = try curl([server.origin + "/"])
+        #expect(page.code == 200 && page.body.contains("laptop@example.com"))
+        #expect(page.headers.contains("Content-Security-Policy: default-src 'none'"))
+        #expect(try curl([server.origin + "/healthz"]).body.hasPrefix("ok"))
+        #expect(try curl(["-X", "POST", "-d", "x", server.origin + "/api/status"]).code == 405)
+        #expect(try curl(["-X", "DELETE", server.origin + "/"]).code == 405)
+        #expect(try curl([server.origin + "/../../etc/passwd", "--path-as-is"]).code == 404)
+        let head = try curl(["-I", server.origin + "/metrics"])
+        #expect(head.code == 200 && !head.body.contains("# HELP"), "headers only")
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(waitFor(10) { !server.process.isRunning })
+        server.process.waitUntilExit()
+        #expect(server.process.terminationStatus == 0)
+    }
+
+    @Test(
+        "with a token file: no token, a wrong one and the right one; never shown; off loopback it is required",
+        .enabled(if: RequiredTool.available("curl")))
+    func token() throws {
+        try publish("laptop", used: 42)
+        let token = "s3cret-token-\(UUID().uuidString)"
+        try root.write("token", token + "\n")
+        chmod(root.file("token"), 0o600)
+        let server = try serve(["--token-file", root.file("token")])
+        #expect(try curl([server.origin + "/api/status"]).code == 401)
+        #expect(
+            try curl(["-H", "Authorization: Bearer nope-nope-nope-nope", server.origin + "/api/status"]).code == 401)
+        let right = try curl(["-H", "Authorization: Bearer \(token)", server.origin + "/api/status"])
+        #expect(right.code == 200 && right.body.contains("laptop@example.com"))
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(waitFor(10) { !server.process.isRunning })
+        #expect(!text("err").contains(token))
+
+        let open = try BinaryRun.run(
+            ["serve", "--store", root.file("store"), "--listen", "0.0.0.0:0"], environment: environment)
+        #expect(open.status == 2)
+        #expect(open.errors.contains("reachable from other machines: give --token-file"))
+        chmod(root.file("token"), 0o644)
+        let loose = try BinaryRun.run(
+            ["serve", "--store", root.file("store"), "--listen", "127.0.0.1:0", "--token-file", root.file("token")],
+            environment: environment)
+        #expect(loose.status == 1 && loose.errors.contains("chmod 600 it first") && !loose.errors.contains(token))
+        let bad = try BinaryRun.run(
+            ["serve", "--store", root.file("store"), "--listen", "example.com:80"], environment: environment)
+        #expect(bad.status == 2 && bad.errors.contains("--listen: 'example.com:80'"))
+    }
+
+    @Test(
+        "the store is read once per --refresh: a record published meanwhile shows at the next read",
+        .enabled(if: RequiredTool.available("curl")))
+    func refresh() throws {
+        try publish("laptop", used: 42)
+        let server = try serve(["--refresh", "1"])
+        #expect(try curl([server.origin + "/api/status"]).body.contains("laptop@example.com"))
+        try publish("desktop", used: 10, at: "2026-11-30T11:55:00Z")
+        #expect(
+            waitFor(20) { (try? curl([server.origin + "/api/status"]).body.contains("desktop@example.com")) == true })
+        kill(server.process.processIdentifier, SIGTERM)
+    }
+}

@@ -1,0 +1,92 @@
+import Aggregator
+import Foundation
+import HTTPServer
+import Testing
+
+@testable import AggctlCLI
+
+/// How `serve` answers, without a socket: methods, the token, routes, entity tags.
+struct ServeRoutesTests {
+    let views = ServedViews(
+        result: MergeResult(
+            now: Date(timeIntervalSince1970: 1_796_040_000), accounts: [], devices: [], problems: [],
+            newestEntry: nil),
+        days: 7, forecasts: [:], mergedAt: Date(timeIntervalSince1970: 1_796_040_000))
+
+    func request(_ method: String, _ target: String, _ headers: [String: String] = [:]) -> HTTPRequest {
+        HTTPRequest(method: method, target: target) { name in
+            headers.first { $0.key.lowercased() == name.lowercased() }?.value
+        }
+    }
+
+    func header(_ response: HTTPResponse, _ name: String) -> String? {
+        response.headers.first { $0.name == name }?.value
+    }
+
+    @Test("each route answers its view with a tag; the same tag again is 304; other paths 404, other methods 405")
+    func routes() {
+        let routes = ServeRoutes(token: nil)
+        let state = (views: Optional(views), error: String?.none)
+        let status = routes.answer(request("GET", "/api/status"), state: state)
+        #expect(status.status == 200 && status.body == views.status.body)
+        #expect(header(status, "Content-Type") == "application/json")
+        let tag = header(status, "ETag")
+        #expect(tag == views.status.entityTag)
+        let again = routes.answer(request("GET", "/api/status?x=1", ["If-None-Match": "W/\(tag ?? "")"]), state: state)
+        #expect(again.status == 304 && again.body.isEmpty)
+        #expect(routes.answer(request("HEAD", "/metrics"), state: state).status == 200)
+        let page = routes.answer(request("GET", "/"), state: state)
+        #expect(header(page, "Content-Security-Policy") == ServeRoutes.pagePolicy)
+        #expect(routes.answer(request("GET", "/etc/passwd"), state: state).status == 404)
+        #expect(routes.answer(request("GET", "/../api/status"), state: state).status == 404)
+        let post = routes.answer(request("POST", "/api/status"), state: state)
+        #expect(post.status == 405 && header(post, "Allow") == "GET, HEAD")
+        #expect(routes.answer(request("GET", "/healthz"), state: (nil, nil)).status == 503)
+        #expect(routes.answer(request("GET", "/healthz"), state: (views, "store away")).status == 503)
+        #expect(routes.answer(request("GET", "/healthz"), state: state).status == 200)
+    }
+
+    @Test("with a token every route needs it; a wrong, a longer or a missing one is 401, never echoed")
+    func token() {
+        let secret = Array("correct-horse-battery-staple".utf8)
+        let routes = ServeRoutes(token: secret)
+        let state = (views: Optional(views), error: String?.none)
+        for given in [nil, "Bearer wrong", "Bearer correct-horse-battery-staplex", "Basic Y29ycmVjdA==", "Bearer "] {
+            for path in ["/", "/api/status", "/metrics", "/healthz"] {
+                let answer = routes.answer(
+                    request("GET", path, given.map { ["Authorization": $0] } ?? [:]), state: state)
+                #expect(answer.status == 401, "\(path) with \(given ?? "none")")
+                #expect(!String(decoding: answer.body, as: UTF8.self).contains("correct"))
+            }
+        }
+        let right = routes.answer(
+            request("GET", "/api/status", ["Authorization": "bearer correct-horse-battery-staple"]), state: state)
+        #expect(right.status == 200)
+    }
+
+    @Test("listen addresses: loopback or not, ports, and what is refused")
+    func listenAddresses() throws {
+        func parse(_ text: String) -> ListenAddress? { try? ListenAddress.parse(text).get() }
+        #expect(parse("127.0.0.1:8787")?.isLoopback == true)
+        #expect(parse("localhost:0")?.isLoopback == true)
+        #expect(parse("[::1]:8787")?.isLoopback == true)
+        #expect(parse("0.0.0.0:8787")?.isLoopback == false)
+        #expect(parse("[::]:8787")?.isLoopback == false)
+        #expect(parse("192.168.1.5:80")?.description == "192.168.1.5:80")
+        #expect(parse("[::1]:8787")?.description == "[::1]:8787")
+        for bad in [
+            "8787", "host:80", "127.0.0.1:65536", "127.0.0.1:-1", "127.0.0.1:", "::1:80", "[::1]80", "1.2.3.4:8x",
+        ] {
+            #expect(parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("byte strings compare equal only when they are")
+    func sameBytes() {
+        #expect(ServeRoutes.sameBytes(Array("abc".utf8), Array("abc".utf8)))
+        #expect(!ServeRoutes.sameBytes(Array("abc".utf8), Array("abd".utf8)))
+        #expect(!ServeRoutes.sameBytes(Array("ab".utf8), Array("abc".utf8)))
+        #expect(!ServeRoutes.sameBytes([], Array("a".utf8)))
+        #expect(ServeRoutes.sameBytes([], []))
+    }
+}
