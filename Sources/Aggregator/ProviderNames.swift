@@ -7,7 +7,7 @@ public enum ProviderNames {
 
     /// Built once: as a literal inside `displayName` it was built again for every account of every status
     /// line, a tenth of a warm `status --format line`.
-    private static let known = [
+    public static let known = [
         "claude": "Claude", "codex": "Codex", "cursor": "Cursor", "gemini": "Gemini", "copilot": "Copilot",
         "windsurf": "Windsurf", "amp": "Amp", "factory": "Factory", "zai": "z.ai", "kimi": "Kimi",
     ]

@@ -123,7 +123,7 @@ public final class HTTPServer: @unchecked Sendable {
         let response = server.handler(request)
         let names = response.headers.map { strdup($0.name) }
         let values = response.headers.map { strdup($0.value) }
-        defer { (names + values).forEach { free($0) } }
+        defer { for pointer in names + values { free(pointer) } }
         let constNames = names.map { UnsafePointer($0) }
         let constValues = values.map { UnsafePointer($0) }
         _ = response.body.withUnsafeBytes { body in

@@ -5,7 +5,7 @@ import Testing
 
 /// `aggctl serve` through the shipped binary and a real client (curl), stopped with real signals.
 struct ServeEndToEndTests {
-    let root = TemporaryDirectory("aggctl-serve")
+    var root = TemporaryDirectory("aggctl-serve")
     var environment: [String: String] {
         ["HOME": root.file("home"), "XDG_STATE_HOME": root.file("state"), "PATH": "/usr/bin:/bin"]
     }
@@ -112,6 +112,8 @@ struct ServeEndToEndTests {
         chmod(root.file("token"), 0o600)
         let server = try serve(["--token-file", root.file("token")])
         #expect(try curl([server.origin + "/api/status"]).code == 401)
+        let shell = try curl([server.origin + "/"])
+        #expect(shell.code == 200 && shell.body.contains("id=\"token\"") && !shell.body.contains("example.com"))
         #expect(
             try curl(["-H", "Authorization: Bearer nope-nope-nope-nope", server.origin + "/api/status"]).code == 401)
         let right = try curl(["-H", "Authorization: Bearer \(token)", server.origin + "/api/status"])

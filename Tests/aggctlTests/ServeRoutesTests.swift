@@ -11,7 +11,7 @@ struct ServeRoutesTests {
         result: MergeResult(
             now: Date(timeIntervalSince1970: 1_796_040_000), accounts: [], devices: [], problems: [],
             newestEntry: nil),
-        days: 7, forecasts: [:], mergedAt: Date(timeIntervalSince1970: 1_796_040_000))
+        refresh: 60, tokenRequired: true, mergedAt: Date(timeIntervalSince1970: 1_796_040_000))
 
     func request(_ method: String, _ target: String, _ headers: [String: String] = [:]) -> HTTPRequest {
         HTTPRequest(method: method, target: target) { name in
@@ -52,13 +52,18 @@ struct ServeRoutesTests {
         let routes = ServeRoutes(token: secret)
         let state = (views: Optional(views), error: String?.none)
         for given in [nil, "Bearer wrong", "Bearer correct-horse-battery-staplex", "Basic Y29ycmVjdA==", "Bearer "] {
-            for path in ["/", "/api/status", "/metrics", "/healthz"] {
+            for path in ["/api/status", "/metrics", "/healthz"] {
                 let answer = routes.answer(
                     request("GET", path, given.map { ["Authorization": $0] } ?? [:]), state: state)
                 #expect(answer.status == 401, "\(path) with \(given ?? "none")")
                 #expect(!String(decoding: answer.body, as: UTF8.self).contains("correct"))
             }
         }
+        // The page without the token is the shell that asks for it, and the script; both hold nothing
+        // of the store.
+        let shell = routes.answer(request("GET", "/"), state: state)
+        #expect(shell.status == 200 && shell.body == views.shell.body && shell.body != views.page.body)
+        #expect(routes.answer(request("GET", "/dashboard.js"), state: state).body == ServedViews.script.body)
         let right = routes.answer(
             request("GET", "/api/status", ["Authorization": "bearer correct-horse-battery-staple"]), state: state)
         #expect(right.status == 200)

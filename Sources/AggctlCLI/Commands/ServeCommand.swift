@@ -126,7 +126,10 @@ enum ServeCommand {
         do {
             let (result, finish) = try StatusCommand.merge(options.merge, context: context, history: .full)
             finish()
-            state.publish(ServedViews(result: result, days: 7, forecasts: [:], mergedAt: result.now))
+            state.publish(
+                ServedViews(
+                    result: result, refresh: Int(options.refresh), tokenRequired: options.token != nil,
+                    mergedAt: result.now))
         } catch let error as CommandFailure {
             context.console.fail(error.message)
             state.fail(error.message)

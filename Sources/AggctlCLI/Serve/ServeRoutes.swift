@@ -1,6 +1,6 @@
 import HTTPServer
-import Snapshots
 import Portable
+import Snapshots
 
 /// How `serve` answers a request, from the views of the last merge: a pure function of the request, the
 /// views and the token, so that every rule is tested without a socket.
@@ -8,38 +8,47 @@ struct ServeRoutes: Sendable {
     /// The bearer token every request needs; nil on loopback without `--token-file`.
     var token: [UInt8]?
 
-    /// The page's policy, as the report's (`default-src 'none'`: nothing from outside, no script).
-    static let pagePolicy = "default-src 'none'; style-src 'unsafe-inline'"
+    /// The page's policy: the report's, and the one script of this server (`DashboardPage.policy`).
+    static let pagePolicy = DashboardPage.policy
 
     func answer(_ request: HTTPRequest, state: (views: ServedViews?, error: String?)) -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
             return plain(405, "only GET and HEAD are answered\n", extra: [("Allow", "GET, HEAD")])
         }
+        // Routes are fixed: a query is ignored, anything else is not found.
+        let path = request.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let isPage = path == "/" || path == "/index.html"
         if let token {
             let given = request.header("Authorization").flatMap(Self.bearer) ?? []
-            guard Self.sameBytes(given, token) else {
+            if !Self.sameBytes(given, token) {
+                // A browser opening the page cannot send the token yet: it gets the shell, which asks for it,
+                // and the script; neither holds anything from the store.
+                if isPage, let shell = state.views?.shell { return view(shell, request: request, page: true) }
+                if path == "/dashboard.js" { return view(ServedViews.script, request: request, page: false) }
                 return plain(401, "a bearer token is needed\n", extra: [("WWW-Authenticate", "Bearer")])
             }
         }
-        // Routes are fixed: a query is ignored, anything else is not found.
-        let path = request.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         if path == "/healthz" {
             guard let views = state.views else { return plain(503, "not merged yet\n") }
             if let error = state.error { return plain(503, "the store could not be read: \(error)\n") }
             return plain(200, "ok, merged at \(RFC3339.format(views.mergedAt))\n")
         }
-        let view: ServedViews.View?
+        let found: ServedViews.View?
         switch path {
-        case "/", "/index.html": view = state.views?.page
-        case "/api/status": view = state.views?.status
-        case "/metrics": view = state.views?.metrics
+        case "/", "/index.html": found = state.views?.page
+        case "/dashboard.js": found = ServedViews.script
+        case "/api/status": found = state.views?.status
+        case "/metrics": found = state.views?.metrics
         default: return plain(404, "not found\n")
         }
-        guard let view else { return plain(503, "not merged yet\n", extra: [("Retry-After", "1")]) }
+        guard let found else { return plain(503, "not merged yet\n", extra: [("Retry-After", "1")]) }
+        return view(found, request: request, page: isPage)
+    }
+
+    /// `view` with its tag, or 304 when the client holds it.
+    private func view(_ view: ServedViews.View, request: HTTPRequest, page: Bool) -> HTTPResponse {
         var headers = Self.common + [("ETag", view.entityTag), ("Cache-Control", "no-cache")]
-        if path == "/" || path == "/index.html" {
-            headers += [("Content-Security-Policy", Self.pagePolicy), ("X-Frame-Options", "DENY")]
-        }
+        if page { headers += [("Content-Security-Policy", Self.pagePolicy), ("X-Frame-Options", "DENY")] }
         if let tags = request.header("If-None-Match"), Self.matches(tags, view.entityTag) {
             return HTTPResponse(status: 304, headers: headers)
         }

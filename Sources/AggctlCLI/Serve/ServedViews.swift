@@ -29,14 +29,18 @@ struct ServedViews: Sendable {
     }
 
     var page: View
+    /// The page without figures, for a browser that has not given the token yet.
+    var shell: View
+    var script: View
     var status: View
     var metrics: View
     /// When the merge was made, and whether the store could be read then.
     var mergedAt: Date
     var storeError: String?
 
-    /// The views of `result`.
-    init(result: MergeResult, days: Int, forecasts: [String: WeeklyForecast], mergedAt: Date) {
+    /// The views of `result`; `refresh` is the page's poll interval, `tokenRequired` whether it asks for
+    /// the token.
+    init(result: MergeResult, refresh: Int, tokenRequired: Bool, mergedAt: Date) {
         var json = JSONWriter(capacity: 64 * 1024 + result.accounts.count * 2048)
         StatusReport.status(result, to: &json)
         var document: [UInt8] = []
@@ -45,11 +49,17 @@ struct ServedViews: Sendable {
         status = View(document, contentType: "application/json")
         metrics = View(
             Array(PrometheusText.render(result).utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
-        page = View(
-            Array(ReportPage(result: result, days: days, forecasts: forecasts).render().utf8),
-            contentType: "text/html; charset=utf-8")
+        let page = DashboardPage(result: result, refresh: refresh, withFigures: true, tokenRequired: tokenRequired)
+        self.page = View(Array(page.render().utf8), contentType: "text/html; charset=utf-8")
+        var shell = page
+        shell.withFigures = false
+        self.shell = View(Array(shell.render().utf8), contentType: "text/html; charset=utf-8")
+        script = Self.script
         self.mergedAt = mergedAt
     }
+
+    /// The script is the same for every merge: made once.
+    static let script = View(Array(DashboardScript.source.utf8), contentType: "text/javascript; charset=utf-8")
 }
 
 /// The views `serve` answers with, replaced whole after each merge; read by the server's thread.

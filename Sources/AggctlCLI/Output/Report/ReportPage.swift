@@ -38,7 +38,15 @@ struct ReportPage {
             tokens and cost of the last 30.</p></header>
 
             """
-        html += totals()
+        html += sections()
+        html += "</body>\n</html>\n"
+        return html
+    }
+
+    /// The page's sections: totals, an account each, devices and the records not read (`serve`'s
+    /// dashboard shows them under its live part).
+    func sections() -> String {
+        var html = totals()
         for (index, account) in result.accounts.enumerated() { html += section(account, index: index) }
         html += devices()
         if !result.problems.isEmpty {
@@ -49,7 +57,6 @@ struct ReportPage {
             }
             html += "</ul></section>\n"
         }
-        html += "</body>\n</html>\n"
         return html
     }
 
