@@ -148,4 +148,44 @@ struct ServeEndToEndTests {
             waitFor(20) { (try? curl([server.origin + "/api/status"]).body.contains("desktop@example.com")) == true })
         kill(server.process.processIdentifier, SIGTERM)
     }
+
+    @Test(
+        "a real Prometheus server scrapes /metrics with the bearer token, and its query API returns an aggctl series",
+        .enabled(if: RequiredTool.available("prometheus") && RequiredTool.available("curl")))
+    func prometheusScrapes() throws {
+        try publish("laptop", used: 42)
+        let token = "prometheus-token-0123456789"
+        try root.write("token", token + "\n")
+        chmod(root.file("token"), 0o600)
+        let server = try serve(["--token-file", root.file("token"), "--refresh", "1", "--now", "2026-11-30T12:00:00Z"])
+        defer { kill(server.process.processIdentifier, SIGTERM) }
+        let target = server.origin.replacingOccurrences(of: "http://", with: "")
+        try root.write(
+            "prometheus.yml",
+            """
+            global: {scrape_interval: 1s, evaluation_interval: 1s}
+            scrape_configs:
+              - job_name: aggctl
+                authorization: {credentials_file: '\(root.file("token"))'}
+                static_configs: [{targets: ['\(target)']}]
+
+            """)
+        let port = LocalServer.freePort()
+        let prometheus = try LocalServer(
+            [
+                "/usr/bin/prometheus", "--config.file=\(root.file("prometheus.yml"))",
+                "--storage.tsdb.path=\(root.file("tsdb"))", "--web.listen-address=127.0.0.1:\(port)",
+            ], port: port, log: root.file("prometheus.log"))
+        defer { prometheus.stop() }
+        let query = prometheus.origin + "/api/v1/query?query=aggctl_quota_used_ratio"
+        var answer = ""
+        let found = waitFor(60) {
+            answer = (try? curl([query]).body) ?? ""
+            return answer.contains(#""account":"laptop@example.com""#)
+        }
+        #expect(found, "\(answer)\n\(text("prometheus.log").suffix(2000))")
+        #expect(answer.contains(#""job":"aggctl""#) && answer.contains("0.42"))
+        let up = try curl([prometheus.origin + "/api/v1/query?query=up"]).body
+        #expect(up.contains(#""value":["#) && up.contains(#","1"]"#), "scraped with the token: \(up)")
+    }
 }
