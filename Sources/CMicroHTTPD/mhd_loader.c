@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 static char aggctl_mhd_error[512];
 static int aggctl_mhd_loaded;
@@ -28,6 +30,7 @@ static struct {
     enum MHD_Result (*queue_response)(struct MHD_Connection *, unsigned int, struct MHD_Response *);
     void (*destroy_response)(struct MHD_Response *);
     const char *(*lookup_connection_value)(struct MHD_Connection *, enum MHD_ValueKind, const char *);
+    const union MHD_ConnectionInfo *(*get_connection_info)(struct MHD_Connection *, enum MHD_ConnectionInfoType, ...);
 } mhd;
 #endif
 
@@ -69,6 +72,7 @@ static void aggctl_mhd_open(void) {
     AGGCTL_MHD_FIND(queue_response, "MHD_queue_response")
     AGGCTL_MHD_FIND(destroy_response, "MHD_destroy_response")
     AGGCTL_MHD_FIND(lookup_connection_value, "MHD_lookup_connection_value")
+    AGGCTL_MHD_FIND(get_connection_info, "MHD_get_connection_info")
 #undef AGGCTL_MHD_FIND
     if (missing) {
         snprintf(aggctl_mhd_error, sizeof aggctl_mhd_error, "the libmicrohttpd loaded (%s) lacks %s", tried, missing);
@@ -89,6 +93,101 @@ typedef struct {
     void *context;
 } aggctl_mhd_route;
 
+// The time a request may take: libmicrohttpd closes a connection that is silent for `idle_seconds`, but a
+// client that sends a byte every second is never silent. Each connection is watched from its start, and
+// again from the end of each request, until its next request's headers are in; a watchdog thread shuts
+// down the socket of one that takes longer than `request_seconds` (libmicrohttpd then closes it as it
+// closes any connection its peer dropped). The list is changed and walked under one lock, and a
+// connection leaves it (on libmicrohttpd's close notice) before its socket is closed, so the watchdog
+// never touches a descriptor that is no longer this connection's.
+typedef struct aggctl_mhd_watch {
+    int fd;
+    struct timespec since;
+    int waiting;
+    struct aggctl_mhd_watch *previous, *next;
+} aggctl_mhd_watch;
+
+static pthread_mutex_t aggctl_mhd_watch_lock = PTHREAD_MUTEX_INITIALIZER;
+static aggctl_mhd_watch *aggctl_mhd_watched;
+static unsigned int aggctl_mhd_request_seconds = 10;
+
+static void aggctl_mhd_now(struct timespec *now) { clock_gettime(CLOCK_MONOTONIC, now); }
+
+static void aggctl_mhd_notify(void *cls, struct MHD_Connection *connection, void **socket_context,
+                              enum MHD_ConnectionNotificationCode code) {
+    (void)cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        aggctl_mhd_watch *watch = calloc(1, sizeof *watch);
+        const union MHD_ConnectionInfo *info = mhd.get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+        if (!watch || !info) {
+            free(watch);
+            return;
+        }
+        watch->fd = info->connect_fd;
+        watch->waiting = 1;
+        aggctl_mhd_now(&watch->since);
+        pthread_mutex_lock(&aggctl_mhd_watch_lock);
+        watch->next = aggctl_mhd_watched;
+        if (aggctl_mhd_watched) aggctl_mhd_watched->previous = watch;
+        aggctl_mhd_watched = watch;
+        pthread_mutex_unlock(&aggctl_mhd_watch_lock);
+        *socket_context = watch;
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED && *socket_context) {
+        aggctl_mhd_watch *watch = *socket_context;
+        pthread_mutex_lock(&aggctl_mhd_watch_lock);
+        if (watch->previous) watch->previous->next = watch->next;
+        else aggctl_mhd_watched = watch->next;
+        if (watch->next) watch->next->previous = watch->previous;
+        pthread_mutex_unlock(&aggctl_mhd_watch_lock);
+        free(watch);
+        *socket_context = NULL;
+    }
+}
+
+// Marks the connection's request as in (`waiting` 0) or its next one as awaited (1, from now).
+static void aggctl_mhd_mark(struct MHD_Connection *connection, int waiting) {
+    const union MHD_ConnectionInfo *info = mhd.get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    if (!info || !info->socket_context) return;
+    aggctl_mhd_watch *watch = info->socket_context;
+    pthread_mutex_lock(&aggctl_mhd_watch_lock);
+    watch->waiting = waiting;
+    aggctl_mhd_now(&watch->since);
+    pthread_mutex_unlock(&aggctl_mhd_watch_lock);
+}
+
+static void aggctl_mhd_completed(void *cls, struct MHD_Connection *connection, void **request,
+                                 enum MHD_RequestTerminationCode code) {
+    (void)cls;
+    (void)request;
+    (void)code;
+    aggctl_mhd_mark(connection, 1);
+}
+
+static void *aggctl_mhd_watchdog(void *unused);
+
+static void aggctl_mhd_start_watchdog(void) {
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, aggctl_mhd_watchdog, NULL) == 0) pthread_detach(thread);
+}
+
+static void *aggctl_mhd_watchdog(void *unused) {
+    (void)unused;
+    for (;;) {
+        sleep(1);
+        struct timespec now;
+        aggctl_mhd_now(&now);
+        pthread_mutex_lock(&aggctl_mhd_watch_lock);
+        for (aggctl_mhd_watch *watch = aggctl_mhd_watched; watch; watch = watch->next) {
+            if (watch->waiting && now.tv_sec - watch->since.tv_sec > (time_t)aggctl_mhd_request_seconds) {
+                shutdown(watch->fd, SHUT_RDWR);
+                watch->waiting = 0;
+            }
+        }
+        pthread_mutex_unlock(&aggctl_mhd_watch_lock);
+    }
+    return NULL;
+}
+
 // libmicrohttpd calls this first when a request's headers are in, then again once its body is (none, for
 // GET and HEAD). A GET or HEAD is answered on the second call, which lets the connection be kept alive (an
 // answer queued on the first call closes it); any other method is answered at once (refused, by the
@@ -100,6 +199,7 @@ static enum MHD_Result aggctl_mhd_access(void *cls, struct MHD_Connection *conne
     (void)upload_data;
     static int seen;
     int bodiless = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    if (*request == NULL) aggctl_mhd_mark(connection, 0);
     if (bodiless && *request == NULL) {
         *request = &seen;
         return MHD_YES;
@@ -126,6 +226,7 @@ void *aggctl_mhd_start(const struct sockaddr *address, socklen_t length, aggctl_
     route->context = context;
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
     if (address->sa_family == AF_INET6) flags |= MHD_USE_IPv6;
+    aggctl_mhd_request_seconds = limits.request_seconds;
     struct MHD_Daemon *daemon = mhd.start_daemon(
         flags, 0, NULL, NULL, aggctl_mhd_access, route,
         MHD_OPTION_SOCK_ADDR, address,
@@ -133,9 +234,16 @@ void *aggctl_mhd_start(const struct sockaddr *address, socklen_t length, aggctl_
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits.connections_per_ip,
         MHD_OPTION_CONNECTION_TIMEOUT, limits.idle_seconds,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits.memory_per_connection,
+        MHD_OPTION_NOTIFY_CONNECTION, aggctl_mhd_notify, NULL,
+        MHD_OPTION_NOTIFY_COMPLETED, aggctl_mhd_completed, NULL,
         MHD_OPTION_END);
     // The route lives as long as the process: a daemon is started once per run.
-    if (!daemon) free(route);
+    if (!daemon) {
+        free(route);
+        return NULL;
+    }
+    static pthread_once_t watchdog_once = PTHREAD_ONCE_INIT;
+    pthread_once(&watchdog_once, aggctl_mhd_start_watchdog);
     return daemon;
 #else
     (void)address; (void)length; (void)limits; (void)handler; (void)context;

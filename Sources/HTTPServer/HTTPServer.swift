@@ -45,17 +45,25 @@ public final class HTTPServer: @unchecked Sendable {
         public var connectionsPerAddress: Int
         /// A connection that sends or reads nothing this long is closed.
         public var idleSeconds: Int
+        /// A request whose headers take longer than this to arrive (from the connection's start, or the
+        /// end of its last request) is cut off, however steadily its bytes come.
+        public var requestSeconds: Int
         /// Memory a connection may use, its request's headers included (a request whose headers do not
         /// fit is answered 431).
         public var memoryPerConnection: Int
 
         public static let `default` = Limits(
-            connections: 256, connectionsPerAddress: 32, idleSeconds: 10, memoryPerConnection: 32 * 1024)
+            connections: 256, connectionsPerAddress: 32, idleSeconds: 10, requestSeconds: 10,
+            memoryPerConnection: 32 * 1024)
 
-        public init(connections: Int, connectionsPerAddress: Int, idleSeconds: Int, memoryPerConnection: Int) {
+        public init(
+            connections: Int, connectionsPerAddress: Int, idleSeconds: Int, requestSeconds: Int,
+            memoryPerConnection: Int
+        ) {
             self.connections = connections
             self.connectionsPerAddress = connectionsPerAddress
             self.idleSeconds = idleSeconds
+            self.requestSeconds = requestSeconds
             self.memoryPerConnection = memoryPerConnection
         }
     }
@@ -83,7 +91,8 @@ public final class HTTPServer: @unchecked Sendable {
         let server = HTTPServer(handler: handler)
         let settings = aggctl_mhd_limits(
             connections: UInt32(limits.connections), connections_per_ip: UInt32(limits.connectionsPerAddress),
-            idle_seconds: UInt32(limits.idleSeconds), memory_per_connection: limits.memoryPerConnection)
+            idle_seconds: UInt32(limits.idleSeconds), request_seconds: UInt32(limits.requestSeconds),
+            memory_per_connection: limits.memoryPerConnection)
         // The server is kept alive by the daemon's context for as long as it runs (released in `stop`).
         let context = Unmanaged.passRetained(server).toOpaque()
         errno = 0

@@ -39,11 +39,11 @@ struct ServeEndToEndTests {
     }
 
     /// Starts `aggctl serve` on a free loopback port; returns once it says where it listens.
-    func serve(_ arguments: [String]) throws -> Server {
+    func serve(_ arguments: [String], extra: [String: String] = [:]) throws -> Server {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BinaryRun.binary)
         process.arguments = ["serve", "--store", root.file("store"), "--listen", "127.0.0.1:0"] + arguments
-        process.environment = environment
+        process.environment = environment.merging(extra) { $1 }
         _ = FileManager.default.createFile(atPath: root.file("err"), contents: nil)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: root.file("err")))
@@ -187,5 +187,31 @@ struct ServeEndToEndTests {
         #expect(answer.contains(#""job":"aggctl""#) && answer.contains("0.42"))
         let up = try curl([prometheus.origin + "/api/v1/query?query=up"]).body
         #expect(up.contains(#""value":["#) && up.contains(#","1"]"#), "scraped with the token: \(up)")
+    }
+
+    @Test(
+        "1 MB of headers, 500 idle connections and a byte a second are refused or cut off; health answers throughout",
+        .enabled(if: RequiredTool.available("python3")))
+    func abuse() throws {
+        try publish("laptop", used: 42)
+        let server = try serve([], extra: ["AGGCTL_SERVE_TIMEOUT": "2"])
+        defer { kill(server.process.processIdentifier, SIGTERM) }
+        let port = server.origin.split(separator: ":").last.map(String.init) ?? ""
+        let run = try BinaryRun.run(
+            [Repository.path("Tests/Serve/abuse.py"), "127.0.0.1", port, "2"], environment: environment,
+            executable: "/usr/bin/python3", timeout: 120)
+        try #require(run.status == 0, "abuse.py failed: \(run.errors)")
+        let found = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let headers = found["headers"] as? [String: Any]
+        #expect(headers?["answer"] as? String == "HTTP/1.1 431 Request Header Fields Too Large")
+        #expect(headers?["closed"] as? Bool == true)
+        let idle = found["idle"] as? [String: Any]
+        let refused = idle?["refusedAtOnce"] as? Int ?? 0
+        let timedOut = idle?["timedOut"] as? Int ?? 0
+        #expect(refused >= 500 - 32 && refused + timedOut == 500, "\(idle ?? [:])")
+        let slow = try #require(found["slow"] as? Double, "a byte a second was never cut off")
+        #expect(slow <= 2 + 3, "cut off after \(slow) s")
+        let probes = found["probes"] as? [[Int]] ?? []
+        #expect(probes.count >= 5 && probes.allSatisfy { $0[0] == 200 && $0[1] < 1000 }, "\(probes)")
     }
 }

@@ -40,6 +40,7 @@ enum ServeCommand {
         var address: ListenAddress
         var token: [UInt8]?
         var refresh: TimeInterval
+        var limits = HTTPServer.Limits.default
 
         init(_ flags: ParsedFlags, context: RunContext) throws {
             address = .default
@@ -66,6 +67,16 @@ enum ServeCommand {
                     return seconds
                 } ?? 60
             merge = try MergeSettings(flags, context: context, command: name)
+            // Seconds a connection may be silent, and a request's headers may take (default 10; tests
+            // shorten them, a slow network may need more).
+            if let text = context.environment["AGGCTL_SERVE_TIMEOUT"], !text.isEmpty {
+                guard let seconds = Int(text), (1...3600).contains(seconds) else {
+                    throw UsageError(
+                        "AGGCTL_SERVE_TIMEOUT: '\(text)' is not a number of seconds from 1 to 3600", command: name)
+                }
+                limits.idleSeconds = seconds
+                limits.requestSeconds = seconds
+            }
         }
 
         /// The token in `path`: its first line, 16 to 512 visible ASCII characters. Refused, naming the file
@@ -102,7 +113,7 @@ enum ServeCommand {
         let routes = ServeRoutes(token: options.token)
         let server: HTTPServer
         do {
-            server = try HTTPServer.start(on: options.address) { request in
+            server = try HTTPServer.start(on: options.address, limits: options.limits) { request in
                 routes.answer(request, state: state.current)
             }
         } catch {

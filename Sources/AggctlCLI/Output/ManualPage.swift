@@ -41,6 +41,11 @@ enum ManualPage {
         ("AGGCTL_CA_FILE", "a PEM file of certificates to trust for https"),
         ("AGGCTL_LIBCURL", "the libcurl to load instead of libcurl.so.4"),
         ("AGGCTL_LIBSODIUM", "the libsodium to load instead of libsodium.so.23 (sealed records)"),
+        ("AGGCTL_LIBMICROHTTPD", "the libmicrohttpd to load instead of libmicrohttpd.so.12 (serve)"),
+        (
+            "AGGCTL_SERVE_TIMEOUT",
+            "seconds serve lets a connection be silent, and a request's headers take (default 10)"
+        ),
         ("XDG_STATE_HOME, XDG_CONFIG_HOME", "where state (history, alerts, caches) and the config file live"),
         ("NO_COLOR", "no colour in tables"),
     ]

@@ -20,6 +20,7 @@ typedef struct {
     unsigned int connections;          // open connections in all
     unsigned int connections_per_ip;   // from one address
     unsigned int idle_seconds;         // a connection quiet this long is closed
+    unsigned int request_seconds;      // a request whose headers take longer is cut off
     size_t memory_per_connection;      // a request's headers must fit (MHD answers 431 otherwise)
 } aggctl_mhd_limits;
 
