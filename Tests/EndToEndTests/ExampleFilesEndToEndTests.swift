@@ -39,4 +39,25 @@ struct ExampleFilesEndToEndTests {
         #expect(Set(providers.map(\.providerID)) == ["codex", "claude", "gemini"], "\(file)")
         try FileManager.default.removeItem(atPath: home)
     }
+
+    @Test("the serve unit and plist start what serve takes: their arguments pass its parser")
+    func serveExamples() throws {
+        let unit = try String(contentsOfFile: Repository.path("Examples/systemd/aggctl-serve.service"), encoding: .utf8)
+        let line = try #require(unit.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
+        let words = line.split(separator: " ").map(String.init)
+        let start = try #require(words.firstIndex(of: "serve"))
+        let plist = try String(
+            contentsOfFile: Repository.path("Examples/launchd/dev.aggctl.serve.plist"), encoding: .utf8)
+        let strings = plist.components(separatedBy: "<string>").dropFirst().compactMap {
+            $0.components(separatedBy: "</string>").first
+        }
+        let plistStart = try #require(strings.firstIndex(of: "serve"))
+        for arguments in [Array(words[start...]), Array(strings[plistStart...].prefix { !$0.hasPrefix("/") })] {
+            // A port of its own (the example's may be taken), and --help: the flags parse, nothing listens.
+            let run = try BinaryRun.run(
+                arguments + ["--help"], environment: ["HOME": root.path, "PATH": "/usr/bin:/bin"])
+            #expect(run.status == 0, "\(arguments): \(run.errors)")
+            #expect(arguments.contains("--listen") && arguments.contains("127.0.0.1:8787"), "loopback in the examples")
+        }
+    }
 }

@@ -26,7 +26,7 @@ struct ServeRoutesTests {
     @Test("each route answers its view with a tag; the same tag again is 304; other paths 404, other methods 405")
     func routes() {
         let routes = ServeRoutes(token: nil)
-        let state = (views: Optional(views), error: String?.none)
+        let state = ServedSnapshot(views: views, error: nil)
         let status = routes.answer(request("GET", "/api/status"), state: state)
         #expect(status.status == 200 && status.body == views.status.body)
         #expect(header(status, "Content-Type") == "application/json")
@@ -41,8 +41,8 @@ struct ServeRoutesTests {
         #expect(routes.answer(request("GET", "/../api/status"), state: state).status == 404)
         let post = routes.answer(request("POST", "/api/status"), state: state)
         #expect(post.status == 405 && header(post, "Allow") == "GET, HEAD")
-        #expect(routes.answer(request("GET", "/healthz"), state: (nil, nil)).status == 503)
-        #expect(routes.answer(request("GET", "/healthz"), state: (views, "store away")).status == 503)
+        #expect(routes.answer(request("GET", "/healthz"), state: ServedSnapshot()).status == 503)
+        #expect(routes.answer(request("GET", "/healthz"), state: ServedSnapshot(views: views, error: "store away")).status == 503)
         #expect(routes.answer(request("GET", "/healthz"), state: state).status == 200)
     }
 
@@ -50,7 +50,7 @@ struct ServeRoutesTests {
     func token() {
         let secret = Array("correct-horse-battery-staple".utf8)
         let routes = ServeRoutes(token: secret)
-        let state = (views: Optional(views), error: String?.none)
+        let state = ServedSnapshot(views: views, error: nil)
         for given in [nil, "Bearer wrong", "Bearer correct-horse-battery-staplex", "Basic Y29ycmVjdA==", "Bearer "] {
             for path in ["/api/status", "/metrics", "/healthz"] {
                 let answer = routes.answer(

@@ -11,7 +11,7 @@ struct ServeRoutes: Sendable {
     /// The page's policy: the report's, and the one script of this server (`DashboardPage.policy`).
     static let pagePolicy = DashboardPage.policy
 
-    func answer(_ request: HTTPRequest, state: (views: ServedViews?, error: String?)) -> HTTPResponse {
+    func answer(_ request: HTTPRequest, state: ServedSnapshot) -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
             return plain(405, "only GET and HEAD are answered\n", extra: [("Allow", "GET, HEAD")])
         }
@@ -31,7 +31,7 @@ struct ServeRoutes: Sendable {
         if path == "/healthz" {
             guard let views = state.views else { return plain(503, "not merged yet\n") }
             if let error = state.error { return plain(503, "the store could not be read: \(error)\n") }
-            return plain(200, "ok, merged at \(RFC3339.format(views.mergedAt))\n")
+            return plain(200, "ok, merged at \(RFC3339.format(views.mergedAt)); \(state.reads) reads of the store\n")
         }
         let found: ServedViews.View?
         switch path {

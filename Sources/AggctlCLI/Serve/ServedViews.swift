@@ -67,17 +67,21 @@ final class ServedState: @unchecked Sendable {
     private let lock = Lock()
     private var views: ServedViews?
     private var lastError: String?
+    private var reads = 0
 
-    var current: (views: ServedViews?, error: String?) {
+    /// The last views, why the last read failed (nil when it did not), and how many reads of the store
+    /// were made since the start (`/healthz` tells: the benchmark counts reads under load by it).
+    var current: ServedSnapshot {
         lock.lock()
         defer { lock.unlock() }
-        return (views, lastError)
+        return ServedSnapshot(views: views, error: lastError, reads: reads)
     }
 
     func publish(_ views: ServedViews) {
         lock.lock()
         self.views = views
         lastError = nil
+        reads += 1
         lock.unlock()
     }
 
@@ -85,6 +89,14 @@ final class ServedState: @unchecked Sendable {
     func fail(_ error: String) {
         lock.lock()
         lastError = error
+        reads += 1
         lock.unlock()
     }
+}
+
+/// What the routes answer from: one consistent look at `ServedState`.
+struct ServedSnapshot: Sendable {
+    var views: ServedViews?
+    var error: String?
+    var reads: Int = 0
 }

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""`aggctl serve` under load: requests per second and p99 latency of /metrics and /api/status with 50
+concurrent clients (wrk), the store reads per minute under that load, and the resident size.
+
+    bench_serve.py AGGCTL [--records 1000] [--seconds 30] [--connections 50] [--refresh 10] [--work DIR]
+
+The store is make_store.py's (--days of history as it makes them); serve runs with --now at the store's
+moment so the figures are current. The reads come from /healthz's count; the resident size from
+/proc/PID/status every second of the load.
+"""
+import argparse, os, re, shutil, subprocess, sys, tempfile, threading, time, urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GENERATOR = os.path.join(HERE, "Generators", "make_store.py")
+NOW = "2026-11-30T12:00:00Z"
+
+
+def rss_mib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def reads(origin):
+    text = urllib.request.urlopen(origin + "/healthz", timeout=10).read().decode()
+    return int(re.search(r"(\d+) reads of the store", text).group(1))
+
+
+def wrk(url, seconds, connections):
+    out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", url],
+                         capture_output=True, text=True, check=True).stdout
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
+    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return rate, float(p99.group(1)) * scale, int(errors.group(1)) if errors else 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("aggctl")
+    parser.add_argument("--records", type=int, default=1000)
+    parser.add_argument("--seconds", type=int, default=30)
+    parser.add_argument("--connections", type=int, default=50)
+    parser.add_argument("--refresh", type=int, default=10)
+    parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench-serve"))
+    a = parser.parse_args()
+    if not shutil.which("wrk"):
+        sys.exit("bench_serve: needs wrk (Debian package wrk; script/bootstrap installs it)")
+    store = os.path.join(a.work, f"store-{a.records}")
+    if not (os.path.isdir(store) and len(os.listdir(store)) == a.records):
+        shutil.rmtree(store, ignore_errors=True)
+        subprocess.run([sys.executable, GENERATOR, store, "--devices", str(a.records)], check=True,
+                       stdout=subprocess.DEVNULL)
+    state = os.path.join(a.work, "state")
+    shutil.rmtree(state, ignore_errors=True)
+    log = open(os.path.join(a.work, "serve.log"), "w+")
+    server = subprocess.Popen([a.aggctl, "serve", "--store", store, "--listen", "127.0.0.1:0", "--refresh",
+                               str(a.refresh), "--now", NOW],
+                              env={"PATH": "/usr/bin:/bin", "HOME": a.work, "XDG_STATE_HOME": state},
+                              stdout=subprocess.DEVNULL, stderr=log)
+    try:
+        origin = None
+        for _ in range(600):
+            log.seek(0)
+            found = re.search(r"http://127\.0\.0\.1:\d+", log.read())
+            if found:
+                origin = found.group(0)
+                break
+            time.sleep(0.1)
+        if not origin:
+            sys.exit("bench_serve: serve did not start")
+        while True:
+            try:
+                reads(origin)
+                break
+            except Exception:
+                time.sleep(0.2)
+        samples, stop = [], threading.Event()
+
+        def sample():
+            while not stop.wait(1):
+                samples.append(rss_mib(server.pid))
+
+        print(f"{a.records} records, {a.connections} connections, {a.seconds} s per path, --refresh {a.refresh}:")
+        start_rss = rss_mib(server.pid)
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        before, started = reads(origin), time.time()
+        for path in ("/metrics", "/api/status"):
+            rate, p99, errors = wrk(origin + path, a.seconds, a.connections)
+            print(f"  {path:12} {rate:9.0f} requests/s   p99 {p99:7.2f} ms   non-2xx {errors}")
+        elapsed = time.time() - started
+        after = reads(origin)
+        stop.set()
+        sampler.join()
+        print(f"  store reads: {after - before} in {elapsed:.0f} s = {(after - before) / elapsed * 60:.1f} a minute "
+              f"(one per --refresh: {60 / a.refresh:.1f})")
+        print(f"  resident: {start_rss:.1f} MiB before the load, at most {max(samples, default=0):.1f}, "
+              f"{samples[-1] if samples else 0:.1f} at its end")
+        # Growth after the first fifth (warm-up): least squares over the samples, one a second.
+        settled = samples[len(samples) // 5:]
+        if len(settled) >= 10:
+            n = len(settled)
+            mean_x, mean_y = (n - 1) / 2, sum(settled) / n
+            slope = sum((x - mean_x) * (y - mean_y) for x, y in enumerate(settled)) / sum(
+                (x - mean_x) ** 2 for x in range(n))
+            print(f"  resident after warm-up: slope {slope * 3600:+.2f} MiB an hour over {n} s")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()
