@@ -28,4 +28,62 @@ struct ReportPageTests {
         #expect(html.contains("<td>2</td><td>\(expected)</td><td>\(expected)</td>"))
         #expect(!html.contains("<td>-2</td>"))
     }
+
+    func result(tokensOnLastDay: Int, now: String = "2026-11-30T12:00:00Z") -> MergeResult {
+        let records = ["a@x", "b@x"].enumerated().map { index, email in
+            Records.stored(
+                Records.snapshot(
+                    "dev-\(index)", generatedAt: "2026-11-30T11:30:00Z",
+                    [
+                        Records.entry(
+                            email: email, at: "2026-11-30T11:30:00Z",
+                            daily: [
+                                DailyTokens(date: "2026-11-29", tokens: 1000, costUSD: 1.5),
+                                DailyTokens(date: "2026-11-30", tokens: index == 0 ? tokensOnLastDay : 7),
+                            ])
+                    ]
+                ))
+        }
+        return Merger.merge(StoreContents(records: records), options: MergeOptions(now: Records.date(now)))
+    }
+
+    @Test("the daily bars kept from the last rendering are reused only while their figures and days stand")
+    func memoReusesWhatDidNotChange() throws {
+        let memo = ReportMemo()
+        let first = ReportPage(result: result(tokensOnLastDay: 5), days: 7, memo: memo).render()
+        memo.finishRendering()
+        #expect(first == ReportPage(result: result(tokensOnLastDay: 5), days: 7).render(), "the same page")
+        #expect(memo.hits == 0 && memo.misses == 2)
+        let again = ReportPage(result: result(tokensOnLastDay: 5), days: 7, memo: memo).render()
+        memo.finishRendering()
+        #expect(again == first && memo.hits == 2 && memo.misses == 2)
+        // One device's figures changed: its account's bars are drawn anew, the other's reused.
+        let changed = ReportPage(result: result(tokensOnLastDay: 6), days: 7, memo: memo).render()
+        memo.finishRendering()
+        #expect(changed == ReportPage(result: result(tokensOnLastDay: 6), days: 7).render())
+        #expect(memo.hits == 3 && memo.misses == 3)
+        // A new UTC day moves every bar: nothing is reused.
+        let nextDay = ReportPage(
+            result: result(tokensOnLastDay: 6, now: "2026-12-01T00:30:00Z"), days: 7, memo: memo
+        ).render()
+        #expect(memo.hits == 3 && memo.misses == 5)
+        #expect(
+            nextDay == ReportPage(result: result(tokensOnLastDay: 6, now: "2026-12-01T00:30:00Z"), days: 7).render())
+
+        // Kept between runs: saved, loaded, reused; a damaged file is no memo.
+        let folder = TemporaryDirectory("aggctl-report-memo")
+        let path = folder.file("memo")
+        memo.finishRendering()
+        memo.save(to: path, readerVersion: "test")
+        let loaded = ReportMemo.load(from: path, readerVersion: "test")
+        _ = ReportPage(result: result(tokensOnLastDay: 6, now: "2026-12-01T00:30:00Z"), days: 7, memo: loaded).render()
+        #expect(loaded.hits == 2 && loaded.misses == 0)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let damaged = ReportMemo.load(from: path, readerVersion: "test")
+        _ = ReportPage(result: result(tokensOnLastDay: 6, now: "2026-12-01T00:30:00Z"), days: 7, memo: damaged).render()
+        #expect(damaged.hits == 0 && damaged.misses == 2)
+        #expect(ReportMemo.load(from: path + ".none", readerVersion: "other").hits == 0)
+    }
 }

@@ -1,6 +1,7 @@
 import Aggregator
 import Portable
 import Snapshots
+import Stores
 
 /// `aggctl report`: the merged view with its history as one self-contained HTML page.
 enum ReportCommand {
@@ -58,7 +59,14 @@ enum ReportCommand {
             guard let current = account.weekly, let history = weekly[key] else { continue }
             forecasts[key] = WeeklyForecast.make(history: history, current: current, now: result.now)
         }
-        let page = ReportPage(result: result, days: days, forecasts: forecasts).render()
+        // The daily bars drawn by the last run are reused where their figures did not change.
+        let memoPath = ParseCache.path(
+            in: context.cacheFolder, store: options.merge.location.displayName, extension: "report")
+        let readerVersion = "aggctl \(Aggctl.version)"
+        let memo = ReportMemo.load(from: memoPath, readerVersion: readerVersion)
+        let page = ReportPage(result: result, days: days, forecasts: forecasts, memo: memo).render()
+        memo.finishRendering()
+        memo.save(to: memoPath, readerVersion: readerVersion)
         try out.write(Data(page.utf8), console: context.console)
         if case .file(let path) = out, context.console.errorsAreTerminal {
             context.console.note("wrote the report of \(result.accounts.count) account(s) to '\(path)'")

@@ -126,9 +126,10 @@ enum ServeCommand {
         defer { stop.cancel() }
         // A read every --refresh seconds from the start of the last one: never more often, and not less
         // often for the time a read takes (under load, most of a second at 1000 records).
+        let memo = ReportMemo()
         while !stop.isRequested {
             let started = Date()
-            merge(options, context: context, into: state)
+            merge(options, context: context, into: state, memo: memo)
             stop.wait(max(0.05, options.refresh - Date().timeIntervalSince(started)))
         }
         server.stop()
@@ -136,14 +137,14 @@ enum ServeCommand {
     }
 
     /// One read of the store and the views made from it; a store that cannot be read leaves the last views.
-    static func merge(_ options: Options, context: RunContext, into state: ServedState) {
+    static func merge(_ options: Options, context: RunContext, into state: ServedState, memo: ReportMemo) {
         do {
             let (result, finish) = try StatusCommand.merge(options.merge, context: context, history: .full)
             finish()
             state.publish(
                 ServedViews(
                     result: result, refresh: Int(options.refresh), tokenRequired: options.token != nil,
-                    mergedAt: result.now))
+                    mergedAt: result.now, memo: memo))
         } catch let error as CommandFailure {
             context.console.fail(error.message)
             state.fail(error.message)

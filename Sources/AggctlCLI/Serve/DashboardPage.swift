@@ -15,6 +15,8 @@ struct DashboardPage {
     /// False for the shell: no account, no name, no figure.
     var withFigures: Bool
     var tokenRequired: Bool
+    /// The report's pieces from the last read, reused where their figures did not change.
+    var memo: ReportMemo? = nil
 
     /// The page's policy: the report's, plus the one script from this server and its requests to it.
     static let policy =
@@ -57,7 +59,8 @@ struct DashboardPage {
                 <div id="report"><p class="meta">History and devices as of \(now), when the page was loaded; \
                 the accounts above stay current.</p>
                 """
-            html += ReportPage(result: result, days: 7).sections() + "</div>\n"
+            html += ReportPage(result: result, days: 7, memo: memo).sections() + "</div>\n"
+            memo?.finishRendering()
         }
         return html + "</body>\n</html>\n"
     }

@@ -40,7 +40,7 @@ struct ServedViews: Sendable {
 
     /// The views of `result`; `refresh` is the page's poll interval, `tokenRequired` whether it asks for
     /// the token.
-    init(result: MergeResult, refresh: Int, tokenRequired: Bool, mergedAt: Date) {
+    init(result: MergeResult, refresh: Int, tokenRequired: Bool, mergedAt: Date, memo: ReportMemo? = nil) {
         var json = JSONWriter(capacity: 64 * 1024 + result.accounts.count * 2048)
         StatusReport.status(result, to: &json)
         var document: [UInt8] = []
@@ -49,7 +49,8 @@ struct ServedViews: Sendable {
         status = View(document, contentType: "application/json")
         metrics = View(
             Array(PrometheusText.render(result).utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
-        let page = DashboardPage(result: result, refresh: refresh, withFigures: true, tokenRequired: tokenRequired)
+        let page = DashboardPage(
+            result: result, refresh: refresh, withFigures: true, tokenRequired: tokenRequired, memo: memo)
         self.page = View(Array(page.render().utf8), contentType: "text/html; charset=utf-8")
         var shell = page
         shell.withFigures = false

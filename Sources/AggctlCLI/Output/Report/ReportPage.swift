@@ -14,6 +14,8 @@ struct ReportPage {
     var days: Int
     /// Past weeks' forecasts per account, by `AccountKey.description`.
     var forecasts: [String: WeeklyForecast] = [:]
+    /// Pieces kept from an earlier rendering (the daily bars), when there is one to reuse.
+    var memo: ReportMemo? = nil
 
     var now: Date { result.now }
     var lineStart: Date { now.addingTimeInterval(-Double(days) * 86_400) }
@@ -193,6 +195,22 @@ struct ReportPage {
             tokens.append(dates.map { Double(byDate[$0]?.tokens ?? 0) })
             cost.append(dates.map { byDate[$0]?.costUSD ?? 0 })
         }
+        guard let memo else { return Self.ledgerHTML(dates: dates, ledgers: ledgers, tokens: tokens, cost: cost) }
+        // What the bars are drawn from, whole: the days, and each device's id and figures.
+        var digest = ReportMemo.Digest()
+        digest.add(dates.first ?? "")
+        digest.add(UInt64(dates.count))
+        for (index, ledger) in ledgers.enumerated() {
+            digest.add(ledger.deviceID.rawValue)
+            digest.add(tokens[index])
+            digest.add(cost[index])
+        }
+        return memo.piece(digest.key) { Self.ledgerHTML(dates: dates, ledgers: ledgers, tokens: tokens, cost: cost) }
+    }
+
+    private static func ledgerHTML(
+        dates: [String], ledgers: [DeviceLedger], tokens: [[Double]], cost: [[Double]]
+    ) -> String {
         var html = "<div class=\"ledger\"><figure><figcaption><strong>Tokens per day</strong>, by device</figcaption>"
         html += SVGChart.bars(days: dates, stacks: tokens, label: "Tokens per day, last 30 days", unit: Self.tokens)
         html += "</figure>"
