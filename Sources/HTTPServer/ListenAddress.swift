@@ -89,6 +89,9 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
         switch family {
         case .ipv4:
             var address = sockaddr_in()
+            #if canImport(Darwin)
+                address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+            #endif
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = port.bigEndian
             withUnsafeMutableBytes(of: &address.sin_addr) { $0.copyBytes(from: bytes) }
@@ -99,6 +102,9 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
             }
         case .ipv6:
             var address = sockaddr_in6()
+            #if canImport(Darwin)
+                address.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
+            #endif
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = port.bigEndian
             withUnsafeMutableBytes(of: &address.sin6_addr) { $0.copyBytes(from: bytes) }

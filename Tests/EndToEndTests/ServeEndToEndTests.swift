@@ -131,6 +131,12 @@ struct ServeEndToEndTests {
             ["serve", "--store", root.file("store"), "--listen", "127.0.0.1:0", "--token-file", root.file("token")],
             environment: environment)
         #expect(loose.status == 1 && loose.errors.contains("chmod 600 it first") && !loose.errors.contains(token))
+        // A machine without libmicrohttpd: one line saying what to install.
+        let without = try BinaryRun.run(
+            ["serve", "--store", root.file("store"), "--listen", "127.0.0.1:0"],
+            environment: environment.merging(["AGGCTL_LIBMICROHTTPD": root.file("none/libmicrohttpd.so.12")]) { $1 })
+        #expect(without.status == 1 && without.errors.contains("apt install libmicrohttpd12"), "\(without.errors)")
+        #expect(without.errors.split(separator: "\n").count == 1)
         let bad = try BinaryRun.run(
             ["serve", "--store", root.file("store"), "--listen", "example.com:80"], environment: environment)
         #expect(bad.status == 2 && bad.errors.contains("--listen: 'example.com:80'"))
@@ -190,7 +196,7 @@ struct ServeEndToEndTests {
     }
 
     @Test(
-        "1 MB of headers, 500 idle connections and a byte a second are refused or cut off; health answers throughout",
+        "1 MB of headers, 500 idle connections and a byte a second are refused or cut off; the page answers throughout",
         .enabled(if: RequiredTool.available("python3")))
     func abuse() throws {
         try publish("laptop", used: 42)

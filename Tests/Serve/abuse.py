@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Abuses `aggctl serve` the three ways its issue names, and asks /healthz all along.
+"""Abuses `aggctl serve` the three ways its issue names, and asks for the dashboard all along.
 
     abuse.py HOST PORT TIMEOUT_SECONDS
 
@@ -12,7 +12,7 @@ JSON object:
             (refused: past the per-address limit) and how many it closed within the timeout and five
             seconds more (timed out)
   slow      a request sent one byte a second: seconds until the server cut it off (null: never)
-  probes    each /healthz asked meanwhile: [status, milliseconds]
+  probes    each request for the dashboard (GET /) meanwhile: [status, milliseconds]
 """
 import http.client, json, socket, sys, threading, time
 
@@ -26,7 +26,7 @@ def probe_loop():
         started = time.time()
         try:
             connection = http.client.HTTPConnection(host, port, timeout=5, source_address=("127.0.0.1", 0))
-            connection.request("GET", "/healthz")
+            connection.request("GET", "/")
             status = connection.getresponse().status
             connection.close()
         except Exception:

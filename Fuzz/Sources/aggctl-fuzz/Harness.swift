@@ -21,7 +21,8 @@ import TextSafety
 /// - `listing`: a WebDAV PROPFIND answer.
 /// - `s3-listing`: an S3 `ListObjectsV2` page or error answer.
 /// - `codex-line`, `claude-line`: one line of the agents' logs.
-/// - `caches`: the parse cache, the merge memo, the folder's names memo and the collectors' scan states,
+/// - `caches`: the parse cache, the merge memo, the folder's names memo, the collectors' scan states and
+///   the report's kept daily bars,
 ///   from content sealed with a valid checksum (a kept file is never trusted: whatever its bytes, it decodes or is refused, and what
 ///   decodes writes back to what reads back).
 /// - `pipeline`: a record that decodes, merged as two devices' at moments around its own dates, and every
@@ -240,6 +241,11 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             guard listingMemo(names.encode(readerVersion: "fuzz")) == names else {
                 fatalError("a listing memo written back does not read back")
             }
+        }
+        // The report's kept daily bars: read whole or refused, never a trap.
+        let memoPath = NSTemporaryDirectory() + "aggctl-fuzz-report-memo-\(getpid())"
+        if (try? sealed(ReportMemo.magic, ReportMemo.format, store: nil).write(to: URL(fileURLWithPath: memoPath))) != nil {
+            _ = ReportMemo.load(from: memoPath, readerVersion: "fuzz")
         }
     case "pipeline":
         guard let record = try? FastRecordDecoder.decode(bytes, fileName: "fuzz.json", history: .full) else { break }
