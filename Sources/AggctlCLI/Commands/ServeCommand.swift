@@ -24,12 +24,14 @@ enum ServeCommand {
         CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew,
     ]
     static let details = """
-        GET / is the report's page, /api/status what status --json prints, /metrics what export --format
-        prometheus prints, /healthz 'ok' once a merge stands (503 while the store cannot be read). Only GET and
+        GET / is the dashboard (the report's page, its live part redrawn from /api/status every --refresh
+        seconds without a reload), /api/status what status --json prints, /metrics what export --format
+        prometheus prints, /healthz 'ok' once a read stands (503 while the store cannot be read). Only GET and
         HEAD are answered; each answer has an ETag, and If-None-Match gets 304. On any address but loopback,
-        serve refuses to start without --token-file. SIGINT or SIGTERM stops it (exit 0). Limits: 256
-        connections, 32 from one address, 10 s of silence on a connection, 32 KiB of memory per connection
-        (request headers included; more is answered 431).
+        serve refuses to start without --token-file; then every request needs the token but the page's shell,
+        which asks for it once. SIGINT or SIGTERM stops it (exit 0). Limits: 256 connections, 32 from one
+        address, 10 s of silence, 10 s for a request's headers, 32 KiB of memory per connection (request
+        headers included; more is answered 431). docs/serve.md has the rest.
         """
     static let command = Command(name: name, summary: summary, flags: flags, details: details) { flags, context in
         try run(flags, context: context)
