@@ -143,6 +143,22 @@ struct ServeEndToEndTests {
     }
 
     @Test(
+        "a store that cannot be read is 503 on /healthz and said once; when it can be read again, health is back",
+        .enabled(if: RequiredTool.available("curl")))
+    func storeAwayAndBack() throws {
+        let server = try serve(["--refresh", "1"])
+        defer { kill(server.process.processIdentifier, SIGTERM) }
+        #expect(waitFor(20) { (try? curl([server.origin + "/healthz"]).body.contains("does not exist")) == true })
+        #expect(try curl([server.origin + "/healthz"]).code == 503)
+        try publish("laptop", used: 42)
+        #expect(waitFor(20) { (try? curl([server.origin + "/healthz"]).code) == 200 })
+        #expect(try curl([server.origin + "/api/status"]).body.contains("laptop@example.com"))
+        let log = text("err")
+        #expect(log.components(separatedBy: "does not exist").count == 2, "said once: \(log)")
+        #expect(log.contains("the store can be read again"))
+    }
+
+    @Test(
         "the store is read once per --refresh: a record published meanwhile shows at the next read",
         .enabled(if: RequiredTool.available("curl")))
     func refresh() throws {

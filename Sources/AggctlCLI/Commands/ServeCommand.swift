@@ -140,19 +140,23 @@ enum ServeCommand {
 
     /// One read of the store and the views made from it; a store that cannot be read leaves the last views.
     static func merge(_ options: Options, context: RunContext, into state: ServedState, memo: ReportMemo) {
+        let failure: String
         do {
             let (result, finish) = try StatusCommand.merge(options.merge, context: context, history: .full)
             finish()
+            if state.current.error != nil { context.console.note("the store can be read again") }
             state.publish(
                 ServedViews(
                     result: result, refresh: Int(options.refresh), tokenRequired: options.token != nil,
                     mergedAt: result.now, memo: memo))
+            return
         } catch let error as CommandFailure {
-            context.console.fail(error.message)
-            state.fail(error.message)
+            failure = error.message
         } catch {
-            context.console.fail("\(error)")
-            state.fail("\(error)")
+            failure = "\(error)"
         }
+        // Said once while it lasts, not every --refresh (a service's log would fill with the same line).
+        if state.current.error != failure { context.console.fail(failure + " (the last figures are served meanwhile)") }
+        state.fail(failure)
     }
 }

@@ -29,8 +29,8 @@ struct ServeRoutes: Sendable {
             }
         }
         if path == "/healthz" {
-            guard let views = state.views else { return plain(503, "not merged yet\n") }
             if let error = state.error { return plain(503, "the store could not be read: \(error)\n") }
+            guard let views = state.views else { return plain(503, "not merged yet\n") }
             return plain(200, "ok, merged at \(RFC3339.format(views.mergedAt)); \(state.reads) reads of the store\n")
         }
         let found: ServedViews.View?
