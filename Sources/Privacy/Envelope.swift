@@ -148,40 +148,23 @@ struct EnvelopeFields {
     var ciphertext: Data
 
     init?(_ bytes: UnsafeRawBufferPointer) {
-        var index = 0
-        func skipSpace() {
-            while index < bytes.count {
-                let byte = bytes[index]
-                guard byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D else { return }
-                index += 1
-            }
-        }
-        func expect(_ byte: UInt8) -> Bool {
-            skipSpace()
-            guard index < bytes.count, bytes[index] == byte else { return false }
-            index += 1
-            return true
-        }
+        var cursor = JSONCursor(bytes)
         /// A string's bytes (between its quotes), in place when it has no escape; nil for a string with
         /// another escape than `\/`, which base64 and ids never hold.
         func string() -> Data? {
-            guard expect(0x22), let base = bytes.baseAddress else { return nil }
-            let start = index
-            guard let quote = memchr(base + start, 0x22, bytes.count - start) else { return nil }
-            let end = base.distance(to: UnsafeRawPointer(quote))
-            index = end + 1
-            guard memchr(base + start, 0x5C, end - start) != nil else {
+            guard cursor.next(0x22), let base = bytes.baseAddress, let range = cursor.skipString() else { return nil }
+            guard memchr(base + range.lowerBound, 0x5C, range.count) != nil else {
                 // Not copied: read only while `bytes` stands (base64 decoding copies what it keeps).
-                let text = UnsafeMutableRawPointer(mutating: base + start)
-                return Data(bytesNoCopy: text, count: end - start, deallocator: .none)
+                let text = UnsafeMutableRawPointer(mutating: base + range.lowerBound)
+                return Data(bytesNoCopy: text, count: range.count, deallocator: .none)
             }
-            // Escaped: only `\/` (a slash as some writers escape it), and the string may not end in one.
+            // Escaped: only `\/` (a slash as some writers escape it).
             var text: [UInt8] = []
-            var position = start
-            while position < end {
+            var position = range.lowerBound
+            while position < range.upperBound {
                 let byte = bytes[position]
                 if byte == 0x5C {
-                    guard position + 1 < end, bytes[position + 1] == 0x2F else { return nil }
+                    guard position + 1 < range.upperBound, bytes[position + 1] == 0x2F else { return nil }
                     position += 1
                 }
                 text.append(bytes[position])
@@ -190,23 +173,23 @@ struct EnvelopeFields {
             return Data(text)
         }
         func integer() -> Int? {
-            skipSpace()
+            cursor.skipSpace()
             var value = 0
-            let start = index
-            while index < bytes.count, (0x30...0x39).contains(bytes[index]), index - start < 9 {
-                value = value * 10 + Int(bytes[index] - 0x30)
-                index += 1
+            let start = cursor.index
+            while !cursor.atEnd, (0x30...0x39).contains(bytes[cursor.index]), cursor.index - start < 9 {
+                value = value * 10 + Int(bytes[cursor.index] - 0x30)
+                cursor.index += 1
             }
             // JSON writes no leading zero (`01`), and the version is a whole number (`1.0` is no envelope).
-            guard index > start, bytes[start] != 0x30 || index - start == 1 else { return nil }
+            guard cursor.index > start, bytes[start] != 0x30 || cursor.index - start == 1 else { return nil }
             return value
         }
         var members: [String: Data] = [:]
         var version: Int?
-        guard expect(0x7B) else { return nil }
-        if !expect(0x7D) {
+        guard cursor.next(0x7B) else { return nil }
+        if !cursor.next(0x7D) {
             while true {
-                guard let key = string().flatMap(Self.text), expect(0x3A) else { return nil }
+                guard let key = string().flatMap(Self.text), cursor.next(0x3A) else { return nil }
                 if key == "aggctlEncrypted" {
                     guard version == nil, let value = integer() else { return nil }
                     version = value
@@ -216,13 +199,13 @@ struct EnvelopeFields {
                     guard key == "nonce" || key == "ciphertext" || Self.text(value) != nil else { return nil }
                     members[key] = value
                 }
-                if expect(0x2C) { continue }
-                guard expect(0x7D) else { return nil }
+                if cursor.next(0x2C) { continue }
+                guard cursor.next(0x7D) else { return nil }
                 break
             }
         }
-        skipSpace()
-        guard index == bytes.count, let version,
+        cursor.skipSpace()
+        guard cursor.atEnd, let version,
             let alg = members["alg"].flatMap(Self.text), let keyID = members["keyID"].flatMap(Self.text),
             let nonce = members["nonce"].flatMap({ Data(base64Encoded: $0) }),
             let ciphertext = members["ciphertext"].flatMap({ Data(base64Encoded: $0) })
