@@ -34,19 +34,19 @@ let package = Package(
         // its JSON date coding, and knows nothing of stores.
         .target(name: "Notify", dependencies: ["Snapshots", "HTTP", "TextSafety", "CShims", "Portable"]),
         // C functions the toolchain's Glibc module does not declare (memmem, closing descriptors in a spawn,
-        // the affinity mask).
+        // the affinity mask), and the opening of a system library on first use that the loaders share.
         .target(name: "CShims"),
         // libcurl, the one system library, opened on first use (its headers: Debian libcurl4-openssl-dev,
         // which script/bootstrap installs; at run time libcurl4, needed only for HTTP).
-        .target(name: "CCurl"),
+        .target(name: "CCurl", dependencies: ["CShims"]),
         // libsodium's few functions for sealed records, opened with dlopen on first use.
-        .target(name: "CSodium"),
+        .target(name: "CSodium", dependencies: ["CShims"]),
         // Sealed records: the store's key, its file, and the envelope around a record (ChaCha20-Poly1305
         // from libsodium or CryptoKit); knows nothing of stores.
         .target(name: "Privacy", dependencies: ["CSodium", "Portable"]),
         // libmicrohttpd for `serve`, opened with dlopen on first use (its header: Debian libmicrohttpd-dev,
         // which script/bootstrap installs; at run time libmicrohttpd12, needed only by `serve`).
-        .target(name: "CMicroHTTPD"),
+        .target(name: "CMicroHTTPD", dependencies: ["CShims"]),
         // An HTTP server on libmicrohttpd: the listen address, the limits, requests answered by one handler.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Portable"]),
         // HTTP through libcurl, for WebDAV stores, usage endpoints and webhooks.

@@ -2,6 +2,7 @@
 #include "CCurl.h"
 
 #include <dlfcn.h>
+#include "CShims.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,17 +13,10 @@ static pthread_once_t aggctl_curl_once = PTHREAD_ONCE_INIT;
 static void aggctl_curl_open(void) {
     // AGGCTL_LIBCURL names the library to load instead (a path or a soname): for systems that keep it
     // elsewhere, and for tests of a machine without it.
-    const char *chosen = getenv("AGGCTL_LIBCURL");
     const char *names[] = {"libcurl.so.4", "libcurl.so", "libcurl-gnutls.so.4", "libcurl.4.dylib",
                            "/usr/lib/libcurl.4.dylib", NULL};
-    void *library = NULL;
-    const char *tried = "libcurl.so.4";
-    if (chosen && chosen[0]) {
-        tried = chosen;
-        library = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
-    } else {
-        for (int index = 0; names[index] && !library; index++) library = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
-    }
+    const char *tried = NULL;
+    void *library = aggctl_open_library("AGGCTL_LIBCURL", names, &tried);
     if (!library) {
         const char *why = dlerror();
         snprintf(aggctl_curl.error, sizeof aggctl_curl.error,

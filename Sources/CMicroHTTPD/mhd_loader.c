@@ -7,6 +7,7 @@
 #endif
 
 #include <dlfcn.h>
+#include "CShims.h"
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -42,17 +43,10 @@ static void aggctl_mhd_open(void) {
 #else
     // AGGCTL_LIBMICROHTTPD names the library to load instead (a path or a soname): for systems that keep
     // it elsewhere, and for tests of a machine without it.
-    const char *chosen = getenv("AGGCTL_LIBMICROHTTPD");
     const char *names[] = {"libmicrohttpd.so.12", "libmicrohttpd.so", "libmicrohttpd.12.dylib",
                            "/opt/homebrew/lib/libmicrohttpd.dylib", "/usr/local/lib/libmicrohttpd.dylib", NULL};
-    void *library = NULL;
-    const char *tried = "libmicrohttpd.so.12";
-    if (chosen && chosen[0]) {
-        tried = chosen;
-        library = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
-    } else {
-        for (int index = 0; names[index] && !library; index++) library = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
-    }
+    const char *tried = NULL;
+    void *library = aggctl_open_library("AGGCTL_LIBMICROHTTPD", names, &tried);
     if (!library) {
         const char *why = dlerror();
         snprintf(aggctl_mhd_error, sizeof aggctl_mhd_error,

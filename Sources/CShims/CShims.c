@@ -7,6 +7,8 @@
 #include <malloc.h>
 #endif
 #include "CShims.h"
+#include <dlfcn.h>
+#include <stdlib.h>
 
 void *aggctl_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
     return memmem(haystack, haystack_length, needle, needle_length);
@@ -49,4 +51,16 @@ int aggctl_limit_malloc_arenas(int count) {
     (void)count;
     return 0;
 #endif
+}
+
+void *aggctl_open_library(const char *variable, const char *const *names, const char **tried) {
+    const char *chosen = getenv(variable);
+    if (chosen && chosen[0]) {
+        *tried = chosen;
+        return dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
+    }
+    *tried = names[0];
+    void *library = NULL;
+    for (int index = 0; names[index] && !library; index++) library = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
+    return library;
 }

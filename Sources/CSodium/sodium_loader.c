@@ -2,6 +2,7 @@
 #include "CSodium.h"
 
 #include <dlfcn.h>
+#include "CShims.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,18 +13,11 @@ static pthread_once_t aggctl_sodium_once = PTHREAD_ONCE_INIT;
 static void aggctl_sodium_load(void) {
     // AGGCTL_LIBSODIUM names the library to load instead (a path or a soname): for systems that keep it
     // elsewhere, and for tests of a machine without it.
-    const char *chosen = getenv("AGGCTL_LIBSODIUM");
     const char *names[] = {"libsodium.so.23", "libsodium.so.26", "libsodium.so", "libsodium.26.dylib",
                            "libsodium.23.dylib", "/opt/homebrew/lib/libsodium.dylib", "/usr/local/lib/libsodium.dylib",
                            NULL};
-    void *library = NULL;
-    const char *tried = "libsodium.so.23";
-    if (chosen && chosen[0]) {
-        tried = chosen;
-        library = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
-    } else {
-        for (int index = 0; names[index] && !library; index++) library = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
-    }
+    const char *tried = NULL;
+    void *library = aggctl_open_library("AGGCTL_LIBSODIUM", names, &tried);
     if (!library) {
         const char *why = dlerror();
         snprintf(aggctl_sodium.error, sizeof aggctl_sodium.error,

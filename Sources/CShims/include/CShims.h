@@ -21,4 +21,10 @@ int aggctl_affinity_cpus(void);
 // threads would each keep an arena; returns 1 when set, 0 where there is no such setting (macOS).
 int aggctl_limit_malloc_arenas(int count);
 
+/// Opens a system library on first use, for the loaders of libcurl, libsodium and libmicrohttpd: the one
+/// `variable` names (a path or a soname: a system that keeps it elsewhere, or a test of a machine without
+/// it), else the first of `names` (NULL-ended) that opens. `tried` is set to what was asked for (the
+/// variable's value, or the first name), for the error; NULL when nothing opened (dlerror() says why).
+void *aggctl_open_library(const char *variable, const char *const *names, const char **tried);
+
 #endif

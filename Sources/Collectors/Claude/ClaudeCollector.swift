@@ -248,7 +248,8 @@ public struct ClaudeCollector: Sendable {
             if let session = official.session, entry.session == nil || newerThanLimits { entry.session = session }
             if let weekly = official.weekly, entry.weekly == nil || newerThanLimits { entry.weekly = weekly }
             // A model's week handed over stands for the one the logs' limit messages suggest.
-            for limit in official.limits where newerThanLimits || !(entry.limits ?? []).contains { $0.id == limit.id } {
+            for limit in official.limits
+            where newerThanLimits || !(entry.limits ?? []).contains(where: { $0.id == limit.id }) {
                 entry.modelWeekly?.removeAll { Limit(modelWeekly: $0).id == limit.id }
                 entry.limits = (entry.limits ?? []).filter { $0.id != limit.id } + [limit]
             }
