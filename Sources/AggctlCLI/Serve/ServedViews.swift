@@ -13,18 +13,7 @@ struct ServedViews: Sendable {
         init(_ body: [UInt8], contentType: String) {
             self.body = body
             self.contentType = contentType
-            entityTag = "\"" + Self.digest(body) + "\""
-        }
-
-        /// FNV-1a over 64 bits, twice with other seeds (128 bits): a tag, not a secret.
-        static func digest(_ bytes: [UInt8]) -> String {
-            var first: UInt64 = 0xcbf2_9ce4_8422_2325
-            var second: UInt64 = 0x8422_2325_cbf2_9ce4
-            for byte in bytes {
-                first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-                second = (second ^ UInt64(byte ^ 0x5a)) &* 0x0000_0100_0000_01b3
-            }
-            return String(first, radix: 16) + String(second, radix: 16)
+            entityTag = "\"" + ContentDigest.of(body).hex + "\""
         }
     }
 
@@ -34,9 +23,8 @@ struct ServedViews: Sendable {
     var script: View
     var status: View
     var metrics: View
-    /// When the merge was made, and whether the store could be read then.
+    /// When the merge was made.
     var mergedAt: Date
-    var storeError: String?
 
     /// The views of `result`; `refresh` is the page's poll interval, `tokenRequired` whether it asks for
     /// the token.

@@ -8,10 +8,7 @@ import Snapshots
 ///
 /// Only pieces used by the last rendering are kept, so the memo is the size of one page's pieces.
 final class ReportMemo: @unchecked Sendable {
-    struct Key: Hashable {
-        var first: UInt64
-        var second: UInt64
-    }
+    typealias Key = ContentDigest.Value
 
     private let lock = Lock()
     private var kept: [Key: String] = [:]
@@ -46,35 +43,6 @@ final class ReportMemo: @unchecked Sendable {
         kept = used
         used = [:]
         lock.unlock()
-    }
-
-    /// A digest of `bytes` fed in order: FNV-1a twice, from two starting points.
-    struct Digest {
-        private var first = BinaryWriter.fnv1aOffset
-        private var second: UInt64 = 0x6a09_e667_f3bc_c908
-
-        mutating func add(_ text: String) {
-            first = BinaryWriter.fnv1a(text.utf8, from: first)
-            second = BinaryWriter.fnv1a(text.utf8, from: second)
-            add(UInt64(text.utf8.count))
-        }
-
-        mutating func add(_ value: UInt64) {
-            withUnsafeBytes(of: value.littleEndian) { bytes in
-                first = BinaryWriter.fnv1a(bytes, from: first)
-                second = BinaryWriter.fnv1a(bytes, from: second)
-            }
-        }
-
-        mutating func add(_ values: [Double]) {
-            add(UInt64(values.count))
-            values.withUnsafeBytes { bytes in
-                first = BinaryWriter.fnv1a(bytes, from: first)
-                second = BinaryWriter.fnv1a(bytes, from: second)
-            }
-        }
-
-        var key: Key { Key(first: first, second: second) }
     }
 
     // MARK: Kept between runs of `report`

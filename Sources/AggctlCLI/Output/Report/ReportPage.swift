@@ -197,7 +197,7 @@ struct ReportPage {
         }
         guard let memo else { return Self.ledgerHTML(dates: dates, ledgers: ledgers, tokens: tokens, cost: cost) }
         // What the bars are drawn from, whole: the days, and each device's id and figures.
-        var digest = ReportMemo.Digest()
+        var digest = ContentDigest()
         digest.add(dates.first ?? "")
         digest.add(UInt64(dates.count))
         for (index, ledger) in ledgers.enumerated() {
@@ -205,7 +205,7 @@ struct ReportPage {
             digest.add(tokens[index])
             digest.add(cost[index])
         }
-        return memo.piece(digest.key) { Self.ledgerHTML(dates: dates, ledgers: ledgers, tokens: tokens, cost: cost) }
+        return memo.piece(digest.value) { Self.ledgerHTML(dates: dates, ledgers: ledgers, tokens: tokens, cost: cost) }
     }
 
     private static func ledgerHTML(
