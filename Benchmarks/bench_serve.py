@@ -2,7 +2,11 @@
 """`aggctl serve` under load: requests per second and p99 latency of /metrics and /api/status with 50
 concurrent clients (wrk), the store reads per minute under that load, and the resident size.
 
-    bench_serve.py AGGCTL [--records 1000] [--seconds 30] [--connections 50] [--refresh 10] [--work DIR]
+    bench_serve.py AGGCTL [--records 1000] [--seconds 30] [--connections 50] [--refresh 10] [--soak SECONDS]
+                   [--work DIR]
+
+With --soak, both paths are then loaded at once (half the connections each) for that long, and the
+resident size's slope after the first fifth is printed: memory flat under a steady load.
 
 The store is make_store.py's (--days of history as it makes them); serve runs with --now at the store's
 moment so the figures are current. The reads come from /healthz's count; the resident size from
@@ -35,7 +39,10 @@ def wrk(url, seconds, connections):
     p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
     scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return rate, float(p99.group(1)) * scale, int(errors.group(1)) if errors else 0
+    # A connection refused or cut (a limit met) is no answer at all: counted beside the wrong ones.
+    socket = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    failed = (int(errors.group(1)) if errors else 0) + (sum(int(n) for n in socket.groups()) if socket else 0)
+    return rate, float(p99.group(1)) * scale, failed
 
 
 def main():
@@ -45,6 +52,7 @@ def main():
     parser.add_argument("--seconds", type=int, default=30)
     parser.add_argument("--connections", type=int, default=50)
     parser.add_argument("--refresh", type=int, default=10)
+    parser.add_argument("--soak", type=int, default=0)
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench-serve"))
     a = parser.parse_args()
     if not shutil.which("wrk"):
@@ -91,7 +99,7 @@ def main():
         before, started = reads(origin), time.time()
         for path in ("/metrics", "/api/status"):
             rate, p99, errors = wrk(origin + path, a.seconds, a.connections)
-            print(f"  {path:12} {rate:9.0f} requests/s   p99 {p99:7.2f} ms   non-2xx {errors}")
+            print(f"  {path:12} {rate:9.0f} requests/s   p99 {p99:7.2f} ms   failed {errors}")
         elapsed = time.time() - started
         after = reads(origin)
         stop.set()
@@ -100,14 +108,31 @@ def main():
               f"(one per --refresh: {60 / a.refresh:.1f})")
         print(f"  resident: {start_rss:.1f} MiB before the load, at most {max(samples, default=0):.1f}, "
               f"{samples[-1] if samples else 0:.1f} at its end")
-        # Growth after the first fifth (warm-up): least squares over the samples, one a second.
-        settled = samples[len(samples) // 5:]
-        if len(settled) >= 10:
+        if a.soak:
+            samples.clear()
+            stop = threading.Event()
+            sampler = threading.Thread(target=sample)
+            sampler.start()
+            before, started = reads(origin), time.time()
+            loads = [threading.Thread(target=wrk, args=(origin + path, a.soak, a.connections // 2))
+                     for path in ("/metrics", "/api/status")]
+            for load in loads:
+                load.start()
+            for load in loads:
+                load.join()
+            elapsed = time.time() - started
+            after = reads(origin)
+            stop.set()
+            sampler.join()
+            # Growth after the first fifth (warm-up): least squares over the samples, one a second.
+            settled = samples[len(samples) // 5:]
             n = len(settled)
             mean_x, mean_y = (n - 1) / 2, sum(settled) / n
             slope = sum((x - mean_x) * (y - mean_y) for x, y in enumerate(settled)) / sum(
                 (x - mean_x) ** 2 for x in range(n))
-            print(f"  resident after warm-up: slope {slope * 3600:+.2f} MiB an hour over {n} s")
+            print(f"  soak, both paths at once for {a.soak} s: {(after - before) / elapsed * 60:.1f} reads a minute; "
+                  f"resident {settled[0]:.1f} MiB after warm-up, {settled[-1]:.1f} at the end, "
+                  f"mean {mean_y:.1f}, slope {slope * 3600:+.2f} MiB an hour")
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -53,7 +53,7 @@ public final class HTTPServer: @unchecked Sendable {
         public var memoryPerConnection: Int
 
         public static let `default` = Limits(
-            connections: 256, connectionsPerAddress: 32, idleSeconds: 10, requestSeconds: 10,
+            connections: 256, connectionsPerAddress: 64, idleSeconds: 10, requestSeconds: 10,
             memoryPerConnection: 32 * 1024)
 
         public init(

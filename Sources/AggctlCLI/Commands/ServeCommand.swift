@@ -29,7 +29,7 @@ enum ServeCommand {
         prometheus prints, /healthz 'ok' once a read stands (503 while the store cannot be read). Only GET and
         HEAD are answered; each answer has an ETag, and If-None-Match gets 304. On any address but loopback,
         serve refuses to start without --token-file; then every request needs the token but the page's shell,
-        which asks for it once. SIGINT or SIGTERM stops it (exit 0). Limits: 256 connections, 32 from one
+        which asks for it once. SIGINT or SIGTERM stops it (exit 0). Limits: 256 connections, 64 from one
         address, 10 s of silence, 10 s for a request's headers, 32 KiB of memory per connection (request
         headers included; more is answered 431). docs/serve.md has the rest.
         """
