@@ -84,7 +84,7 @@ enum ServeCommand {
         /// The token in `path`: its first line, 16 to 512 visible ASCII characters. Refused, naming the file
         /// only: one others may read, one that is not a regular file.
         static func readToken(from path: String, context: RunContext) throws -> [UInt8] {
-            let expanded = path.hasPrefix("~/") ? context.home + path.dropFirst(1) : path
+            let expanded = context.expandingTilde(path)
             func refuse(_ reason: String) -> CommandFailure { CommandFailure("token file '\(path)': \(reason)") }
             var info = stat()
             guard stat(expanded, &info) == 0 else { throw refuse(String(cString: strerror(errno)).lowercased()) }

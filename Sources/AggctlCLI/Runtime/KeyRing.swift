@@ -22,7 +22,7 @@ struct KeyRing: RecordSealing {
         var keys: [RecordKey] = []
         for path in paths {
             guard !path.isEmpty else { throw UsageError("--key-file: '' is not a file path", command: command) }
-            let expanded = path.hasPrefix("~/") ? context.home + path.dropFirst(1) : path
+            let expanded = context.expandingTilde(path)
             let key: RecordKey
             do {
                 key = try RecordKey.read(from: expanded)

@@ -72,6 +72,12 @@ struct RunContext: Sendable {
     var home: String {
         environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileSystem.homeDirectory()
     }
+
+    /// `path` with a leading `~/` made the home folder, as a shell would have done had the `~` not been
+    /// quoted (a config file's value, a flag written as `--key-file='~/…'`); any other path as it is.
+    func expandingTilde(_ path: String) -> String {
+        path.hasPrefix("~/") ? home + path.dropFirst(1) : path
+    }
 }
 
 #if canImport(Glibc)

@@ -1,0 +1,127 @@
+import Portable
+import Snapshots
+
+/// A growable byte buffer: one `memcpy` per piece instead of `Array.append`'s generic path. With a sink
+/// it is written out whenever a container closes past `streamingPiece` bytes, so it stays small and hot
+/// in the cache instead of growing to the whole report.
+final class ByteOutput {
+    static let streamingPiece = 256 * 1024
+
+    private var start: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+    private let sink: (any TextSink)?
+    /// Bytes already sent to the sink.
+    private var sent = 0
+
+    init(capacity: Int, sink: (any TextSink)?) {
+        self.capacity = max(capacity, 64)
+        self.sink = sink
+        start = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        start.deallocate()
+    }
+
+    var text: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
+
+    /// How many bytes were written in all, sent or held.
+    var position: Int { sent + count }
+
+    func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
+        body(UnsafeRawBufferPointer(start: start, count: count))
+    }
+
+    var byteCount: Int { count }
+
+    /// Appends `bytes`; a streaming output sends a large block straight on instead of copying it.
+    func pass(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        if let sink, bytes.count >= ByteOutput.streamingPiece {
+            flush()
+            sink.write(bytes: bytes)
+            sent += bytes.count
+        } else {
+            self.bytes(base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        }
+    }
+
+    func flushIfFull() {
+        if sink != nil && count >= ByteOutput.streamingPiece { flush() }
+    }
+
+    func flush() {
+        guard let sink, count > 0 else { return }
+        sink.write(bytes: UnsafeRawBufferPointer(start: start, count: count))
+        sent += count
+        count = 0
+    }
+
+    @inline(__always)
+    private func reserve(_ extra: Int) {
+        guard count + extra > capacity else { return }
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity * 2, count + extra))
+        larger.update(from: start, count: count)
+        start.deallocate()
+        start = larger
+        capacity = max(capacity * 2, count + extra)
+    }
+
+    @inline(__always)
+    func byte(_ value: UInt8) {
+        reserve(1)
+        start[count] = value
+        count += 1
+    }
+
+    @inline(__always)
+    func bytes(_ source: UnsafePointer<UInt8>, _ length: Int) {
+        reserve(length)
+        (start + count).update(from: source, count: length)
+        count += length
+    }
+
+    @inline(__always)
+    func text(_ value: StaticString) {
+        bytes(value.utf8Start, value.utf8CodeUnitCount)
+    }
+
+    /// `"name":`, room made once (a report writes tens of thousands of keys).
+    @inline(__always)
+    func key(_ name: StaticString) {
+        let length = name.utf8CodeUnitCount
+        reserve(length + 3)
+        let at = start + count
+        at[0] = UInt8(ascii: "\"")
+        (at + 1).update(from: name.utf8Start, count: length)
+        at[length + 1] = UInt8(ascii: "\"")
+        at[length + 2] = UInt8(ascii: ":")
+        count += length + 3
+    }
+
+    func integer(_ value: Int) {
+        reserve(20)
+        var magnitude = value.magnitude
+        var end = count + 20
+        let target = start
+        // Digits backwards into the reserved room, then moved into place.
+        repeat {
+            end -= 1
+            target[end] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
+            magnitude /= 10
+        } while magnitude > 0
+        if value < 0 {
+            end -= 1
+            target[end] = UInt8(ascii: "-")
+        }
+        let length = count + 20 - end
+        (start + count).update(from: start + end, count: length)
+        count += length
+    }
+
+    func date(_ value: Date) {
+        reserve(RFC3339.maximumLength)
+        count += RFC3339.write(value, into: start + count)
+    }
+}
