@@ -3,10 +3,17 @@
 concurrent clients (wrk), the store reads per minute under that load, and the resident size.
 
     bench_serve.py AGGCTL [--records 1000] [--seconds 30] [--connections 50] [--refresh 10] [--soak SECONDS]
-                   [--work DIR]
+                   [--heap ROUNDS [--round SECONDS]] [--work DIR]
 
 With --soak, both paths are then loaded at once (half the connections each) for that long, and the
 resident size's slope after the first fifth is printed: memory flat under a steady load.
+
+With --heap, rounds of that load (--round seconds each, 240 by default) follow, each ended by a pause
+past --refresh (no answer in flight, the last views replaced) and glibc's own count of the bytes in use
+(`malloc_stats`, called through gdb: needs Debian's gdb, glibc, and the right to attach to another
+process, which only root has while kernel.yama.ptrace_scope is 1). The resident size under load moves
+with what the allocator keeps for the next answers; the bytes in use after each round are what was not
+given back, and a leak would make them grow.
 
 The store is make_store.py's (--days of history as it makes them); serve runs with --now at the store's
 moment so the figures are current. The reads come from /healthz's count; the resident size from
@@ -53,10 +60,14 @@ def main():
     parser.add_argument("--connections", type=int, default=50)
     parser.add_argument("--refresh", type=int, default=10)
     parser.add_argument("--soak", type=int, default=0)
+    parser.add_argument("--heap", type=int, default=0)
+    parser.add_argument("--round", type=int, default=240)
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "aggctl-bench-serve"))
     a = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("bench_serve: needs wrk (Debian package wrk; script/bootstrap installs it)")
+    if a.heap and not shutil.which("gdb"):
+        sys.exit("bench_serve: --heap needs gdb (Debian package gdb)")
     store = os.path.join(a.work, f"store-{a.records}")
     if not (os.path.isdir(store) and len(os.listdir(store)) == a.records):
         shutil.rmtree(store, ignore_errors=True)
@@ -133,9 +144,40 @@ def main():
             print(f"  soak, both paths at once for {a.soak} s: {(after - before) / elapsed * 60:.1f} reads a minute; "
                   f"resident {settled[0]:.1f} MiB after warm-up, {settled[-1]:.1f} at the end, "
                   f"mean {mean_y:.1f}, slope {slope * 3600:+.2f} MiB an hour")
+        if a.heap:
+            print(f"  heap, rounds of both paths at once for {a.round} s, each followed by a pause:")
+            time.sleep(a.refresh + 2)
+            print(f"    before: resident {rss_mib(server.pid):.1f} MiB, malloc {heap(server.pid, log)}")
+            for index in range(1, a.heap + 1):
+                loads = [threading.Thread(target=wrk, args=(origin + path, a.round, a.connections // 2))
+                         for path in ("/metrics", "/api/status")]
+                for load in loads:
+                    load.start()
+                for load in loads:
+                    load.join()
+                time.sleep(a.refresh + 2)
+                print(f"    after {index * a.round:5} s of load: resident {rss_mib(server.pid):.1f} MiB, "
+                      f"malloc {heap(server.pid, log)}", flush=True)
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def heap(pid, log):
+    """glibc's totals for the process: what its arenas hold from the system, and how much of it is in use.
+    `malloc_stats` writes them to the process's standard error, which is `log`."""
+    log.seek(0, os.SEEK_END)
+    start = log.tell()
+    subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "call (void)malloc_stats()"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    for _ in range(50):
+        log.seek(start)
+        total = re.search(r"Total \(incl\. mmap\):\s*system bytes\s*=\s*(\d+)\s*in use bytes\s*=\s*(\d+)",
+                          log.read())
+        if total:
+            return f"{int(total.group(1)) / 2**20:.1f} MiB held, {int(total.group(2)) / 2**20:.1f} MiB in use"
+        time.sleep(0.1)
+    return "unknown (malloc_stats said nothing)"
 
 
 if __name__ == "__main__":
