@@ -125,12 +125,7 @@ def main():
             sampler = threading.Thread(target=sample)
             sampler.start()
             before, started = reads(origin), time.time()
-            loads = [threading.Thread(target=wrk, args=(origin + path, a.soak, a.connections // 2))
-                     for path in ("/metrics", "/api/status")]
-            for load in loads:
-                load.start()
-            for load in loads:
-                load.join()
+            both_paths(origin, a.soak, a.connections)
             elapsed = time.time() - started
             after = reads(origin)
             stop.set()
@@ -149,18 +144,23 @@ def main():
             time.sleep(a.refresh + 2)
             print(f"    before: resident {rss_mib(server.pid):.1f} MiB, malloc {heap(server.pid, log)}")
             for index in range(1, a.heap + 1):
-                loads = [threading.Thread(target=wrk, args=(origin + path, a.round, a.connections // 2))
-                         for path in ("/metrics", "/api/status")]
-                for load in loads:
-                    load.start()
-                for load in loads:
-                    load.join()
+                both_paths(origin, a.round, a.connections)
                 time.sleep(a.refresh + 2)
                 print(f"    after {index * a.round:5} s of load: resident {rss_mib(server.pid):.1f} MiB, "
                       f"malloc {heap(server.pid, log)}", flush=True)
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def both_paths(origin, seconds, connections):
+    """Loads /metrics and /api/status at once, half the connections each, for `seconds`."""
+    loads = [threading.Thread(target=wrk, args=(origin + path, seconds, connections // 2))
+             for path in ("/metrics", "/api/status")]
+    for load in loads:
+        load.start()
+    for load in loads:
+        load.join()
 
 
 def heap(pid, log):
