@@ -11,7 +11,7 @@ struct ServeRoutesTests {
         result: MergeResult(
             now: Date(timeIntervalSince1970: 1_796_040_000), accounts: [], devices: [], problems: [],
             newestEntry: nil),
-        refresh: 60, tokenRequired: true, mergedAt: Date(timeIntervalSince1970: 1_796_040_000))
+        refresh: 60, tokenRequired: true)
 
     func request(_ method: String, _ target: String, _ headers: [String: String] = [:]) -> HTTPRequest {
         HTTPRequest(method: method, target: target) { name in

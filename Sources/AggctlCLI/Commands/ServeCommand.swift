@@ -147,8 +147,7 @@ enum ServeCommand {
             if state.current.error != nil { context.console.note("the store can be read again") }
             state.publish(
                 ServedViews(
-                    result: result, refresh: Int(options.refresh), tokenRequired: options.token != nil,
-                    mergedAt: result.now, memo: memo))
+                    result: result, refresh: Int(options.refresh), tokenRequired: options.token != nil, memo: memo))
             return
         } catch let error as CommandFailure {
             failure = error.message

@@ -20,15 +20,14 @@ struct ServedViews: Sendable {
     var page: View
     /// The page without figures, for a browser that has not given the token yet.
     var shell: View
-    var script: View
     var status: View
     var metrics: View
-    /// When the merge was made.
+    /// When the merge was made (its `now`).
     var mergedAt: Date
 
     /// The views of `result`; `refresh` is the page's poll interval, `tokenRequired` whether it asks for
     /// the token.
-    init(result: MergeResult, refresh: Int, tokenRequired: Bool, mergedAt: Date, memo: ReportMemo? = nil) {
+    init(result: MergeResult, refresh: Int, tokenRequired: Bool, memo: ReportMemo? = nil) {
         var json = JSONWriter(capacity: 64 * 1024 + result.accounts.count * 2048)
         StatusReport.status(result, to: &json)
         var document: [UInt8] = []
@@ -43,8 +42,7 @@ struct ServedViews: Sendable {
         var shell = page
         shell.withFigures = false
         self.shell = View(Array(shell.render().utf8), contentType: "text/html; charset=utf-8")
-        script = Self.script
-        self.mergedAt = mergedAt
+        mergedAt = result.now
     }
 
     /// The script is the same for every merge: made once.
