@@ -86,4 +86,15 @@ struct ReportPageTests {
         #expect(damaged.hits == 0 && damaged.misses == 2)
         #expect(ReportMemo.load(from: path + ".none", readerVersion: "other").hits == 0)
     }
+
+    @Test("a kept piece is given back only for the same source, even under a digest that collides")
+    func memoComparesTheSource() {
+        let memo = ReportMemo()
+        let key = ContentDigest.of([1, 2, 3])
+        #expect(memo.piece(key: key, source: [1, 2, 3]) { "victim's bars" } == "victim's bars")
+        // Another account's figures that a hostile record made collide with the first's digest.
+        #expect(memo.piece(key: key, source: [9, 9, 9]) { "its own bars" } == "its own bars")
+        #expect(memo.piece(key: key, source: [9, 9, 9]) { "drawn again" } == "its own bars")
+        #expect(memo.hits == 1 && memo.misses == 2)
+    }
 }

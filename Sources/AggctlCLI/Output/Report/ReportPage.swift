@@ -197,15 +197,16 @@ struct ReportPage {
         }
         guard let memo else { return Self.ledgerHTML(dates: dates, ledgers: ledgers, tokens: tokens, cost: cost) }
         // What the bars are drawn from, whole: the days, and each device's id and figures.
-        var digest = ContentDigest()
-        digest.add(dates.first ?? "")
-        digest.add(UInt64(dates.count))
+        var source = BinaryWriter()
+        source.string(dates.first ?? "")
+        source.int(dates.count)
         for (index, ledger) in ledgers.enumerated() {
-            digest.add(ledger.deviceID.rawValue)
-            digest.add(tokens[index])
-            digest.add(cost[index])
+            source.string(ledger.deviceID.rawValue)
+            for value in tokens[index] + cost[index] { source.double(value) }
         }
-        return memo.piece(digest.value) { Self.ledgerHTML(dates: dates, ledgers: ledgers, tokens: tokens, cost: cost) }
+        return memo.piece(source: Array(source.bytes)) {
+            Self.ledgerHTML(dates: dates, ledgers: ledgers, tokens: tokens, cost: cost)
+        }
     }
 
     private static func ledgerHTML(
