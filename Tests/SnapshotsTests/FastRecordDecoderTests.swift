@@ -71,6 +71,34 @@ struct FastRecordDecoderTests {
         }
     }
 
+    @Test("members in any order read the same: each object of a random record written with its keys shuffled")
+    func membersInAnyOrder() throws {
+        var generator = SeededGenerator(seed: 37)
+        for index in 0..<200 {
+            let snapshot = RandomRecords.snapshot(index, using: &generator)
+            let tree = try JSONSerialization.jsonObject(
+                with: SnapshotCodec.encode(snapshot), options: [.fragmentsAllowed])
+            let shuffled = Data(Self.text(of: tree, shuffling: &generator).utf8)
+            #expect(Self.fast(shuffled) == .accepted(DecodedRecord(snapshot: snapshot, notes: [])))
+        }
+    }
+
+    /// JSON text of a tree from `JSONSerialization`, each object's members in a random order.
+    private static func text(of value: Any, shuffling generator: inout SeededGenerator) -> String {
+        switch value {
+        case let object as [String: Any]:
+            let members = object.keys.sorted().shuffled(using: &generator).map { key in
+                "\(text(of: key, shuffling: &generator)):\(text(of: object[key]!, shuffling: &generator))"
+            }
+            return "{" + members.joined(separator: ",") + "}"
+        case let array as [Any]:
+            return "[" + array.map { text(of: $0, shuffling: &generator) }.joined(separator: ",") + "]"
+        default:
+            let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])
+            return data.map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        }
+    }
+
     @Test("mutated records: the fast reader agrees with Foundation, or is stricter about syntax, never laxer")
     func mutatedRecords() throws {
         var generator = SeededGenerator(seed: 7)
@@ -117,6 +145,11 @@ struct FastRecordDecoderTests {
             #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z", "weeklySamples": [{"at": "x", "usedPercent": 1}]}]}"#,
             #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026\u002d11-30T12:00:00Z", "plan": "\ud83d\ude00 \u00e9\n"}]}"#,
             #"{"\u0067eneratedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z"}]}"#,
+            // A key that looks like a member's at a glance (length, first, middle and last bytes) but is not.
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z", "session": {"usedPercant": 7, "usedPercent": 1}}]}"#,
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z", "session": {"usedPercant": 7}}]}"#,
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"lastUpdated": "2026-11-30T12:00:00Z", "limits": [{"binding": true, "usedPercent": 5, "label": "Spend", "\u0069d": "spend-monthly"}], "providerID": "a"}]}"#,
+            #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z", "": 1, "p": 2}]}"#,
             #"{"generatedAt": "2026-11-30T12:00:00+05:30", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00.123456789-01:00"}], "extra": {"deep": [[[[{"x": [true, false, null, -1.5e-3]}]]]]}}"#,
             "\u{FEFF}{\"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": [{\"providerID\": \"a\", \"lastUpdated\": \"2026-11-30T12:00:00Z\"}]}",
             #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "a", "lastUpdated": "2026-11-30T12:00:00Z"}]} trailing"#,

@@ -35,6 +35,26 @@ struct SchemaTests {
         Self.check(TokenUsage.self)
         Self.check(DailyTokens.self)
         Self.check(CostUsage.self)
+        Self.check(Limit.self)
+    }
+
+    @Test("every type's keys are told apart in one look, so a record in any member order reads as fast")
+    func everyTypeFindsKeysInOneLook() {
+        #expect(RecordFields.schema.findsKeysInOneLook)
+        #expect(ProviderUsage.schema.findsKeysInOneLook)
+        #expect(UsageWindow.schema.findsKeysInOneLook)
+        #expect(NamedWindow.schema.findsKeysInOneLook)
+        #expect(UsageSample.schema.findsKeysInOneLook)
+        #expect(TokenUsage.schema.findsKeysInOneLook)
+        #expect(DailyTokens.schema.findsKeysInOneLook)
+        #expect(CostUsage.schema.findsKeysInOneLook)
+        #expect(Limit.schema.findsKeysInOneLook)
+    }
+
+    @Test("keys with the same length, first, middle and last bytes cannot share a table, and are searched")
+    func keysAlikeAtAGlance() {
+        #expect(SchemaKeyTable(keys: ["usedPercent", "usedPercant"]) == nil)
+        #expect(SchemaKeyTable(keys: ["usedPercent", nil, "resetsAt"]) != nil)
     }
 
     @Test("the caches keep every member but the history, and what was derived from it")

@@ -18,9 +18,8 @@ struct Schema<Owner>: Sendable {
     private let history: UInt64
     /// The members in the byte order of their keys, as `JSONEncoder` sorts them.
     private let writeOrder: [Int]
-    /// For each member, the one a writer puts after it (the next in key order), or `fields.count`:
-    /// records written in key order (aggctl's, and most others) find each key on the first try.
-    private let nextInOrder: [Int]
+    /// Where each key leads; nil only for a schema whose keys it cannot keep apart.
+    private let keyTable: SchemaKeyTable?
     private let kept: [Int]
 
     init(_ fields: [SchemaField<Owner>]) {
@@ -44,18 +43,22 @@ struct Schema<Owner>: Sendable {
             return order != 0 ? order < 0 : x.utf8CodeUnitCount < y.utf8CodeUnitCount
         }
         kept = fields.indices.filter { history & (1 << UInt64($0)) == 0 }
-        var next = [Int](repeating: fields.count, count: fields.count)
-        for (position, index) in writeOrder.enumerated() where position + 1 < writeOrder.count {
-            next[index] = writeOrder[position + 1]
-        }
-        nextInOrder = next
+        keyTable = SchemaKeyTable(keys: fields.map { $0.isInRecord ? $0.key : nil })
     }
 
-    /// The member `key` names: `guess` when it does (the next in key order), else the first that does;
-    /// `fields.count` for none.
+    /// Whether keys are found in one look (`SchemaKeyTable`) rather than searched for.
+    var findsKeysInOneLook: Bool { keyTable != nil }
+
+    /// The member `key` names, or `fields.count` for none.
     @inline(__always)
-    private func member(_ key: JSONScanner.RawString, in s: borrowing JSONScanner, guess: Int) -> Int {
-        if guess < fields.count, s.key(key, is: fields[guess].key) { return guess }
+    private func member(_ key: JSONScanner.RawString, in s: borrowing JSONScanner) -> Int {
+        if !key.hasEscapes, let keyTable {
+            guard let index = keyTable.candidate(s.base + key.start, key.end - key.start),
+                s.key(key, is: fields[index].key)
+            else { return fields.count }
+            return index
+        }
+        // A key with escapes is compared as the text it stands for.
         var index = 0
         while index < fields.count && (inRecord & (1 << UInt64(index)) == 0 || !s.key(key, is: fields[index].key)) {
             index += 1
@@ -79,13 +82,11 @@ struct Schema<Owner>: Sendable {
         var seen: UInt64 = 0
         var failures: [(field: Int, error: FastRecordDecoder.SchemaError)] = []
         var first = true
-        var guess = writeOrder.first ?? fields.count
         while true {
             let key: JSONScanner.RawString?
             do { key = try s.nextKey(&first) } catch { throw .syntax(error) }
             guard let key else { break }
-            let index = member(key, in: s, guess: guess)
-            guess = index < fields.count ? nextInOrder[index] : fields.count
+            let index = member(key, in: s)
             let bit = UInt64(1) << UInt64(index)
             guard index < fields.count, seen & bit == 0 else {
                 try FastRecordDecoder.skip(&s)
