@@ -76,9 +76,20 @@ public struct MergedAccount: Sendable, Equatable {
     /// The non-binding weekly limits as version 1 named them (`opus` for `opus-weekly`): `status --json`
     /// keeps `modelWeekly` for programs written against version 1.
     public var modelWeekly: [NamedWindowStatus]? {
-        let models = (limits ?? []).filter { !$0.binding && $0.id.hasSuffix("-weekly") }
-        return models.isEmpty
-            ? nil : models.map { NamedWindowStatus(name: String($0.id.dropLast(7)), window: $0.window) }
+        var models: [NamedWindowStatus] = []
+        for limit in limits ?? [] where !limit.binding {
+            // Limit ids are ASCII (`[a-z0-9-]+`, checked when read): compared and cut as bytes, which
+            // `hasSuffix` and `dropLast` on characters made a tenth of writing a limit.
+            var id = limit.id
+            let name = id.withUTF8 { bytes -> String? in
+                let suffix = "-weekly".utf8
+                guard bytes.count >= suffix.count, bytes[(bytes.count - suffix.count)...].elementsEqual(suffix)
+                else { return nil }
+                return String(decoding: bytes[..<(bytes.count - suffix.count)], as: UTF8.self)
+            }
+            if let name { models.append(NamedWindowStatus(name: name, window: limit.window)) }
+        }
+        return models.isEmpty ? nil : models
     }
 
     /// Judges what depends on the moment: which windows are due, availability, the tightest window, and
