@@ -35,7 +35,8 @@ enum JSONValue: Equatable {
             while try s.nextElement(&first) { elements.append(try read(&s)) }
             return .array(elements)
         case .string:
-            return .string(s.string(try s.readRawString()))
+            let raw = try s.readRawString()  // apart, so that `s` is not copied to read the text
+            return .string(s.string(raw))
         case .number:
             let raw = try s.readRawNumber()
             guard let value = s.double(raw) else { throw s.error }

@@ -38,7 +38,8 @@ extension LogLineDecoder {
             try s.skipValue()
             return nil
         }
-        return s.double(try s.readRawNumber())
+        let raw = try s.readRawNumber()  // apart, so that `s` is not copied to read the number
+        return s.double(raw)
     }
 
     /// A number field as a whole count (tokens, minutes): nil when absent, negative, not finite or past

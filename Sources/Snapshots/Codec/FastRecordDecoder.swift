@@ -103,7 +103,11 @@ package enum FastRecordDecoder {
     static func string(_ s: inout JSONScanner) throws(Failure) -> String {
         switch try kind(&s) {
         case .string:
-            do { return s.string(try s.readRawString()) } catch { throw .syntax(error) }
+            // The token first, then the text: `s.string(try s.readRawString())` copied the scanner to
+            // call `string` on it (its shape memory retained and released for every string read).
+            let raw: JSONScanner.RawString
+            do { raw = try s.readRawString() } catch { throw .syntax(error) }
+            return s.string(raw)
         case .null: throw .schema(SchemaError(kind: .null))
         default: throw .schema(SchemaError(kind: .mismatch("a string")))
         }
