@@ -24,6 +24,46 @@ struct JSONWriterTests {
         #expect(sink.text.count > 512 * 1024)
     }
 
+    @Test("a pace written a moment ago for the same figures is copied; other figures, or bytes sent on, are written")
+    func paceCopiedOnlyForTheSameFigures() {
+        let reset = Date(timeIntervalSince1970: 1_796_040_000)
+        let opus = MomentDependent.pace(usedPercent: 40, windowMinutes: 10_080, resetsAt: reset)
+        let spark = MomentDependent.pace(usedPercent: 40, windowMinutes: 300, resetsAt: reset)
+        var bodies: [String] = []
+        func write(_ value: MomentDependent, as text: String, to json: inout JSONWriter) {
+            json.key("p")
+            json.pace(value) { json in
+                bodies.append(text)
+                json.string(text)
+            }
+        }
+        var json = JSONWriter(marking: true)
+        json.object { json in
+            write(opus, as: "first", to: &json)
+            write(spark, as: "second", to: &json)
+            write(opus, as: "again", to: &json)
+        }
+        // The third is the first's text: its body never ran. Each is marked where it went.
+        #expect(json.text == #"{"p":"first","p":"second","p":"first"}"#)
+        #expect(bodies == ["first", "second"])
+        #expect(json.moments?.map(\.range) == [5..<12, 17..<25, 30..<37])
+
+        // A streaming writer whose earlier bytes went out writes the value again.
+        let sink = BufferSink()
+        var streamed = JSONWriter(streamingTo: sink)
+        bodies = []
+        streamed.array(count: 2) { json, index in
+            json.object { json in
+                write(opus, as: "kept", to: &json)
+                json.key("filler")
+                json.string(String(repeating: "x", count: index == 0 ? 300_000 : 1))
+            }
+        }
+        streamed.finish()
+        #expect(bodies == ["kept", "kept"])
+        #expect(sink.text.components(separatedBy: #""p":"kept""#).count == 3)
+    }
+
     @Test("strings are escaped, non-finite numbers become null, whole numbers lose their .0")
     func values() throws {
         var json = JSONWriter()

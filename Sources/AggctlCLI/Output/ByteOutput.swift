@@ -47,6 +47,16 @@ final class ByteOutput {
         }
     }
 
+    /// Appends again the bytes written at `range` (counted as `position` counts), if they are still held
+    /// here; false, and nothing written, when some of them were sent on already.
+    func repeatBytes(_ range: Range<Int>) -> Bool {
+        guard range.lowerBound >= sent, range.upperBound <= position else { return false }
+        reserve(range.count)  // first: growing moves the bytes
+        (start + count).update(from: start + (range.lowerBound - sent), count: range.count)
+        count += range.count
+        return true
+    }
+
     func flushIfFull() {
         if sink != nil && count >= ByteOutput.streamingPiece { flush() }
     }

@@ -21,6 +21,9 @@ struct JSONWriter {
     private var afterKey = false
     /// Where the values that depend on the moment were written, for a writer asked to keep them.
     private(set) var moments: [MomentMark]?
+    /// The last few paces written and where (`pace(_:_:)`), and the slot the next one takes.
+    private var recentPaces: [(value: MomentDependent, range: Range<Int>)] = []
+    private var nextRecentPace = 0
 
     /// A value written by `moment(_:_:)`: its bytes in the document, and what it was judged from.
     struct MomentMark {
@@ -153,6 +156,40 @@ struct JSONWriter {
         body(&self)
         moments!.append(MomentMark(range: start..<output.position, value: value))
     }
+
+    /// Writes a pace, as `moment(_:_:)` writes any value that depends on the moment; one this writer
+    /// wrote a moment ago for the same figures is copied instead of judged and formatted again.
+    ///
+    /// A per-model week is written as a limit and again in `modelWeekly`, and its pace (three figures in
+    /// full, the costliest text of the document) was a third of what a limit added to a `status --json`
+    /// and most of what it added to one from the template. The same figures judged at the same moment
+    /// make the same text, so the document is byte for byte what it was.
+    mutating func pace(_ value: MomentDependent, _ body: (inout JSONWriter) -> Void) {
+        separate()
+        afterKey = true
+        let start = output.position
+        var copied = false
+        for earlier in recentPaces where earlier.value == value {
+            copied = output.repeatBytes(earlier.range)
+            break
+        }
+        if copied {
+            afterKey = false  // as writing the value would have left it
+        } else {
+            body(&self)
+        }
+        let range = start..<output.position
+        if recentPaces.count < Self.pacesRemembered {
+            recentPaces.append((value, range))
+        } else {
+            recentPaces[nextRecentPace] = (value, range)
+        }
+        nextRecentPace = (nextRecentPace + 1) % Self.pacesRemembered
+        moments?.append(MomentMark(range: range, value: value))
+    }
+
+    /// Enough for an account's limits: each per-model week's pace is written again within a few values.
+    private static let pacesRemembered = 8
 
     /// A value another encoder wrote (whole, valid JSON), placed as it is.
     mutating func encoded(_ value: UnsafeRawBufferPointer) {

@@ -145,7 +145,7 @@ enum StatusReport {
             json.key("limit")
             json.double(limit.limit)
             json.key("pace")
-            json.moment(.pace(of: limit.window)) { write(limit.window.pace(at: now), to: &$0) }
+            json.pace(.pace(of: limit.window)) { write(limit.window.pace(at: now), to: &$0) }
             json.key("remainingPercent")
             json.double(limit.window.remainingPercent)
             json.key("resetsAt")
@@ -179,7 +179,7 @@ enum StatusReport {
                 json.string(name)
             }
             json.key("pace")
-            json.moment(.pace(of: window)) { write(window.pace(at: now), to: &$0) }
+            json.pace(.pace(of: window)) { write(window.pace(at: now), to: &$0) }
             json.key("remainingPercent")
             json.double(window.remainingPercent)
             json.key("resetsAt")

@@ -105,7 +105,13 @@ struct StatusTemplate {
             var ends: [Int] = []
             ends.reserveCapacity(range.count)
             for index in range {
-                MarkRecords.mark(marks, index).value.write(judgedBy: options, to: &json)
+                let value = MarkRecords.mark(marks, index).value
+                if case .pace = value {
+                    // A pace judged a moment ago for the same figures is copied, not judged again.
+                    json.pace(value) { value.write(judgedBy: options, to: &$0) }
+                } else {
+                    value.write(judgedBy: options, to: &json)
+                }
                 ends.append(json.byteCount)
             }
             return (json, ends)
