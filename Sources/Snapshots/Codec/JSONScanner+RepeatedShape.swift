@@ -93,8 +93,10 @@ extension JSONScanner {
             memory = ShapeMemory()
             shapeMemory = memory
         }
-        // The slot of the shape in use: none yet, or none any more (this array does not repeat).
+        // The slot of the shape in use: none yet, or none any more (this array does not repeat); and which
+        // keeping of that slot it is.
         var current: Int?
+        var currentGeneration = 0
         var gaveUp = false
         var triedKept = false
         var hits = 0
@@ -104,6 +106,7 @@ extension JSONScanner {
         if let slot = matchKept(memory, from: opening, first: true) {
             if keepStarts { starts.append(opening + memory.slots[slot].elementOffset) }
             current = slot
+            currentGeneration = memory.slots[slot].generation
             hits = 1
             everMatched = true
             triedKept = true
@@ -127,6 +130,7 @@ extension JSONScanner {
                         opensWithSeparator: base[stretch.lowerBound] == UInt8(ascii: ","))
                     if runCount > 0 {
                         current = slot
+                        currentGeneration = memory.slots[slot].generation
                     } else {
                         current = nil
                         gaveUp = true
@@ -141,10 +145,18 @@ extension JSONScanner {
                 if nextByteAfterWhitespace() == UInt8(ascii: ","), let slot = matchKept(memory, from: unitStart) {
                     if keepStarts { starts.append(unitStart + memory.slots[slot].elementOffset) }
                     current = slot
+                    currentGeneration = memory.slots[slot].generation
                     hits = 1
                     everMatched = true
                     continue
                 }
+            }
+            // An element read the usual way may hold arrays that kept shapes of their own in this array's
+            // slot: it then holds another shape, or none (matched, an empty shape passed over nothing, for
+            // ever). This array takes a shape anew.
+            if let slot = current, memory.slots[slot].generation != currentGeneration {
+                current = nil
+                hits = 0
             }
             if let slot = current {
                 let matched = matchRepeatedly(
@@ -351,7 +363,12 @@ extension JSONScanner {
         var matched = 0
         while true {
             let unitStart = index
-            guard matchShape(runs, runCount, words) else { return matched }
+            // A match passes over at least a separator and a value; one that passed over nothing would be
+            // matched again for ever.
+            guard matchShape(runs, runCount, words), index > unitStart else {
+                index = unitStart
+                return matched
+            }
             if keepStarts { starts.append(unitStart + elementOffset) }
             matched += 1
         }

@@ -20,6 +20,9 @@ extension JSONScanner {
             /// The shape's stretch begins with its `,` (no white space before it), so that an array's `[`
             /// can stand in that first byte's place.
             var opensWithSeparator = false
+            /// Which keeping put this shape here: an array that uses the slot checks it is still the one
+            /// it took (`keep` numbers each).
+            var generation = 0
         }
 
         /// Shapes kept at once: the kinds of history an entry has, with room to spare.
@@ -29,6 +32,7 @@ extension JSONScanner {
         private let runStorage: UnsafeMutableBufferPointer<ShapeRun>
         private let wordStorage: UnsafeMutableBufferPointer<ShapeWord>
         private var clock = 0
+        private var keepings = 0
 
         package init() {
             runStorage = .allocate(capacity: Self.capacity * JSONScanner.maximumShapeRuns)
@@ -66,9 +70,10 @@ extension JSONScanner {
 
         /// Records what `slot` now holds (a `runCount` of 0 or less empties it).
         func keep(_ slot: Int, runCount: Int, elementOffset: Int, depth: Int, opensWithSeparator: Bool) {
+            keepings += 1
             slots[slot] = Slot(
                 runCount: max(runCount, 0), elementOffset: elementOffset, depth: depth, lastUse: 0,
-                opensWithSeparator: opensWithSeparator)
+                opensWithSeparator: opensWithSeparator, generation: keepings)
             if runCount > 0 { touch(slot) }
         }
     }
