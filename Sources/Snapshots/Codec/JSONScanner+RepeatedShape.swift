@@ -360,15 +360,13 @@ extension JSONScanner {
         _ runs: UnsafeMutableBufferPointer<ShapeRun>, _ runCount: Int, _ words: UnsafeMutableBufferPointer<ShapeWord>,
         elementOffset: Int, noting starts: inout [Int], keepStarts: Bool
     ) -> Int {
+        // An empty shape passes over nothing, and would be matched again for ever; any other passes over at
+        // least its separator.
+        guard runCount > 0 else { return 0 }
         var matched = 0
         while true {
             let unitStart = index
-            // A match passes over at least a separator and a value; one that passed over nothing would be
-            // matched again for ever.
-            guard matchShape(runs, runCount, words), index > unitStart else {
-                index = unitStart
-                return matched
-            }
+            guard matchShape(runs, runCount, words) else { return matched }
             if keepStarts { starts.append(unitStart + elementOffset) }
             matched += 1
         }
