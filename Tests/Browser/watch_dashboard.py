@@ -4,8 +4,8 @@ update itself without a reload.
 
     watch_dashboard.py CHROMIUM URL SCREENSHOT.png WIDTH CHANGE_COMMAND [TOKEN]
 
-With TOKEN, the token is typed into the page's form, as a person would. Steps: load the page; read the
-live part as the server drew it; wait for the script's first redraw from /api/status and read it again
+With TOKEN, the token is typed into the page's form, as a person would, once the live part as the
+server drew it is read. Steps: load the page; read the live part as the server drew it; wait for the script's first redraw from /api/status and read it again
 (the two must read alike: the script follows the server's rules); mark the page (a reload would lose the
 mark); run CHANGE_COMMAND (a shell command that publishes new figures); wait until the live part
 changes (CHANGE_COMMAND "-": no change, only the screenshot of the page as drawn). Prints one JSON object:
@@ -41,10 +41,12 @@ def wait(browser, expression, seconds):
 browser = Browser(chromium, width, 1400)
 try:
     browser.navigate(url)
+    # What the server sent, read before the token goes in: once it is in, the script may fetch and draw
+    # before the next question reaches the page (it did, now and then, on a quiet machine).
+    served = browser.evaluate(LIVE)
     if token:
         browser.evaluate("""(() => { const form = document.getElementById('token');
           form.elements.token.value = %s; form.requestSubmit(); return 'true'; })()""" % json.dumps(token))
-    served = browser.evaluate(LIVE)
     if not wait(browser, "window.aggctlDashboard && window.aggctlDashboard.updates >= 1", 30):
         raise SystemExit("the script never drew: " + json.dumps(browser.evaluate(
             "JSON.stringify(window.aggctlDashboard || null)")))
