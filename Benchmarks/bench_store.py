@@ -2,6 +2,7 @@
 """Benchmark of `aggctl status --json` against the plain Python merge a user would script.
 
     bench_store.py AGGCTL_BINARY [--sizes 100,1000,10000,1000x10] [--runs 5] [--work DIR]
+                   [--limits-records 1000] [--limits-runs 101] [--limits-before EARLIER_BINARY]
 
 A size `NxK` is N records with K times the generator's history (weekly samples): memory must not grow
 with history a merge does not need.
@@ -12,6 +13,10 @@ own open/read/close loop, the floor issue 14 compares a cold run with), the base
 merge_baseline.py), aggctl cold (a fresh state directory: no parse cache, no merge memo) and aggctl
 warm (the caches of an earlier run, nothing changed). Each figure is the median of --runs runs; peak
 RSS comes from /usr/bin/time in a separate run of each. It checks that aggctl and the reference merge the same accounts, and exits 1 if not.
+
+Then the same --limits-records records with one and with four limits on every account, with none, and
+with none and no weekly window, cold and warm, shuffled in each of --limits-runs rounds (with
+--limits-before, an earlier binary in the same rounds): what limits cost, beside what a window costs.
 """
 import argparse
 import os
@@ -171,6 +176,8 @@ def main():
                         help="records of the stores with and without limits measured side by side (0: none)")
     parser.add_argument("--limits-runs", type=int, default=101,
                         help="rounds of the side-by-side (each runs every store cold and warm, in a shuffled order)")
+    parser.add_argument("--limits-before", metavar="BINARY",
+                        help="an earlier aggctl measured in the same rounds of the side-by-side")
     store_bench_arguments(parser, runs=5)
     args = parser.parse_args()
     generator = STORE_GENERATOR
@@ -258,48 +265,58 @@ def main():
 
 
 def limits_side_by_side(args):
-    """The same records with one and with four limits on every account (version 2) and with none, cold
-    and warm, interleaved: what limits cost the merge and its outputs."""
+    """The same records with one and with four limits on every account (version 2), with none, and with
+    none and no weekly window (what one window costs, for scale), cold and warm, interleaved: what limits
+    cost the merge and its outputs. With --limits-before, an earlier binary in the same rounds."""
     stores = {}
-    for count in (0, 1, 4):
-        folder = os.path.join(args.work, f"store-{args.limits_records}-limits{count}")
+    for name, flags in (("0", ["--limits", "0"]), ("1", ["--limits", "1"]), ("4", ["--limits", "4"]),
+                        ("no weekly", ["--limits", "0", "--no-weekly"])):
+        suffix = flags[1] + ("-noweekly" if "--no-weekly" in flags else "")
+        folder = os.path.join(args.work, f"store-{args.limits_records}-limits{suffix}")
         if not (os.path.isdir(folder) and len(os.listdir(folder)) == args.limits_records):
             shutil.rmtree(folder, ignore_errors=True)
-            subprocess.run([sys.executable, STORE_GENERATOR, folder, "--devices", str(args.limits_records),
-                            "--limits", str(count)], check=True, stdout=subprocess.DEVNULL)
+            subprocess.run([sys.executable, STORE_GENERATOR, folder, "--devices", str(args.limits_records)]
+                           + flags, check=True, stdout=subprocess.DEVNULL)
             time.sleep(2.5)
-        stores[count] = folder
+        stores[name] = folder
+    binaries = {"": args.aggctl}
+    if args.limits_before:
+        binaries = {"before": args.limits_before, "after": args.aggctl}
     samples = {}
     measures = {}
-    for count, store in stores.items():
-        status = [args.aggctl, "status", "--store", store, "--json", "--now", NOW]
-        state = os.path.join(args.work, f"state-limits{count}")
-        warm_state = state + "-warm"
-        shutil.rmtree(warm_state, ignore_errors=True)
-        warm_env = dict(os.environ, XDG_STATE_HOME=warm_state)
-        warm_up(status, warm_env)
+    for label, binary in binaries.items():
+        for name, store in stores.items():
+            status = [binary, "status", "--store", store, "--json", "--now", NOW]
+            state = os.path.join(args.work, f"state-limits{label}-{name.replace(' ', '-')}")
+            warm_state = state + "-warm"
+            shutil.rmtree(warm_state, ignore_errors=True)
+            warm_env = dict(os.environ, XDG_STATE_HOME=warm_state)
+            warm_up(status, warm_env)
 
-        def cold(status=status, state=state):
-            shutil.rmtree(state, ignore_errors=True)
-            return run(status, dict(os.environ, XDG_STATE_HOME=state))
+            def cold(status=status, state=state):
+                shutil.rmtree(state, ignore_errors=True)
+                return run(status, dict(os.environ, XDG_STATE_HOME=state))
 
-        measures[f"cold {count}"] = cold
-        measures[f"warm {count}"] = lambda status=status, env=warm_env: run(status, env)
-        samples[f"cold {count}"] = []
-        samples[f"warm {count}"] = []
+            measures[("cold", label, name)] = cold
+            measures[("warm", label, name)] = lambda status=status, env=warm_env: run(status, env)
+    samples = {key: [] for key in measures}
     order = random.Random(4)
     # Ratios within a few percent of each other are told apart only over many rounds on a shared machine:
-    # a round is about 0.1 s.
+    # a round is about 0.1 s for each binary.
     for _ in range(max(args.limits_runs, 7)):
-        for name in order.sample(list(measures), len(measures)):
-            samples[name].append(measures[name]())
-    median = {name: statistics.median(values) * 1e3 for name, values in samples.items()}
+        for key in order.sample(list(measures), len(measures)):
+            samples[key].append(measures[key]())
+    median = {key: statistics.median(values) * 1e3 for key, values in samples.items()}
     print()
-    print(f"{args.limits_records} records, every account with 1 and with 4 limits against none (status --json, ms):")
-    for kind in ("cold", "warm"):
-        none = median[f"{kind} 0"]
-        print(f"  {kind}: none {none:7.1f}   1 limit {median[f'{kind} 1']:7.1f} (ratio {median[f'{kind} 1'] / none:.3f})"
-              f"   4 limits {median[f'{kind} 4']:7.1f} (ratio {median[f'{kind} 4'] / none:.3f})")
+    print(f"{args.limits_records} records, every account with 1 and with 4 limits against none, and with none"
+          f" and no weekly window (status --json, {max(args.limits_runs, 7)} rounds, ms and ratio to none):")
+    for label in binaries:
+        for kind in ("cold", "warm"):
+            none = median[(kind, label, "0")]
+            cells = "   ".join(f"{name if name != '0' else 'none'} {median[(kind, label, name)]:6.1f}"
+                               + ("" if name == "0" else f" ({median[(kind, label, name)] / none:.3f})")
+                               for name in stores)
+            print(f"  {label + ' ' if label else ''}{kind}: {cells}")
 
 
 if __name__ == "__main__":

@@ -87,6 +87,8 @@ def main():
     parser.add_argument("--now", default="2026-11-30T12:00:00Z")
     parser.add_argument("--limits", type=int, default=-1,
                         help="give every entry this many limits (schema version 2) instead of Claude's per-model weeks")
+    parser.add_argument("--no-weekly", action="store_true",
+                        help="leave every entry's weekly window out (the same records otherwise): what one window costs")
     options = parser.parse_args()
     rng = random.Random(options.seed)
     limit_rng = random.Random(options.seed + 1)
@@ -107,6 +109,8 @@ def main():
                 usage.pop("modelWeekly", None)
                 if options.limits > 0:
                     usage["limits"] = limits(limit_rng, options.limits, read_at)
+            if options.no_weekly:
+                del usage["weekly"]
             providers.append(usage)
         record = {"schemaVersion": 2 if options.limits >= 0 else 1, "deviceID": device, "deviceName": f"host-{index}", "appVersion": "aggctl 0.1.0",
                   "generatedAt": stamp(generated), "providers": providers}
