@@ -24,7 +24,9 @@ extension ParseCache {
             if intactChunks.indices.contains(chunk), intactChunks[chunk] != nil { continue }
             chunks[chunk].append((name, entry))
         }
-        var out = BinaryWriter(capacity: 4096 + entries.count * 1024)
+        // Room for every entry at once: a record with history and limits keeps 1 to 2 KB here, and growing
+        // the buffer copies what is written (pages reserved and never written cost nothing).
+        var out = BinaryWriter(capacity: 4096 + entries.count * 4096)
         out.header(magic: ParseCache.magic, format: ParseCache.format, readerVersion: readerVersion)
         out.string(store)
         out.u32(UInt32(ParseCache.chunkCount))
