@@ -58,7 +58,7 @@ struct Schema<Owner>: Sendable {
             else { return fields.count }
             return index
         }
-        // A key with escapes is compared as the text it stands for.
+        // A key with escapes (or a schema without a table) is searched for, as the text it stands for.
         var index = 0
         while index < fields.count && (inRecord & (1 << UInt64(index)) == 0 || !s.key(key, is: fields[index].key)) {
             index += 1
