@@ -1,9 +1,8 @@
 import Snapshots
 
 /// A 128-bit digest of bytes (FNV-1a from two starting points): stable across runs and machines, for
-/// serve's entity tags and for finding the report's kept pieces. Not a defence against anyone choosing
-/// the bytes: a tag that collides costs a client a stale answer it asked to revalidate, and the report's
-/// memo compares a piece's whole source before it gives the piece back.
+/// serve's entity tags. Not a defence against anyone choosing the bytes: a tag that collides costs a
+/// client a stale answer it asked to revalidate.
 enum ContentDigest {
     struct Value: Hashable {
         var first: UInt64

@@ -6,21 +6,23 @@ import Snapshots
 /// two fifths of a page's rendering (BENCHMARKS.md, "The report and the dashboard"). `serve` keeps one in
 /// memory across its reads; `report` keeps one in the state folder between runs (`load`, `save`).
 ///
-/// A piece is found by a digest of its source and given back only when the source is the same byte for
-/// byte: the digest is not one a store's writer could not collide, and a collision must not put one
-/// account's bars in another's section. Only pieces used by the last rendering are kept, so the memo is
-/// the size of one page's pieces and their sources.
+/// A piece is found by its whole source, compared byte for byte (a dictionary with the process's seeded
+/// hash): a store's writer cannot make one account's source find another's bars. Only pieces used by the
+/// last rendering are kept, so the memo is the size of one page's pieces and their sources.
 final class ReportMemo: @unchecked Sendable {
-    typealias Key = ContentDigest.Value
+    /// The bytes of everything a piece is drawn from.
+    struct Source: Hashable {
+        var bytes: [UInt8]
 
-    struct Entry {
-        var source: [UInt8]
-        var piece: String
+        // The bytes at once: an array hashes element by element.
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
     }
 
     private let lock = Lock()
-    private var kept: [Key: Entry] = [:]
-    private var used: [Key: Entry] = [:]
+    private var kept: [Source: String] = [:]
+    private var used: [Source: String] = [:]
     /// Pieces found and pieces drawn anew in the last rendering (for the benchmark's note).
     private(set) var hits = 0
     private(set) var misses = 0
@@ -29,23 +31,19 @@ final class ReportMemo: @unchecked Sendable {
 
     /// The piece drawn from `source` (the bytes of everything `draw` depends on), drawn by `draw` unless
     /// it is kept.
-    func piece(source: [UInt8], draw: () -> String) -> String {
-        piece(key: ContentDigest.of(source), source: source, draw: draw)
-    }
-
-    /// `piece(source:draw:)` under a key given: the tests' way to make two sources share one.
-    func piece(key: Key, source: [UInt8], draw: () -> String) -> String {
+    func piece(source bytes: [UInt8], draw: () -> String) -> String {
+        let source = Source(bytes: bytes)
         lock.lock()
-        if let found = used[key] ?? kept[key], found.source == source {
-            used[key] = found
+        if let found = used[source] ?? kept[source] {
+            used[source] = found
             hits += 1
             lock.unlock()
-            return found.piece
+            return found
         }
         lock.unlock()
         let drawn = draw()
         lock.lock()
-        used[key] = Entry(source: source, piece: drawn)
+        used[source] = drawn
         misses += 1
         lock.unlock()
         return drawn
@@ -62,7 +60,7 @@ final class ReportMemo: @unchecked Sendable {
     // MARK: Kept between runs of `report`
 
     static let magic: [UInt8] = Array("AGRM".utf8)
-    static let format: UInt32 = 2
+    static let format: UInt32 = 3
 
     /// The memo kept at `path`; an empty one when there is none, or it is damaged or another version's
     /// (a kept file is never trusted: it is read or refused whole).
@@ -72,12 +70,11 @@ final class ReportMemo: @unchecked Sendable {
             let kept = try? BinaryReader.unseal(
                 data, magic: magic, format: format, readerVersion: readerVersion,
                 {
-                    reader -> [Key: Entry] in
-                    var kept: [Key: Entry] = [:]
+                    reader -> [Source: String] in
+                    var kept: [Source: String] = [:]
                     for _ in 0..<(try reader.count()) {
-                        let key = Key(first: try reader.u64(), second: try reader.u64())
-                        let source = Array(try reader.take(try reader.count()))
-                        kept[key] = Entry(source: source, piece: try reader.string())
+                        let source = Source(bytes: Array(try reader.take(try reader.count())))
+                        kept[source] = try reader.string()
                     }
                     return kept
                 })
@@ -95,12 +92,11 @@ final class ReportMemo: @unchecked Sendable {
         var writer = BinaryWriter()
         writer.header(magic: Self.magic, format: Self.format, readerVersion: readerVersion)
         writer.u32(UInt32(pieces.count))
-        for (key, entry) in pieces.sorted(by: { ($0.key.first, $0.key.second) < ($1.key.first, $1.key.second) }) {
-            writer.u64(key.first)
-            writer.u64(key.second)
-            writer.u32(UInt32(entry.source.count))
-            writer.raw(entry.source)
-            writer.string(entry.piece)
+        // In the order of the sources' bytes, so that the same pieces make the same file.
+        for (source, piece) in pieces.sorted(by: { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }) {
+            writer.u32(UInt32(source.bytes.count))
+            writer.raw(source.bytes)
+            writer.string(piece)
         }
         try? AtomicFile.writePrivate(writer.sealed(), to: path)
     }
