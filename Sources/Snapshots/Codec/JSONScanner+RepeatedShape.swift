@@ -90,10 +90,8 @@ extension JSONScanner {
             memory = ShapeMemory()
             shapeMemory = memory
         }
-        // The slot of the shape in use: none yet, or none any more (this array does not repeat); and which
-        // keeping of that slot it is.
-        var current: Int?
-        var currentGeneration = 0
+        // The shape in use: none yet, or none any more (this array does not repeat).
+        var current: ShapeMemory.Taken?
         var gaveUp = false
         var triedKept = false
         var hits = 0
@@ -102,8 +100,7 @@ extension JSONScanner {
         // The first element: by a kept shape, its `[` standing for the separator; else the usual way.
         if let slot = matchKept(memory, from: opening, first: true) {
             if keepStarts { starts.append(opening + memory.slots[slot].elementOffset) }
-            current = slot
-            currentGeneration = memory.slots[slot].generation
+            current = memory.taken(slot)
             hits = 1
             everMatched = true
             triedKept = true
@@ -126,8 +123,7 @@ extension JSONScanner {
                         slot, runCount: runCount, elementOffset: offsetOfElement(in: stretch), depth: depth,
                         opensWithSeparator: base[stretch.lowerBound] == UInt8(ascii: ","))
                     if runCount > 0 {
-                        current = slot
-                        currentGeneration = memory.slots[slot].generation
+                        current = memory.taken(slot)
                     } else {
                         current = nil
                         gaveUp = true
@@ -141,8 +137,7 @@ extension JSONScanner {
                 let unitStart = index
                 if nextByteAfterWhitespace() == UInt8(ascii: ","), let slot = matchKept(memory, from: unitStart) {
                     if keepStarts { starts.append(unitStart + memory.slots[slot].elementOffset) }
-                    current = slot
-                    currentGeneration = memory.slots[slot].generation
+                    current = memory.taken(slot)
                     hits = 1
                     everMatched = true
                     continue
@@ -151,11 +146,11 @@ extension JSONScanner {
             // An element read the usual way may hold arrays that kept shapes of their own in this array's
             // slot: it then holds another shape, or none (matched, an empty shape passed over nothing, for
             // ever). This array takes a shape anew.
-            if let slot = current, memory.slots[slot].generation != currentGeneration {
+            if let taken = current, !memory.stillHolds(taken) {
                 current = nil
                 hits = 0
             }
-            if let slot = current {
+            if let slot = current?.slot {
                 let matched = matchRepeatedly(
                     memory.runs(slot), memory.slots[slot].runCount, memory.words(slot),
                     elementOffset: memory.slots[slot].elementOffset, noting: &starts, keepStarts: keepStarts)

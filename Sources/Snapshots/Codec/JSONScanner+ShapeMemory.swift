@@ -20,10 +20,21 @@ extension JSONScanner {
             /// The shape's stretch begins with its `,` (no white space before it), so that an array's `[`
             /// can stand in that first byte's place.
             var opensWithSeparator = false
-            /// Which keeping put this shape here: an array that uses the slot checks it is still the one
-            /// it took (`keep` numbers each).
+            /// Which keeping put this shape here (`keep` numbers each).
             var generation = 0
         }
+
+        /// A slot's shape as an array took it: nested arrays read meanwhile may keep shapes of their own
+        /// in that slot, and the array must then not use what is there (`stillHolds`).
+        struct Taken {
+            var slot: Int
+            var generation: Int
+        }
+
+        func taken(_ slot: Int) -> Taken { Taken(slot: slot, generation: slots[slot].generation) }
+
+        /// Whether the slot still holds the shape that was taken.
+        func stillHolds(_ taken: Taken) -> Bool { slots[taken.slot].generation == taken.generation }
 
         /// Shapes kept at once: the kinds of history an entry has, with room to spare.
         static let capacity = 4
