@@ -202,8 +202,8 @@ struct SnapshotCodecTests {
             ),
             (
                 "{\"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": [{\"providerID\": \"a\", "
-                    + "\"lastUpdated\": \"2026-11-30T12:00:00Z\", \"session\": {\"usedPercent\": 1e999}}]}",
-                "no usable providers (skipped providers[0]: 'providers[0].session.usedPercent' is out of range)"
+                    + "\"lastUpdated\": 1e999, \"session\": {\"usedPercent\": 1}}]}",
+                "no usable providers (skipped providers[0]: 'providers[0].lastUpdated' is not a string)"
             ),
             ("{\"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": [NaN]}", "not valid JSON (at byte 54)"),
         ])
@@ -230,13 +230,15 @@ struct SnapshotCodecTests {
         func entry(_ session: String) -> String {
             #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "claude", "lastUpdated": "2026-11-30T12:00:00Z", "session": \#(session)}]}"#
         }
+        func notes(_ text: String) -> [String] {
+            (try? SnapshotCodec.decode(Data(text.utf8), fileName: "studio-mac.json").notes) ?? ["refused"]
+        }
         #expect(
-            reason(entry(#"{"usedPercent": 10, "windowMinutes": 1.5}"#))
-                == "no usable providers (skipped providers[0]: 'providers[0].session.windowMinutes' is not a whole number)"
-        )
+            notes(entry(#"{"usedPercent": 10, "windowMinutes": 1.5}"#))
+                == ["'providers[0].session' is left out: 'providers[0].session.windowMinutes' is not a whole number"])
         #expect(
-            reason(entry(#"{"usedPercent": 1e-400}"#))
-                == "no usable providers (skipped providers[0]: 'providers[0].session.usedPercent' is out of range)")
+            notes(entry(#"{"usedPercent": 1e-400}"#))
+                == ["'providers[0].session' is left out: 'providers[0].session.usedPercent' is out of range"])
         let deep =
             #"{"generatedAt": "2026-11-30T12:00:00Z", "x": "# + String(repeating: "[", count: 600)
             + String(repeating: "]", count: 600) + "}"

@@ -34,7 +34,8 @@ public enum TransitionDetector {
     }
 
     /// Where each watched window of `account` keeps its state: the session under the account's key (as
-    /// version 1 kept it), every other window under `<key>|<window>`.
+    /// version 1 kept it), the weekly window under `<key>|weekly`, a limit under `<key>|limit:<id>`. A
+    /// limit id is `[a-z0-9-]`, so no limit's slot can be a window's, whatever a record names it.
     public static func slots(of account: MergedAccount) -> [String] {
         WatchedWindow.all(of: account).map(\.slot)
     }
@@ -52,8 +53,10 @@ public enum TransitionDetector {
                 guard !window.due, let resetsAt = window.resetsAt, let pace = window.pace(at: now),
                     !pace.lastsUntilReset, window.remainingPercent > WindowLevel.depletedThreshold
                 else { continue }
-                let slot = "\(account.key.description)|\(watched.name)"
-                if let fired = state.paceAlerted[slot], SamplingRule.sameReset(fired, resetsAt) { continue }
+                // The session's pace slot is `<key>|session` (its alert slot is the bare key).
+                let slot = if case .session = watched.kind { watched.slot + "|session" } else { watched.slot }
+                let earlier = state.paceAlerted[slot] ?? state.paceAlerted["\(account.key.description)|\(watched.name)"]
+                if let fired = earlier, SamplingRule.sameReset(fired, resetsAt) { continue }
                 state.paceAlerted[slot] = resetsAt
                 guard !baselineOnly else { continue }
                 events.append(
@@ -78,6 +81,10 @@ struct WatchedWindow {
 
     var name: String { kind.name }
 
+    /// A limit's slot. Until 2026-12 a limit's slot was `<key>|<id>`, which a limit named `weekly` shared
+    /// with the weekly window; `WindowTransitions` still reads a state kept under the old slot.
+    static func limitSlot(_ key: String, _ id: String) -> String { key + "|limit:" + id }
+
     static func all(of account: MergedAccount) -> [WatchedWindow] {
         let key = account.key.description
         var windows: [WatchedWindow] = []
@@ -91,7 +98,7 @@ struct WatchedWindow {
             windows.append(
                 WatchedWindow(
                     kind: .limit(id: limit.id, label: limit.label), window: limit.window, binding: limit.binding,
-                    slot: key + "|" + limit.id))
+                    slot: Self.limitSlot(key, limit.id)))
         }
         return windows
     }

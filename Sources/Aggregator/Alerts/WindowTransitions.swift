@@ -29,6 +29,12 @@ struct WindowTransitions {
             return kept?.window == nil ? kept : nil
         }
         if let kept = state.accounts[window.slot] { return kept }
+        // A limit's state as releases before the `limit:` slot kept it (`<key>|<id>`), when it is that limit's.
+        if case .limit(let id, _) = window.kind, let kept = state.accounts[account.key.description + "|" + id],
+            kept.window == id
+        {
+            return kept
+        }
         if case .weekly = window.kind, let kept = state.accounts[account.key.description],
             kept.window == "weekly" || kept.window == "monthly"
         {

@@ -44,7 +44,7 @@ package enum FastRecordDecoder {
                 throw RecordDecodingError(reason: error.reason)
             }
         }
-        return try (consume fields).validated(fileName: fileName)
+        return try (consume fields).validated(fileName: fileName, dropped: scanner.dropped.map(\.note))
     }
 
     // MARK: Errors
@@ -86,6 +86,21 @@ package enum FastRecordDecoder {
             case .badNumber: return "'\(text)' is not a whole number"
             case .outOfRange: return "'\(text)' is out of range"
             }
+        }
+    }
+
+    /// A member left out for its shape (`SchemaField.isDroppable`): why, and how many leading steps of
+    /// the error's path name the value left out (`limits[2]` of `limits[2].usedPercent`).
+    struct DroppedValue {
+        var error: SchemaError
+        var named: Int
+
+        func prefixed(_ component: SnapshotCodec.PathComponent) -> DroppedValue {
+            DroppedValue(error: error.prefixed(component), named: named + 1)
+        }
+
+        var note: String {
+            SnapshotCodec.droppedNote(SnapshotCodec.render(Array(error.path.prefix(named))), reason: error.reason)
         }
     }
 

@@ -42,6 +42,9 @@ package struct JSONScanner {
     package var depth = 0
     /// Where array shapes are kept for later arrays (`skipArrayOfShapes`); made on first use when nil.
     package var shapeMemory: ShapeMemory?
+    /// Members a reader left out for their shape (`SchemaField.isDroppable`), with their paths: notes for
+    /// the record's problems.
+    var dropped: [FastRecordDecoder.DroppedValue] = []
 
     /// A raw string token: where its content starts and ends, and whether it needs unescaping.
     package struct RawString {

@@ -51,7 +51,10 @@ struct RecordFields: SchemaObject {
 
     /// Applies the schema's rules: a valid deviceID (the file name standing in for a missing one), a
     /// version of at least 1, normalised provider ids, and at least one usable provider.
-    consuming func validated(fileName: String) throws(RecordDecodingError) -> DecodedRecord {
+    ///
+    /// `dropped`: notes on values the reader left out for their shape (a window or a limit of the wrong
+    /// shape goes, its entry stays), reported first, in order of their paths so both readers agree.
+    consuming func validated(fileName: String, dropped: [String] = []) throws(RecordDecodingError) -> DecodedRecord {
         let schemaVersion = self.schemaVersion ?? 1
         guard schemaVersion >= 1 else {
             throw RecordDecodingError(reason: "schemaVersion \(schemaVersion) is not a valid version")
@@ -62,7 +65,7 @@ struct RecordFields: SchemaObject {
         }
         let id = DeviceID(alreadyValidated: rawID)
 
-        var notes: [String] = []
+        var notes: [String] = dropped.sorted()
         if schemaVersion > DeviceSnapshot.currentSchemaVersion {
             notes.append(
                 "schemaVersion \(schemaVersion) is newer than this reader's \(DeviceSnapshot.currentSchemaVersion); "
@@ -285,10 +288,16 @@ struct ProviderEntries: SchemaValue {
         var entries: [Result<ProviderUsage, RecordFields.EntryFailure>] = []
         try FastRecordDecoder.array(&s) { (s, index) throws(FastRecordDecoder.Failure) in
             let mark = (index: s.index, depth: s.depth)
+            let droppedBefore = s.dropped.count
             do throws(FastRecordDecoder.Failure) {
                 entries.append(.success(try ProviderUsage.read(&s, history)))
+                for position in droppedBefore..<s.dropped.count {
+                    s.dropped[position] = s.dropped[position].prefixed(.index(index)).prefixed(.key("providers"))
+                }
             } catch let failure {
                 guard case .schema(let error) = failure else { throw failure }
+                // A skipped entry is reported once, as skipped: what it left out goes with it.
+                s.dropped.removeSubrange(droppedBefore...)
                 s.index = mark.index
                 s.depth = mark.depth
                 try FastRecordDecoder.skip(&s)

@@ -60,8 +60,11 @@ public enum SnapshotCodec {
     public static func decodeWithFoundation(_ data: Data, fileName: String) throws(RecordDecodingError) -> DecodedRecord
     {
         let stored: StoredSnapshot
+        let dropped = DroppedValues()
         do {
-            stored = try makeDecoder().decode(StoredSnapshot.self, from: data)
+            let decoder = makeDecoder()
+            decoder.userInfo[.droppedValues] = dropped
+            stored = try decoder.decode(StoredSnapshot.self, from: data)
         } catch let error as DecodingError {
             throw RecordDecodingError(reason: describe(error))
         } catch {
@@ -74,7 +77,7 @@ public enum SnapshotCodec {
                 read: stored.providers.map { entry in
                     entry.result.mapError { RecordFields.EntryFailure(reason: describe($0)) }
                 }))
-        return try fields.validated(fileName: fileName)
+        return try fields.validated(fileName: fileName, dropped: dropped.notes)
     }
 
     package static func makeEncoder(pretty: Bool = true) -> JSONEncoder {
@@ -115,6 +118,11 @@ public enum SnapshotCodec {
     enum PathComponent {
         case key(String)
         case index(Int)
+    }
+
+    /// The note on a value left out for its shape, the same from both readers.
+    static func droppedNote(_ value: String, reason: String) -> String {
+        "'\(value)' is left out: \(reason)"
     }
 
     /// `providers[0].session.usedPercent`.

@@ -57,21 +57,32 @@ public struct Limit: Codable, Sendable, Equatable, SchemaObject {
         UsageWindow(usedPercent: usedPercent, windowMinutes: windowMinutes, resetsAt: resetsAt)
     }
 
+    /// Ids a limit cannot have: the names of the windows beside it (`session`, `weekly`) and of the budget
+    /// events. Alerts, metrics and `check`'s JSON name a window by them, so a limit called `weekly` would
+    /// stand for the real week: hide its depletion, or fire its restore while it is still used up.
+    public static let reservedIDs: Set<String> = ["session", "weekly", "budget"]
+
     /// Whether `id` is a valid limit id, checked byte by byte: every limit of every record passes here.
     static func isPlainID(_ id: String) -> Bool {
         var id = id
-        return id.withUTF8 { bytes in
+        let plain = id.withUTF8 { bytes in
             guard !bytes.isEmpty, bytes.count <= 64 else { return false }
             for byte in bytes {
                 guard (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2D else { return false }
             }
             return true
         }
+        // Only a six- or seven-letter id can be reserved: the common case compares no text.
+        return plain && !((6...7).contains(id.utf8.count) && reservedIDs.contains(id))
     }
 
-    /// Why `candidate` is not a valid limit id, or nil when it is one (the same rule as provider ids).
+    /// Why `candidate` is not a valid limit id, or nil when it is one (the same rule as provider ids, and
+    /// not one of `reservedIDs`).
     public static func problem(withID candidate: String) -> String? {
         if candidate.isEmpty { return "a limit id cannot be empty" }
+        if reservedIDs.contains(candidate) {
+            return "a limit id cannot be '\(candidate)': that names a window of its own"
+        }
         if candidate.utf8.count > 64 { return "a limit id has at most 64 characters" }
         let valid = candidate.utf8.allSatisfy { byte in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
@@ -98,7 +109,10 @@ public struct Limit: Codable, Sendable, Equatable, SchemaObject {
             }
         let words = label.lowercased().split { !(($0.isLetter || $0.isNumber) && $0.isASCII) }
         let what = words.contains("spark") ? "spark" : words.joined(separator: "-")
-        let id = what.isEmpty ? period : (words.contains(Substring(period)) ? what : "\(what)-\(period)")
+        var id = what.isEmpty ? period : (words.contains(Substring(period)) ? what : "\(what)-\(period)")
+        // Never `session` or `weekly` (an unnamed limit, or one a source calls "Weekly"): those name the
+        // windows themselves.
+        if Self.reservedIDs.contains(id) { id = "limit-" + id }
         self.init(
             id: String(id.prefix(64)), label: words.contains("spark") ? "Spark" : label, windowMinutes: minutes,
             usedPercent: window.usedPercent, resetsAt: window.resetsAt, binding: binding)

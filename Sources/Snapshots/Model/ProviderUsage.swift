@@ -65,12 +65,12 @@ public struct ProviderUsage: Codable, Sendable, Equatable, SchemaObject {
         .field("accountEmail", \.accountEmail),
         .field("plan", \.plan),
         .field("lastUpdated", \.lastUpdated),
-        .field("session", \.session),
-        .field("weekly", \.weekly),
-        .field("modelWeekly", \.modelWeekly),
-        .field("limits", \.limits),
-        .field("tokens", \.tokens),
-        .field("costUSD", \.costUSD),
+        .droppable("session", \.session),
+        .droppable("weekly", \.weekly),
+        .droppingElements("modelWeekly", \.modelWeekly),
+        .droppingElements("limits", \.limits),
+        .droppable("tokens", \.tokens),
+        .droppable("costUSD", \.costUSD),
         .history("weeklySamples", \.weeklySamples) { (s, usage) throws(FastRecordDecoder.Failure) in
             usage.weeklyTrend = try FastRecordDecoder.weeklyTrend(&s)
         },

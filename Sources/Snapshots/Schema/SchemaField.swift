@@ -22,6 +22,9 @@ struct SchemaField<Owner>: Sendable {
     let key: StaticString
     let role: Role
     let isRequired: Bool
+    /// A member of the wrong shape is left out with a note (`JSONScanner.dropped`) instead of failing the
+    /// object: one broken window or limit must not cost the entry its other figures.
+    var isDroppable = false
     /// Where the property lies in `Owner`.
     let offset: Int
     // Each given the property's address.
@@ -41,6 +44,54 @@ struct SchemaField<Owner>: Sendable {
     static func field<Value: SchemaValue>(_ key: StaticString, _ path: WritableKeyPath<Owner, Value> & Sendable) -> Self
     {
         SchemaField(key, path, role: .stored)
+    }
+
+    /// A member of the record, kept in the caches, left out with a note when its value has the wrong shape.
+    static func droppable<Value: SchemaValue>(
+        _ key: StaticString, _ path: WritableKeyPath<Owner, Value?> & Sendable
+    ) -> Self {
+        var field = SchemaField(key, path, role: .stored)
+        field.isDroppable = true
+        return field
+    }
+
+    /// A list member whose elements are each left out with a note when of the wrong shape (a limit with a
+    /// length of 1e20 goes, the entry's other limits stay); a list that is not a list goes whole.
+    static func droppingElements<Element: SchemaValue>(
+        _ key: StaticString, _ path: WritableKeyPath<Owner, [Element]?> & Sendable
+    ) -> Self {
+        var field = SchemaField(
+            key: key, role: .stored, isRequired: false, offset: offset(of: path),
+            read: { s, property, history throws(FastRecordDecoder.Failure) in
+                if try FastRecordDecoder.kind(&s) == .null {
+                    property.assumingMemoryBound(to: [Element]?.self).pointee = try FastRecordDecoder.null(&s)
+                    return
+                }
+                var kept: [Element] = []
+                try FastRecordDecoder.array(&s) { (s, index) throws(FastRecordDecoder.Failure) in
+                    let mark = (index: s.index, depth: s.depth)
+                    do throws(FastRecordDecoder.Failure) {
+                        kept.append(try Element.read(&s, history))
+                    } catch let failure {
+                        guard case .schema(let error) = failure else { throw failure }
+                        s.index = mark.index
+                        s.depth = mark.depth
+                        try FastRecordDecoder.skip(&s)
+                        s.dropped.append(
+                            FastRecordDecoder.DroppedValue(
+                                error: error.prefixed(.index(index)).prefixed(.key("\(key)")), named: 2))
+                    }
+                }
+                property.assumingMemoryBound(to: [Element]?.self).pointee = kept.isEmpty ? nil : kept
+            },
+            isNil: { property in property.assumingMemoryBound(to: [Element]?.self).pointee == nil },
+            write: { json, property in try property.assumingMemoryBound(to: [Element]?.self).pointee.write(to: &json) },
+            keep: { out, property in property.assumingMemoryBound(to: [Element]?.self).pointee.keep(in: &out) },
+            restore: { reader, property in
+                property.assumingMemoryBound(to: [Element]?.self).pointee = try [Element]?.restore(from: &reader)
+            })
+        field.isDroppable = true
+        return field
     }
 
     /// A member of the record's history: the bulk of a record, read only when asked for.

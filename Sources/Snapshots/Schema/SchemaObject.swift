@@ -110,7 +110,13 @@ struct Schema<Owner>: Sendable {
                 s.index = mark.index
                 s.depth = mark.depth
                 try FastRecordDecoder.skip(&s)
-                failures.append((index, error.prefixed(.key("\(fields[index].key)"))))
+                if fields[index].isDroppable {
+                    // Left as the blank has it (nil), with a note: the object's other members stand.
+                    s.dropped.append(
+                        FastRecordDecoder.DroppedValue(error: error.prefixed(.key("\(fields[index].key)")), named: 1))
+                } else {
+                    failures.append((index, error.prefixed(.key("\(fields[index].key)"))))
+                }
             }
         }
         guard !failures.isEmpty || required & ~seen != 0 else { return }
