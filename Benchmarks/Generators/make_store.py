@@ -36,12 +36,14 @@ LIMITS = [("opus-weekly", "Opus", 10080, False), ("spark-session", "Spark", 300,
 
 def limits(rng, count, read_at):
     # From a generator of their own, so that a store with limits and one without differ in nothing else.
-    return [{"id": ident, "label": label, "windowMinutes": minutes,
+    # Past the first four, ids get the round's number: a limit's id is unique in its entry.
+    return [{"id": ident if index < len(LIMITS) else f"{ident}-{index // len(LIMITS)}", "label": label,
+             "windowMinutes": minutes,
              "usedPercent": rng.choice([100.0, round(rng.uniform(0, 100), 2)]),
              "resetsAt": stamp(read_at + timedelta(minutes=rng.randint(1, minutes))),
              "used": round(rng.uniform(0, 300), 2), "limit": 300.0,
              "unit": "USD" if ident.startswith("spend") else "requests", "binding": binding}
-            for ident, label, minutes, binding in (LIMITS * (count // len(LIMITS) + 1))[:count]]
+            for index, (ident, label, minutes, binding) in enumerate((LIMITS * (count // len(LIMITS) + 1))[:count])]
 
 
 def entry(rng, provider, account, read_at, now, days, samples):

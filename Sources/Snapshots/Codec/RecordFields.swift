@@ -170,13 +170,15 @@ struct RecordFields: SchemaObject {
             // for notes, as above.
             var kept: [Limit] = []
             kept.reserveCapacity(limits.count)
+            // A set, not a search of `kept`: a record of 100 000 limits took every reader eight minutes.
+            var ids = Set<String>(minimumCapacity: limits.count)
             for (index, var limit) in limits.enumerated() {
                 func path() -> String { "\(prefix()).limits[\(index)]" }
                 if !Limit.isPlainID(limit.id), let problem = Limit.problem(withID: limit.id) {
                     notes.append("skipped \(path()): \(problem)")
                     continue
                 }
-                if kept.contains(where: { $0.id == limit.id }) {
+                if !ids.insert(limit.id).inserted {
                     notes.append("skipped \(path()): the id '\(limit.id)' is given twice; the first stands")
                     continue
                 }
