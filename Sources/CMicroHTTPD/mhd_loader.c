@@ -27,6 +27,8 @@ static struct {
     void (*stop_daemon)(struct MHD_Daemon *);
     const union MHD_DaemonInfo *(*get_daemon_info)(struct MHD_Daemon *, enum MHD_DaemonInfoType, ...);
     struct MHD_Response *(*create_response_from_buffer)(size_t, void *, enum MHD_ResponseMemoryMode);
+    struct MHD_Response *(*create_response_from_callback)(uint64_t, size_t, MHD_ContentReaderCallback, void *,
+                                                          MHD_ContentReaderFreeCallback);
     enum MHD_Result (*add_response_header)(struct MHD_Response *, const char *, const char *);
     enum MHD_Result (*queue_response)(struct MHD_Connection *, unsigned int, struct MHD_Response *);
     void (*destroy_response)(struct MHD_Response *);
@@ -62,6 +64,7 @@ static void aggctl_mhd_open(void) {
     AGGCTL_MHD_FIND(stop_daemon, "MHD_stop_daemon")
     AGGCTL_MHD_FIND(get_daemon_info, "MHD_get_daemon_info")
     AGGCTL_MHD_FIND(create_response_from_buffer, "MHD_create_response_from_buffer")
+    AGGCTL_MHD_FIND(create_response_from_callback, "MHD_create_response_from_callback")
     AGGCTL_MHD_FIND(add_response_header, "MHD_add_response_header")
     AGGCTL_MHD_FIND(queue_response, "MHD_queue_response")
     AGGCTL_MHD_FIND(destroy_response, "MHD_destroy_response")
@@ -104,6 +107,9 @@ typedef struct aggctl_mhd_watch {
 static pthread_mutex_t aggctl_mhd_watch_lock = PTHREAD_MUTEX_INITIALIZER;
 static aggctl_mhd_watch *aggctl_mhd_watched;
 static unsigned int aggctl_mhd_request_seconds = 10;
+// An answer still being sent after this long is cut off: a reader that takes a byte now and then is never
+// idle, and would keep an answer (and an older merge's views) in memory for as long as it liked.
+static unsigned int aggctl_mhd_answer_seconds = 120;
 
 static void aggctl_mhd_now(struct timespec *now) { clock_gettime(CLOCK_MONOTONIC, now); }
 
@@ -172,9 +178,17 @@ static void *aggctl_mhd_watchdog(void *unused) {
         aggctl_mhd_now(&now);
         pthread_mutex_lock(&aggctl_mhd_watch_lock);
         for (aggctl_mhd_watch *watch = aggctl_mhd_watched; watch; watch = watch->next) {
-            if (watch->waiting && now.tv_sec - watch->since.tv_sec > (time_t)aggctl_mhd_request_seconds) {
+            time_t elapsed = now.tv_sec - watch->since.tv_sec;
+            if (watch->waiting && elapsed > (time_t)aggctl_mhd_request_seconds) {
                 shutdown(watch->fd, SHUT_RDWR);
                 watch->waiting = 0;
+            } else if (!watch->waiting && elapsed > (time_t)aggctl_mhd_answer_seconds) {
+                // Reset, not a graceful end: what the socket's buffer still holds would otherwise go out
+                // at the slow reader's pace for minutes more.
+                struct linger reset = {1, 0};
+                setsockopt(watch->fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+                shutdown(watch->fd, SHUT_RDWR);
+                aggctl_mhd_now(&watch->since);
             }
         }
         pthread_mutex_unlock(&aggctl_mhd_watch_lock);
@@ -221,6 +235,7 @@ void *aggctl_mhd_start(const struct sockaddr *address, socklen_t length, aggctl_
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
     if (address->sa_family == AF_INET6) flags |= MHD_USE_IPv6;
     aggctl_mhd_request_seconds = limits.request_seconds;
+    if (limits.answer_seconds) aggctl_mhd_answer_seconds = limits.answer_seconds;
     struct MHD_Daemon *daemon = mhd.start_daemon(
         flags, 0, NULL, NULL, aggctl_mhd_access, route,
         MHD_OPTION_SOCK_ADDR, address,
@@ -272,11 +287,9 @@ const char *aggctl_mhd_header(void *connection, const char *name) {
 #endif
 }
 
-int aggctl_mhd_respond(void *connection, unsigned int status, const void *body, size_t length,
-                       const char *const *names, const char *const *values, size_t count) {
 #ifdef AGGCTL_HAVE_MHD
-    struct MHD_Response *response =
-        mhd.create_response_from_buffer(length, (void *)(length ? body : ""), MHD_RESPMEM_MUST_COPY);
+static int aggctl_mhd_queue(void *connection, unsigned int status, struct MHD_Response *response,
+                            const char *const *names, const char *const *values, size_t count) {
     if (!response) return -1;
     for (size_t index = 0; index < count; index++) {
         if (mhd.add_response_header(response, names[index], values[index]) != MHD_YES) {
@@ -285,10 +298,38 @@ int aggctl_mhd_respond(void *connection, unsigned int status, const void *body, 
         }
     }
     enum MHD_Result queued = mhd.queue_response(connection, status, response);
+    // The connection holds the response from here; the last one done with it destroys it.
     mhd.destroy_response(response);
     return queued == MHD_YES ? 0 : -1;
+}
+#endif
+
+int aggctl_mhd_respond(void *connection, unsigned int status, const void *body, size_t length,
+                       const char *const *names, const char *const *values, size_t count) {
+#ifdef AGGCTL_HAVE_MHD
+    struct MHD_Response *response =
+        mhd.create_response_from_buffer(length, (void *)(length ? body : ""), MHD_RESPMEM_MUST_COPY);
+    return aggctl_mhd_queue(connection, status, response, names, values, count);
 #else
     (void)connection; (void)status; (void)body; (void)length; (void)names; (void)values; (void)count;
+    return -1;
+#endif
+}
+
+int aggctl_mhd_respond_shared(void *connection, unsigned int status, uint64_t length,
+                              const char *const *names, const char *const *values, size_t count,
+                              void *source, aggctl_mhd_reader reader, aggctl_mhd_release release) {
+#ifdef AGGCTL_HAVE_MHD
+    struct MHD_Response *response = mhd.create_response_from_callback(
+        length, AGGCTL_MHD_BLOCK, (MHD_ContentReaderCallback)reader, source, release);
+    if (!response) {
+        release(source);
+        return -1;
+    }
+    return aggctl_mhd_queue(connection, status, response, names, values, count);
+#else
+    (void)connection; (void)status; (void)length; (void)names; (void)values; (void)count; (void)reader;
+    release(source);
     return -1;
 #endif
 }

@@ -51,20 +51,24 @@ public final class HTTPServer: @unchecked Sendable {
         /// Memory a connection may use, its request's headers included (a request whose headers do not
         /// fit is answered 431).
         public var memoryPerConnection: Int
+        /// An answer still being sent this long after it began is cut off: a reader taking a byte now and
+        /// then is never idle, and would hold the answer as long as it liked.
+        public var answerSeconds: Int
 
         public static let `default` = Limits(
             connections: 256, connectionsPerAddress: 64, idleSeconds: 10, requestSeconds: 10,
-            memoryPerConnection: 32 * 1024)
+            memoryPerConnection: 32 * 1024, answerSeconds: 120)
 
         public init(
             connections: Int, connectionsPerAddress: Int, idleSeconds: Int, requestSeconds: Int,
-            memoryPerConnection: Int
+            memoryPerConnection: Int, answerSeconds: Int = 120
         ) {
             self.connections = connections
             self.connectionsPerAddress = connectionsPerAddress
             self.idleSeconds = idleSeconds
             self.requestSeconds = requestSeconds
             self.memoryPerConnection = memoryPerConnection
+            self.answerSeconds = answerSeconds
         }
     }
 
@@ -92,7 +96,7 @@ public final class HTTPServer: @unchecked Sendable {
         let settings = aggctl_mhd_limits(
             connections: UInt32(limits.connections), connections_per_ip: UInt32(limits.connectionsPerAddress),
             idle_seconds: UInt32(limits.idleSeconds), request_seconds: UInt32(limits.requestSeconds),
-            memory_per_connection: limits.memoryPerConnection)
+            memory_per_connection: limits.memoryPerConnection, answer_seconds: UInt32(limits.answerSeconds))
         // The server is kept alive by the daemon's context for as long as it runs (released in `stop`).
         let context = Unmanaged.passRetained(server).toOpaque()
         errno = 0
@@ -135,10 +139,43 @@ public final class HTTPServer: @unchecked Sendable {
         defer { for pointer in names + values { free(pointer) } }
         let constNames = names.map { UnsafePointer($0) }
         let constValues = values.map { UnsafePointer($0) }
-        _ = response.body.withUnsafeBytes { body in
-            aggctl_mhd_respond(
-                connection, UInt32(response.status), body.baseAddress, body.count, constNames, constValues,
-                response.headers.count)
+        guard response.body.count > Int(AGGCTL_MHD_BLOCK) else {
+            _ = response.body.withUnsafeBytes { body in
+                aggctl_mhd_respond(
+                    connection, UInt32(response.status), body.baseAddress, body.count, constNames, constValues,
+                    response.headers.count)
+            }
+            return
         }
+        // A large answer is not copied per reader: the connection keeps the body alive (it shares its storage
+        // with the served view) and libmicrohttpd takes it a block at a time as the client reads.
+        let source = Unmanaged.passRetained(SharedBody(response.body)).toOpaque()
+        _ = aggctl_mhd_respond_shared(
+            connection, UInt32(response.status), UInt64(response.body.count), constNames, constValues,
+            response.headers.count, source, SharedBody.read, SharedBody.release)
+    }
+}
+
+/// A large answer's bytes, held once for every connection sending it; released by the last of them.
+private final class SharedBody {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    static let read: aggctl_mhd_reader = { source, position, buffer, max in
+        guard let source, let buffer else { return -1 }
+        let body = Unmanaged<SharedBody>.fromOpaque(source).takeUnretainedValue().bytes
+        guard position < UInt64(body.count) else { return -1 }
+        let start = Int(position)
+        let count = Swift.min(max, body.count - start)
+        body.withUnsafeBytes { bytes in
+            UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + start, byteCount: count)
+        }
+        return count
+    }
+
+    static let release: aggctl_mhd_release = { source in
+        guard let source else { return }
+        Unmanaged<SharedBody>.fromOpaque(source).release()
     }
 }

@@ -30,8 +30,8 @@ enum ServeCommand {
         HEAD are answered; each answer has an ETag, and If-None-Match gets 304. On any address but loopback,
         serve refuses to start without --token-file; then every request needs the token but the page's shell,
         which asks for it once. SIGINT or SIGTERM stops it (exit 0). Limits: 256 connections, 64 from one
-        address, 10 s of silence, 10 s for a request's headers, 32 KiB of memory per connection (request
-        headers included; more is answered 431). docs/serve.md has the rest.
+        address, 10 s of silence, 10 s for a request's headers, 120 s to send an answer, 32 KiB of memory per
+        connection (request headers included; more is answered 431). docs/serve.md has the rest.
         """
     static let command = Command(name: name, summary: summary, flags: flags, details: details) { flags, context in
         try run(flags, context: context)
@@ -69,8 +69,8 @@ enum ServeCommand {
                     return seconds
                 } ?? 60
             merge = try MergeSettings(flags, context: context, command: name)
-            // Seconds a connection may be silent, and a request's headers may take (default 10; tests
-            // shorten them, a slow network may need more).
+            // Seconds a connection may be silent and a request's headers may take (default 10), and an
+            // answer may take to be sent (default 120); tests shorten them, a slow network may need more.
             if let text = context.environment["AGGCTL_SERVE_TIMEOUT"], !text.isEmpty {
                 guard let seconds = Int(text), (1...3600).contains(seconds) else {
                     throw UsageError(
@@ -78,6 +78,14 @@ enum ServeCommand {
                 }
                 limits.idleSeconds = seconds
                 limits.requestSeconds = seconds
+            }
+            if let text = context.environment["AGGCTL_SERVE_ANSWER_TIMEOUT"], !text.isEmpty {
+                guard let seconds = Int(text), (1...3600).contains(seconds) else {
+                    throw UsageError(
+                        "AGGCTL_SERVE_ANSWER_TIMEOUT: '\(text)' is not a number of seconds from 1 to 3600",
+                        command: name)
+                }
+                limits.answerSeconds = seconds
             }
         }
 

@@ -46,6 +46,7 @@ enum ManualPage {
             "AGGCTL_SERVE_TIMEOUT",
             "seconds serve lets a connection be silent, and a request's headers take (default 10)"
         ),
+        ("AGGCTL_SERVE_ANSWER_TIMEOUT", "seconds serve lets an answer take to be sent (default 120)"),
         ("XDG_STATE_HOME, XDG_CONFIG_HOME", "where state (history, alerts, caches) and the config file live"),
         ("NO_COLOR", "no colour in tables"),
     ]

@@ -65,7 +65,16 @@ final class ServedState: @unchecked Sendable {
     }
 
     func publish(_ views: ServedViews) {
+        var views = views
         lock.lock()
+        if let old = self.views {
+            // An unchanged view keeps the bytes already being sent: a slow reader of the last answer and a
+            // new one share them, rather than each merge adding a copy while readers of the old one linger.
+            if views.page.entityTag == old.page.entityTag { views.page = old.page }
+            if views.shell.entityTag == old.shell.entityTag { views.shell = old.shell }
+            if views.status.entityTag == old.status.entityTag { views.status = old.status }
+            if views.metrics.entityTag == old.metrics.entityTag { views.metrics = old.metrics }
+        }
         self.views = views
         lastError = nil
         reads += 1
