@@ -270,6 +270,16 @@ int aggctl_mhd_port(void *daemon) {
 #endif
 }
 
+int aggctl_mhd_connection_port(void *connection) {
+#ifdef AGGCTL_HAVE_MHD
+    const union MHD_ConnectionInfo *info = mhd.get_connection_info(connection, MHD_CONNECTION_INFO_DAEMON);
+    return info && info->daemon ? aggctl_mhd_port(info->daemon) : -1;
+#else
+    (void)connection;
+    return -1;
+#endif
+}
+
 void aggctl_mhd_stop(void *daemon) {
 #ifdef AGGCTL_HAVE_MHD
     mhd.stop_daemon(daemon);

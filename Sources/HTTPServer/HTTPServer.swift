@@ -6,14 +6,17 @@ public struct HTTPRequest: Sendable {
     public let method: String
     /// The path as sent, query included (never decoded: the routes are fixed strings).
     public let target: String
+    /// The port the request came in on: the one the server listens on.
+    public let port: Int
     let headerLookup: @Sendable (String) -> String?
 
     /// A request header's value (the first of its name, case-insensitive), or nil.
     public func header(_ name: String) -> String? { headerLookup(name) }
 
-    public init(method: String, target: String, headers: @escaping @Sendable (String) -> String?) {
+    public init(method: String, target: String, port: Int, headers: @escaping @Sendable (String) -> String?) {
         self.method = method
         self.target = target
+        self.port = port
         headerLookup = headers
     }
 }
@@ -127,7 +130,10 @@ public final class HTTPServer: @unchecked Sendable {
         let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
         // Valid only during this call: the request is answered before it returns.
         let handle = UInt(bitPattern: connection)
-        let request = HTTPRequest(method: String(cString: method), target: String(cString: target)) { name in
+        let request = HTTPRequest(
+            method: String(cString: method), target: String(cString: target),
+            port: Int(aggctl_mhd_connection_port(connection))
+        ) { name in
             guard let pointer = UnsafeMutableRawPointer(bitPattern: handle),
                 let value = aggctl_mhd_header(pointer, name)
             else { return nil }

@@ -4,7 +4,7 @@ import json, os, select, subprocess, sys, tempfile, time
 
 
 class Browser:
-    def __init__(self, chromium, width, height):
+    def __init__(self, chromium, width, height, extra_flags=()):
         to_browser_r, self.to_browser_w = os.pipe()
         self.from_browser_r, from_browser_w = os.pipe()
         self.profile = tempfile.mkdtemp(prefix="aggctl-chromium-")
@@ -12,7 +12,7 @@ class Browser:
             chromium, "--headless=new", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
             "--no-first-run", "--no-default-browser-check", "--disable-background-networking",
             "--disable-component-update", "--disable-sync", "--disable-extensions", "--mute-audio",
-            "--user-data-dir=" + self.profile, "about:blank",
+            "--user-data-dir=" + self.profile, *extra_flags, "about:blank",
         ]
 
         def child_setup():

@@ -14,10 +14,13 @@ struct ServeRoutesTests {
         refresh: 60, tokenRequired: true)
 
     func request(_ method: String, _ target: String, _ headers: [String: String] = [:]) -> HTTPRequest {
-        HTTPRequest(method: method, target: target) { name in
+        let headers = headers["Host"] == nil ? headers.merging(["Host": "127.0.0.1:8787"]) { $1 } : headers
+        return HTTPRequest(method: method, target: target, port: 8787) { name in
             headers.first { $0.key.lowercased() == name.lowercased() }?.value
         }
     }
+
+    static let loopback = AnsweredHosts(listen: .default)
 
     func header(_ response: HTTPResponse, _ name: String) -> String? {
         response.headers.first { $0.name == name }?.value
@@ -25,7 +28,7 @@ struct ServeRoutesTests {
 
     @Test("each route answers its view with a tag; the same tag again is 304; other paths 404, other methods 405")
     func routes() {
-        let routes = ServeRoutes(token: nil)
+        let routes = ServeRoutes(token: nil, hosts: Self.loopback)
         let state = ServedSnapshot(views: views, error: nil)
         let status = routes.answer(request("GET", "/api/status"), state: state)
         #expect(status.status == 200 && status.body == views.status.body)
@@ -50,7 +53,7 @@ struct ServeRoutesTests {
     @Test("with a token every route needs it; a wrong, a longer or a missing one is 401, never echoed")
     func token() {
         let secret = Array("correct-horse-battery-staple".utf8)
-        let routes = ServeRoutes(token: secret)
+        let routes = ServeRoutes(token: secret, hosts: Self.loopback)
         let state = ServedSnapshot(views: views, error: nil)
         for given in [nil, "Bearer wrong", "Bearer correct-horse-battery-staplex", "Basic Y29ycmVjdA==", "Bearer "] {
             for path in ["/api/status", "/metrics", "/healthz"] {
@@ -94,5 +97,52 @@ struct ServeRoutesTests {
         #expect(!ServeRoutes.sameBytes(Array("ab".utf8), Array("abc".utf8)))
         #expect(!ServeRoutes.sameBytes([], Array("a".utf8)))
         #expect(ServeRoutes.sameBytes([], []))
+    }
+}
+
+/// Which `Host` names serve answers for: a page that rebinds its own name to 127.0.0.1 reads nothing.
+struct AnsweredHostsTests {
+    @Test("loopback: localhost and loopback addresses with the port; other names, ports or none are refused")
+    func loopback() {
+        let hosts = AnsweredHosts(listen: .default)
+        for header in ["127.0.0.1:8787", "localhost:8787", "LOCALHOST:8787", "[::1]:8787", "127.0.0.2:8787"] {
+            #expect(hosts.answers(header, port: 8787), "\(header)")
+        }
+        for header in [
+            nil, "", "evil.example:8787", "evil.example", "localhost", "localhost:80", "127.0.0.1:8788",
+            "localhost.:8787", "127.0.0.1:8787:1", "[::1", "127.1:8787", "localhost:+8787", "192.168.1.5:8787",
+        ] {
+            #expect(!hosts.answers(header, port: 8787), "\(header ?? "no Host")")
+        }
+        let routes = ServeRoutes(token: nil, hosts: hosts)
+        let request = HTTPRequest(method: "GET", target: "/api/status", port: 8787) { name in
+            name.lowercased() == "host" ? "evil.example:8787" : nil
+        }
+        let refused = routes.answer(request, state: ServedSnapshot())
+        #expect(refused.status == 421 && header(refused, "Cache-Control") == "no-store")
+    }
+
+    @Test("a wildcard listen address answers any IP address with its port; --allow-host names any port")
+    func wildcardAndNames() throws {
+        let any = try ListenAddress.parse("0.0.0.0:8787").get()
+        let hosts = AnsweredHosts(listen: any, names: ["Dash.Example.org"])
+        #expect(hosts.answers("192.168.1.5:8787", port: 8787))
+        #expect(hosts.answers("[fe80::1]:8787", port: 8787))
+        #expect(!hosts.answers("192.168.1.5:9000", port: 8787))
+        #expect(hosts.answers("dash.example.org", port: 8787), "a proxy in front, on its own port")
+        #expect(hosts.answers("dash.example.org:443", port: 8787))
+        #expect(!hosts.answers("evil.example:8787", port: 8787))
+        let lan = AnsweredHosts(listen: try ListenAddress.parse("192.168.1.5:8787").get())
+        #expect(lan.answers("192.168.1.5:8787", port: 8787))
+        #expect(!lan.answers("192.168.1.6:8787", port: 8787))
+        #expect(AnsweredHosts.problem(withName: "dash.example.org") == nil)
+        #expect(AnsweredHosts.problem(withName: "[::1]") == nil)
+        for bad in ["", "dash.example.org:8787", "a b", "évil", "x/y"] {
+            #expect(AnsweredHosts.problem(withName: bad) != nil, "\(bad)")
+        }
+    }
+
+    func header(_ response: HTTPResponse, _ name: String) -> String? {
+        response.headers.first { $0.name == name }?.value
     }
 }

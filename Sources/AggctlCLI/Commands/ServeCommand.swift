@@ -18,16 +18,21 @@ enum ServeCommand {
     static let tokenFile = FlagSpec.option(
         "token-file", "F",
         "every request needs 'Authorization: Bearer' and the token in F (mode 0600); required off loopback")
+    static let allowHost = FlagSpec.option(
+        "allow-host", "NAME", repeatable: true,
+        "also answer requests for the name NAME (a proxy's, this machine's); other names get 421")
     static let refresh = FlagSpec.option("refresh", "SECONDS", "seconds between reads of the store (default 60)")
     static let flags = [
-        CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, listen, tokenFile, refresh,
+        CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, listen, allowHost, tokenFile, refresh,
         CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew,
     ]
     static let details = """
         GET / is the dashboard (the report's page, its live part redrawn from /api/status every --refresh
         seconds without a reload), /api/status what status --json prints, /metrics what export --format
         prometheus prints, /healthz 'ok' once a read stands (503 while the store cannot be read). Only GET and
-        HEAD are answered; each answer has an ETag, and If-None-Match gets 304. On any address but loopback,
+        HEAD are answered; each answer has an ETag, and If-None-Match gets 304. A request is answered only for
+        the listen address, localhost or a loopback address with the port, or an --allow-host name (421
+        otherwise: a web page cannot rebind its own name to this server). On any address but loopback,
         serve refuses to start without --token-file; then every request needs the token but the page's shell,
         which asks for it once. SIGINT or SIGTERM stops it (exit 0). Limits: 256 connections, 64 from one
         address, 10 s of silence, 10 s for a request's headers, 120 s to send an answer, 32 KiB of memory per
@@ -40,6 +45,7 @@ enum ServeCommand {
     struct Options {
         var merge: MergeSettings
         var address: ListenAddress
+        var allowedHosts: [String]
         var token: [UInt8]?
         var refresh: TimeInterval
         var limits = HTTPServer.Limits.default
@@ -51,6 +57,12 @@ enum ServeCommand {
                 case .success(let parsed): address = parsed
                 case .failure(let error): throw UsageError("--listen: '\(text)': \(error)", command: name)
                 }
+            }
+            allowedHosts = try flags.all(ServeCommand.allowHost).map { name in
+                if let problem = AnsweredHosts.problem(withName: name) {
+                    throw UsageError("--allow-host: \(problem)", command: ServeCommand.name)
+                }
+                return name
             }
             token = try flags.value(ServeCommand.tokenFile).map { try Self.readToken(from: $0, context: context) }
             if token == nil, !address.isLoopback {
@@ -120,7 +132,8 @@ enum ServeCommand {
         var context = context
         context.keepUntilExit = { _ in }
         let state = ServedState()
-        let routes = ServeRoutes(token: options.token)
+        let routes = ServeRoutes(
+            token: options.token, hosts: AnsweredHosts(listen: options.address, names: options.allowedHosts))
         let server: HTTPServer
         do {
             server = try HTTPServer.start(on: options.address, limits: options.limits) { request in

@@ -7,11 +7,16 @@ import Snapshots
 struct ServeRoutes: Sendable {
     /// The bearer token every request needs; nil on loopback without `--token-file`.
     var token: [UInt8]?
+    /// The `Host` names answered; any other is refused with 421 before anything else is looked at.
+    var hosts: AnsweredHosts
 
     /// The page's policy: the report's, and the one script of this server (`DashboardPage.policy`).
     static let pagePolicy = DashboardPage.policy
 
     func answer(_ request: HTTPRequest, state: ServedSnapshot) -> HTTPResponse {
+        guard hosts.answers(request.header("Host"), port: request.port) else {
+            return plain(421, "this server does not answer for that name (its Host); see serve --allow-host\n")
+        }
         guard request.method == "GET" || request.method == "HEAD" else {
             return plain(405, "only GET and HEAD are answered\n", extra: [("Allow", "GET, HEAD")])
         }

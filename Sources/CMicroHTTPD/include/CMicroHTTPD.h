@@ -52,6 +52,9 @@ void aggctl_mhd_stop(void *daemon);
 /// The value of a request header, or NULL.
 const char *aggctl_mhd_header(void *connection, const char *name);
 
+/// The port the connection came in on (the daemon's), or -1.
+int aggctl_mhd_connection_port(void *connection);
+
 /// Answers the request: `status`, `count` headers (`names[i]: values[i]`) and the body (copied). 0 when
 /// it was queued.
 int aggctl_mhd_respond(void *connection, unsigned int status, const void *body, size_t length,
