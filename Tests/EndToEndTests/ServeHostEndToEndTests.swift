@@ -60,3 +60,33 @@ struct ServeHostEndToEndTests {
         #expect((allowed["text"] as? String ?? "").contains("laptop@example.com"))
     }
 }
+
+/// The dashboard's token form with scripts off: pressing Enter sends the token nowhere.
+struct TokenFormBrowserTests {
+    let serving = ServeEndToEndTests()
+
+    @Test(
+        "with scripts off, typing the token and pressing Enter puts it in no URL and no request",
+        .enabled(if: ReportBrowserTests.runs, "\(ReportBrowserTests.reason)"))
+    func scriptsOff() throws {
+        let browser = try #require(ReportBrowserTests.chromium, "missing under CI: \(ReportBrowserTests.reason)")
+        try serving.publish("laptop", used: 42)
+        let token = "form-token-0123456789abcdef"
+        try serving.root.write("token", token + "\n")
+        chmod(serving.root.file("token"), 0o600)
+        let server = try serving.serve(["--token-file", serving.root.file("token")])
+        defer { kill(server.process.processIdentifier, SIGTERM) }
+        let home = TemporaryDirectory("aggctl-chromium-home")
+        let run = try BinaryRun.run(
+            [Repository.path("Tests/Browser/token_form.py"), browser, server.origin + "/", token],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": home.path], executable: "/usr/bin/python3", timeout: 90)
+        try #require(run.status == 0, "token_form.py failed: \(run.errors)")
+        let found = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        #expect(found["form"] as? Bool == true, "the shell shows the form without scripts")
+        let history = found["history"] as? [String] ?? ["?"]
+        #expect(history.allSatisfy { !$0.contains(token) && !$0.contains("token=") }, "\(history)")
+        let sent = found["sent"] as? [[String: String]] ?? []
+        #expect(
+            sent.allSatisfy { !($0["url"] ?? "").contains(token) && !($0["body"] ?? "").contains(token) }, "\(sent)")
+    }
+}

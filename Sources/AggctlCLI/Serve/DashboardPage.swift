@@ -18,9 +18,12 @@ struct DashboardPage {
     /// The report's pieces from the last read, reused where their figures did not change.
     var memo: ReportMemo? = nil
 
-    /// The page's policy: the report's, plus the one script from this server and its requests to it.
+    /// The page's policy: the report's, plus the one script from this server and its requests to it. No
+    /// form is ever sent: the token form is the script's to read, and with scripts off a submitted form
+    /// would carry the token to the server in a request (`form-action 'none'`).
     static let policy =
-        "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; img-src 'self' data:"
+        "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; img-src 'self' data:; "
+        + "form-action 'none'"
 
     func render() -> String {
         let now = RFC3339.format(result.now)
@@ -41,7 +44,7 @@ struct DashboardPage {
             <header><h1>aggctl</h1><p class="meta">\
             <span id="as-of">\(withFigures ? "as of <time datetime=\"\(now)\">\(now)</time>" : "waiting for the token")\
             </span> · <span id="state">\(withFigures ? "live" : "")</span></p></header>
-            <form id="token"\(withFigures || !tokenRequired ? " hidden" : "")><label>Token \
+            <form id="token" method="post"\(withFigures || !tokenRequired ? " hidden" : "")><label>Token \
             <input type="password" name="token" autocomplete="off" required></label> <button>Open</button></form>
 
             """
