@@ -15,6 +15,15 @@ public protocol Notifier: Sendable {
     /// May be called again with the same notification after a failure or a crash: backends that can,
     /// pass the `id` on so that the receiver can tell a repeat.
     func deliver(_ notification: Notification) throws
+
+    /// Whether a person reads each message (a desktop, a phone through ntfy, a chat): such a backend gets
+    /// at most `Outbox.notificationsPerRun` a run, then one summary. Programs (stdout, hooks, webhooks)
+    /// get every event.
+    var isPersonFacing: Bool { get }
+}
+
+extension Notifier {
+    public var isPersonFacing: Bool { false }
 }
 
 /// Why a backend could not deliver: one lowercase line, no secrets.

@@ -10,6 +10,7 @@ import TextSafety
 /// render a subset of HTML in bodies, and a record's `<a href>` or `<img>` must stay text.
 public struct DesktopNotifier: Notifier {
     public let name = "desktop"
+    public var isPersonFacing: Bool { true }
     private let runner: any ProcessRunner
     private let environment: [String: String]
     private let helper: String

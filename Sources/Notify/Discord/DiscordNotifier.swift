@@ -12,6 +12,7 @@ import TextSafety
 /// messages show the host only.
 public struct DiscordNotifier: Notifier {
     public let name: String
+    public var isPersonFacing: Bool { true }
     private let url: String
     private let client: HTTPClient
 

@@ -13,6 +13,7 @@ import TextSafety
 /// authentication. The topic is a secret like a webhook's path: messages show the server only.
 public struct NtfyNotifier: Notifier {
     public let name: String
+    public var isPersonFacing: Bool { true }
     private let url: String
     private let client: HTTPClient
     private let token: String?

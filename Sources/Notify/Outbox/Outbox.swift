@@ -47,8 +47,14 @@ public struct Outbox: Codable, Sendable, Equatable {
         }
     }
 
+    /// How many notifications one run sends a person-facing backend (SPEC section 6, "Floods"): past
+    /// that, the rest are folded into one summary. 5000 used-up limits were 5000 phone notifications.
+    public static let notificationsPerRun = 10
+
     /// Delivers every queued event to every backend that does not have it yet.
     ///
+    /// A person-facing backend gets the first `notificationsPerRun` of them; each one past that is folded
+    /// (recorded as delivered to it, so it is never sent later either) and one summary says how many.
     /// - Parameters:
     ///   - now: the real time, for dropping events older than `lifetime`.
     ///   - recorder: told of each success as it happens; when it throws, delivery stops and that error
@@ -60,6 +66,8 @@ public struct Outbox: Codable, Sendable, Equatable {
     ) rethrows -> DeliveryReport {
         var report = DeliveryReport()
         var down: [String: String] = [:]
+        var sent: [String: Int] = [:]
+        var folded: [String: [Notification]] = [:]
         var index = 0
         while index < items.count {
             let item = items[index]
@@ -67,11 +75,16 @@ public struct Outbox: Codable, Sendable, Equatable {
             for notifier in notifiers where !items[index].deliveredTo.contains(notifier.name) {
                 if let reason = down[notifier.name] {
                     failed.append(DeliveryFailure(event: item.notification.id, backend: notifier.name, reason: reason))
+                } else if notifier.isPersonFacing, sent[notifier.name, default: 0] >= Self.notificationsPerRun {
+                    folded[notifier.name, default: []].append(item.notification)
+                    items[index].deliveredTo.append(notifier.name)
+                    try recorder(item.notification.id, notifier.name)
                 } else if let failure = policy.deliver(item.notification, with: notifier) {
                     down[notifier.name] = failure.reason
                     failed.append(
                         DeliveryFailure(event: item.notification.id, backend: notifier.name, reason: failure.reason))
                 } else {
+                    sent[notifier.name, default: 0] += 1
                     items[index].deliveredTo.append(notifier.name)
                     try recorder(item.notification.id, notifier.name)
                 }
@@ -87,7 +100,29 @@ public struct Outbox: Codable, Sendable, Equatable {
                 index += 1
             }
         }
+        for notifier in notifiers {
+            guard let events = folded[notifier.name] else { continue }
+            let summary = Self.summary(of: events)
+            if let failure = policy.deliver(summary, with: notifier) {
+                report.failures.append(
+                    DeliveryFailure(event: summary.id, backend: notifier.name, reason: failure.reason))
+            }
+        }
         return report
+    }
+
+    /// The one message that stands for `events` folded in a flood: how many, and where to see them.
+    static func summary(of events: [Notification]) -> Notification {
+        let first = events[0]
+        let depleted = events.filter { $0.kind == "depleted" }.count
+        let body =
+            "\(events.count) more events in this run were not sent one by one"
+            + (depleted > 0 ? " (\(depleted) used up)" : "")
+            + ": `aggctl status` shows every account, `aggctl check --notify stdout` lists every event"
+        return Notification(
+            id: "\(first.id)+\(events.count - 1)", kind: "summary", window: "all", providerID: "aggctl",
+            accountEmail: nil, remainingPercent: 0, resetsAt: nil, title: "\(events.count) more aggctl alerts",
+            body: body, at: events.map(\.at).max() ?? first.at, urgency: depleted > 0 ? .critical : .normal)
     }
 }
 

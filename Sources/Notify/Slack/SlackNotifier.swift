@@ -10,6 +10,7 @@ import TextSafety
 /// a `<!channel>` mention. The webhook's URL is its secret: messages show the host only.
 public struct SlackNotifier: Notifier {
     public let name: String
+    public var isPersonFacing: Bool { true }
     private let url: String
     private let client: HTTPClient
 
