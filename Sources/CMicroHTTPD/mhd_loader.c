@@ -1,10 +1,12 @@
 // Opens libmicrohttpd with dlopen on first use (see CMicroHTTPD.h why) and runs its daemon.
 #include "CMicroHTTPD.h"
 
-#if __has_include(<microhttpd.h>)
-#include <microhttpd.h>
-#define AGGCTL_HAVE_MHD 1
+// A build without the header fails here, saying what to install: a binary whose serve could only say
+// "built without libmicrohttpd" was a feature lost in silence, and an incremental build kept it lost.
+#if !__has_include(<microhttpd.h>)
+#error "libmicrohttpd's header is missing (serve needs it): run script/bootstrap, or apt-get install libmicrohttpd-dev (macOS: brew install libmicrohttpd), then build again"
 #endif
+#include <microhttpd.h>
 
 #include <dlfcn.h>
 #include "CShims.h"
@@ -20,7 +22,6 @@ static char aggctl_mhd_error[512];
 static int aggctl_mhd_loaded;
 static pthread_once_t aggctl_mhd_once = PTHREAD_ONCE_INIT;
 
-#ifdef AGGCTL_HAVE_MHD
 static struct {
     struct MHD_Daemon *(*start_daemon)(unsigned int, uint16_t, MHD_AcceptPolicyCallback, void *,
                                        MHD_AccessHandlerCallback, void *, ...);
@@ -35,14 +36,8 @@ static struct {
     const char *(*lookup_connection_value)(struct MHD_Connection *, enum MHD_ValueKind, const char *);
     const union MHD_ConnectionInfo *(*get_connection_info)(struct MHD_Connection *, enum MHD_ConnectionInfoType, ...);
 } mhd;
-#endif
 
 static void aggctl_mhd_open(void) {
-#ifndef AGGCTL_HAVE_MHD
-    snprintf(aggctl_mhd_error, sizeof aggctl_mhd_error,
-             "this aggctl was built without libmicrohttpd's header; serve needs it (Debian and Ubuntu: apt "
-             "install libmicrohttpd-dev, then build again)");
-#else
     // AGGCTL_LIBMICROHTTPD names the library to load instead (a path or a soname): for systems that keep
     // it elsewhere, and for tests of a machine without it.
     const char *names[] = {"libmicrohttpd.so.12", "libmicrohttpd.so", "libmicrohttpd.12.dylib",
@@ -76,7 +71,6 @@ static void aggctl_mhd_open(void) {
         return;
     }
     aggctl_mhd_loaded = 1;
-#endif
 }
 
 const char *aggctl_mhd_load_error(void) {
@@ -84,7 +78,6 @@ const char *aggctl_mhd_load_error(void) {
     return aggctl_mhd_loaded ? NULL : aggctl_mhd_error;
 }
 
-#ifdef AGGCTL_HAVE_MHD
 typedef struct {
     aggctl_mhd_handler handler;
     void *context;
@@ -221,11 +214,9 @@ static enum MHD_Result aggctl_mhd_access(void *cls, struct MHD_Connection *conne
     route->handler(route->context, connection, method, url);
     return MHD_YES;
 }
-#endif
 
 void *aggctl_mhd_start(const struct sockaddr *address, socklen_t length, aggctl_mhd_limits limits,
                        aggctl_mhd_handler handler, void *context) {
-#ifdef AGGCTL_HAVE_MHD
     (void)length;
     if (aggctl_mhd_load_error()) return NULL;
     aggctl_mhd_route *route = malloc(sizeof *route);
@@ -254,50 +245,26 @@ void *aggctl_mhd_start(const struct sockaddr *address, socklen_t length, aggctl_
     static pthread_once_t watchdog_once = PTHREAD_ONCE_INIT;
     pthread_once(&watchdog_once, aggctl_mhd_start_watchdog);
     return daemon;
-#else
-    (void)address; (void)length; (void)limits; (void)handler; (void)context;
-    return NULL;
-#endif
 }
 
 int aggctl_mhd_port(void *daemon) {
-#ifdef AGGCTL_HAVE_MHD
     const union MHD_DaemonInfo *info = mhd.get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : -1;
-#else
-    (void)daemon;
-    return -1;
-#endif
 }
 
 int aggctl_mhd_connection_port(void *connection) {
-#ifdef AGGCTL_HAVE_MHD
     const union MHD_ConnectionInfo *info = mhd.get_connection_info(connection, MHD_CONNECTION_INFO_DAEMON);
     return info && info->daemon ? aggctl_mhd_port(info->daemon) : -1;
-#else
-    (void)connection;
-    return -1;
-#endif
 }
 
 void aggctl_mhd_stop(void *daemon) {
-#ifdef AGGCTL_HAVE_MHD
     mhd.stop_daemon(daemon);
-#else
-    (void)daemon;
-#endif
 }
 
 const char *aggctl_mhd_header(void *connection, const char *name) {
-#ifdef AGGCTL_HAVE_MHD
     return mhd.lookup_connection_value(connection, MHD_HEADER_KIND, name);
-#else
-    (void)connection; (void)name;
-    return NULL;
-#endif
 }
 
-#ifdef AGGCTL_HAVE_MHD
 static int aggctl_mhd_queue(void *connection, unsigned int status, struct MHD_Response *response,
                             const char *const *names, const char *const *values, size_t count) {
     if (!response) return -1;
@@ -312,24 +279,17 @@ static int aggctl_mhd_queue(void *connection, unsigned int status, struct MHD_Re
     mhd.destroy_response(response);
     return queued == MHD_YES ? 0 : -1;
 }
-#endif
 
 int aggctl_mhd_respond(void *connection, unsigned int status, const void *body, size_t length,
                        const char *const *names, const char *const *values, size_t count) {
-#ifdef AGGCTL_HAVE_MHD
     struct MHD_Response *response =
         mhd.create_response_from_buffer(length, (void *)(length ? body : ""), MHD_RESPMEM_MUST_COPY);
     return aggctl_mhd_queue(connection, status, response, names, values, count);
-#else
-    (void)connection; (void)status; (void)body; (void)length; (void)names; (void)values; (void)count;
-    return -1;
-#endif
 }
 
 int aggctl_mhd_respond_shared(void *connection, unsigned int status, uint64_t length,
                               const char *const *names, const char *const *values, size_t count,
                               void *source, aggctl_mhd_reader reader, aggctl_mhd_release release) {
-#ifdef AGGCTL_HAVE_MHD
     struct MHD_Response *response = mhd.create_response_from_callback(
         length, AGGCTL_MHD_BLOCK, (MHD_ContentReaderCallback)reader, source, release);
     if (!response) {
@@ -337,9 +297,4 @@ int aggctl_mhd_respond_shared(void *connection, unsigned int status, uint64_t le
         return -1;
     }
     return aggctl_mhd_queue(connection, status, response, names, values, count);
-#else
-    (void)connection; (void)status; (void)length; (void)names; (void)values; (void)count; (void)reader;
-    release(source);
-    return -1;
-#endif
 }

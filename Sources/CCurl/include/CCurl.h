@@ -10,6 +10,10 @@
 #ifndef AGGCTL_CCURL_SHIM_H
 #define AGGCTL_CCURL_SHIM_H
 
+// A build without the header fails here, saying what to install, rather than with a bare "not found".
+#if !__has_include(<curl/curl.h>)
+#error "libcurl's header is missing (every store and notifier on the network needs it): run script/bootstrap, or apt-get install libcurl4-openssl-dev (macOS: it comes with the SDK), then build again"
+#endif
 #include <curl/curl.h>
 
 typedef size_t (*aggctl_curl_data_callback)(char *, size_t, size_t, void *);
