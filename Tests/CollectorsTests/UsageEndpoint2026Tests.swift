@@ -28,14 +28,18 @@ struct UsageEndpoint2026Tests {
     }
 
     @Test(
-        "claude-api: seven_day alone for a weekly-only account, limits[].weekly_scoped as per-model weeks, extra_usage the spend limit"
+        "claude-api: seven_day alone for a weekly-only account, limits[] of kind weekly_scoped as per-model weeks, extra_usage the spend limit"
     )
     func claudeWeeklyOnly() throws {
+        // limits[] as CodexBar's ClaudeOAuthTests assert it (RealWorld/claude-api has their answers whole);
+        // an element without a percent, or of a kind not known, is skipped.
         let answer = try json(
             """
             {"five_hour": null, "seven_day": {"utilization": 61, "resets_at": "2026-12-03T09:00:00Z"},
-             "limits": [{"model": "opus", "weekly_scoped": {"utilization": 80, "resets_at": "2026-12-03T09:00:00Z"}},
-                        {"model": "haiku"}],
+             "limits": [{"kind": "weekly_scoped", "group": "weekly", "percent": 80, "resets_at": "2026-12-03T09:00:00Z",
+                         "scope": {"model": {"id": null, "display_name": "Opus"}, "surface": null}, "is_active": false},
+                        {"kind": "weekly_scoped", "group": "weekly", "scope": {"model": {"display_name": "Haiku"}}},
+                        {"kind": "something_new", "group": "weekly", "percent": 99}],
              "extra_usage": {"is_enabled": true, "monthly_limit": 5000, "used_credits": 1200, "utilization": 24}}
             """)
         let entry = try #require(ClaudeUsageEndpoint.figures(answer, onto: known))

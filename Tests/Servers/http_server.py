@@ -20,6 +20,9 @@ Paths:
                         Tests/CollectorsTests/Fixtures/api when the request carries the fixture's token
                         and headers, else 401
   /usage-api/failing/E  always 500; /usage-api/garbage/E: 200 with a body that is not JSON
+  /real-world/AGENT/CASE/...  answer.json of Tests/CollectorsTests/RealWorld/AGENT/CASE (names of
+                        [a-z0-9-] only), whatever the rest of the path: a usage endpoint's answer as another
+                        project's test asserts it
   PROPFIND on .../garbage/...  a 207 whose body is not XML
   PROPFIND on .../hostile/...  a 207 listing good.json beside entries outside the collection: ../x.json,
                         a subfolder's file, an encoded slash, the same path on another host
@@ -51,6 +54,7 @@ import threading
 import time
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "CollectorsTests", "Fixtures", "api")
+REAL_WORLD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "CollectorsTests", "RealWorld")
 ENDPOINTS = {
     "api/oauth/usage": ("claude-oauth-usage.json", {
         "Authorization": "Bearer sk-ant-oat01-EXAMPLE-NOT-A-REAL-TOKEN", "anthropic-beta": "oauth-2025-04-20"}),
@@ -98,6 +102,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.answer(401, b'{"error": "unauthorized"}')
             with open(os.path.join(FIXTURES, fixture), "rb") as f:
                 return self.answer(200, f.read())
+        if self.path.startswith("/real-world/"):
+            names = parts[2:4]
+            if len(names) != 2 or not all(re.fullmatch(r"[a-z0-9-]+", name) for name in names):
+                return self.answer(404, b"no such case")
+            try:
+                with open(os.path.join(REAL_WORLD, names[0], names[1], "answer.json"), "rb") as f:
+                    return self.answer(200, f.read())
+            except FileNotFoundError:
+                return self.answer(404, b"no such case")
         if self.path.startswith("/status/"):
             return self.answer(int(parts[2]), b"{}")
         if self.path.startswith("/failing/"):

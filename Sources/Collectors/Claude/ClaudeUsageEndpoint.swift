@@ -62,8 +62,8 @@ public struct ClaudeUsageEndpoint: Sendable {
     /// `known` with the answer's windows and limits (docs/collectors.md has the table):
     /// - `five_hour` is the session and `seven_day` the week (alone for a weekly-only account, whose
     ///   `five_hour` is null);
-    /// - the per-model weeks (`seven_day_opus`, `seven_day_sonnet`, each of `limits[]` with a
-    ///   `weekly_scoped` window naming its model) are the limits `<model>-weekly`, and the routines week
+    /// - the per-model weeks (`seven_day_opus`, `seven_day_sonnet`, each element of `limits[]` of kind
+    ///   `weekly_scoped` naming its model) are the limits `<model>-weekly`, and the routines week
     ///   (`seven_day_routines`, `seven_day_cowork`) `routines-weekly`: each stops one model or feature;
     /// - `extra_usage` (a monthly spend cap in minor units of `currency`, USD when none is given) is the
     ///   binding limit `spend-monthly`, in major units.
@@ -87,18 +87,30 @@ public struct ClaudeUsageEndpoint: Sendable {
         }
         add("opus-weekly", "Opus", window(json["seven_day_opus"], minutes: 10_080))
         add("sonnet-weekly", "Sonnet", window(json["seven_day_sonnet"], minutes: 10_080))
-        for scoped in json["limits"]?.array ?? [] {
-            guard let name = (scoped["model"] ?? scoped["name"] ?? scoped["id"])?.string, !name.isEmpty else {
-                continue
+        // Each element is `{"kind", "group", "percent", "resets_at", "scope": {"model": {"display_name"}}}`
+        // (CodexBar's ClaudeOAuthTests assert it; RealWorld/claude-api has their answers). `session` and
+        // `weekly_all` repeat the flat windows, and stand in for them when those are null.
+        for element in json["limits"]?.array ?? [] {
+            guard let used = element["percent"]?.number else { continue }
+            func scoped(_ minutes: Int) -> UsageWindow {
+                UsageWindow(
+                    usedPercent: used, windowMinutes: minutes,
+                    resetsAt: element["resets_at"]?.string.flatMap(RFC3339.parse))
             }
-            let slug = String(
-                String.UnicodeScalarView(
-                    name.lowercased().unicodeScalars.map {
-                        ("a"..."z").contains($0) || ("0"..."9").contains($0) ? $0 : "-"
-                    }))
-            add(
-                slug + "-weekly", name.prefix(1).uppercased() + name.dropFirst(),
-                window(scoped["weekly_scoped"], minutes: 10_080))
+            switch element["kind"]?.string {
+            case "session": entry.session = entry.session ?? scoped(300)
+            case "weekly_all": entry.weekly = entry.weekly ?? scoped(10_080)
+            case "weekly_scoped":
+                // A scope that names no model is no limit anyone could be told about (CodexBar skips it too).
+                guard let name = element["scope"]?["model"]?["display_name"]?.string, !name.isEmpty else { continue }
+                let slug = String(
+                    String.UnicodeScalarView(
+                        name.lowercased().unicodeScalars.map {
+                            ("a"..."z").contains($0) || ("0"..."9").contains($0) ? $0 : "-"
+                        }))
+                add(slug + "-weekly", name.prefix(1).uppercased() + name.dropFirst(), scoped(10_080))
+            default: continue
+            }
         }
         add(
             "routines-weekly", "Routines",
