@@ -24,7 +24,7 @@ struct RealWorldCorpusTests {
     @Test("the corpus has its cases and the README names each one")
     func corpusComplete() throws {
         let readme = try String(contentsOfFile: "\(Self.root)/README.md", encoding: .utf8)
-        let all = Self.cases("claude").map { "claude/\($0)" } + Self.cases("codex").map { "codex/\($0)" }
+        let all = ["claude", "codex", "claude-api"].flatMap { agent in Self.cases(agent).map { "\(agent)/\($0)" } }
         #expect(all.count >= 8)
         for name in all { #expect(readme.contains("`\(name)`"), "\(name) is missing from the README") }
     }
@@ -34,6 +34,28 @@ struct RealWorldCorpusTests {
         let (tokens, source) = try expected("claude", name)
         let entry = try ClaudeCollector(folders: ["\(Self.root)/claude/\(name)"]).collect(now: Self.now)
         #expect(entry.tokens?.last30Days == tokens, "\(name) (\(source))")
+    }
+
+    @Test("Claude's usage answers as CodexBar's tests assert them", arguments: cases("claude-api"))
+    func claudeAPI(_ name: String) throws {
+        let folder = "\(Self.root)/claude-api/\(name)"
+        let data = try #require(FileManager.default.contents(atPath: folder + "/expected.json"))
+        let expected = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let source = try #require(expected["source"] as? String, "\(name) names its source")
+        let answer = try #require(JSONValue.read(contentsOf: folder + "/answer.json"))
+        let known = ProviderUsage(providerID: "claude", lastUpdated: Self.now)
+        let entry = try #require(ClaudeUsageEndpoint.figures(answer, onto: known), "\(name) (\(source))")
+        #expect(entry.session?.usedPercent == expected["session"] as? Double, "\(name) (\(source))")
+        #expect(entry.weekly?.usedPercent == expected["weekly"] as? Double, "\(name) (\(source))")
+        let limits = expected["limits"] as? [[String: Any]] ?? []
+        #expect(entry.limits?.map(\.id) ?? [] == limits.map { $0["id"] as? String ?? "" }, "\(name) (\(source))")
+        for (limit, wanted) in zip(entry.limits ?? [], limits) {
+            #expect(limit.label == wanted["label"] as? String, "\(name)")
+            #expect(limit.usedPercent == wanted["usedPercent"] as? Double, "\(name)")
+            let reset = (wanted["resetsAt"] as? String).map(Records.date)
+            // The answers give microseconds; the whole second is what a record keeps and a person sees.
+            #expect(limit.resetsAt.map { $0.timeIntervalSince1970.rounded(.down) } == reset?.timeIntervalSince1970)
+        }
     }
 
     @Test("Codex's logs as Codex writes them", arguments: cases("codex"))

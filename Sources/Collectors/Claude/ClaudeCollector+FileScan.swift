@@ -4,14 +4,17 @@ import Snapshots
 /// One Claude Code log file read: its responses and limit messages, kept between runs (`LogScanState`).
 extension ClaudeCollector.FileScan: LogScanPartial {
     // 3: responses keyed by message id, the side-chain mark in the key, streamed lines collapsed;
-    // 4: models' and spend limits kept; 5: sub-agents' usage on progress lines kept, marked.
-    static var magic: String { "AGGCLAU5" }
+    // 4: models' and spend limits kept; 5: sub-agents' usage on progress lines kept, marked; 6: each
+    // response's request kept.
+    static var magic: String { "AGGCLAU6" }
 
     /// Appends a response; a line of the response just before (a streamed response's next, fuller line)
     /// takes its place, so the state keeps one entry a response where lines follow each other. Lines
     /// of one response further apart are settled by `Scan.add`.
     mutating func keep(_ response: Response) {
-        if let last = responses.last, last.identity != 0, last.identity == response.identity {
+        if let last = responses.last, last.identity != 0, last.identity == response.identity,
+            last.request == response.request || min(last.rank, response.rank) < 2
+        {
             // A lower-ranked line of the response (a progress report after the line itself) adds nothing.
             if response.rank >= last.rank { responses[responses.count - 1] = response }
         } else {
@@ -49,6 +52,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
             out.date(response.at)
             out.int(response.tokens)
             out.double(response.costUSD)
+            out.u64(response.request)
         }
         out.optionalDate(limitResetsAt)
         out.optionalDate(limitReachedAt)
@@ -60,17 +64,18 @@ extension ClaudeCollector.FileScan: LogScanPartial {
 
     static func decode(from input: inout BinaryReader) throws -> Self {
         var file = Self()
-        // Each response as `encode` writes it: key, time, tokens, cost, eight bytes each, read in place
-        // (a checked read per field was most of an incremental run over a hundred thousand responses).
+        // Each response as `encode` writes it: key, time, tokens, cost, request, eight bytes each, read in
+        // place (a checked read per field was most of an incremental run over a hundred thousand responses).
         let count = Int(try input.u32())
-        let records = try input.records(count, size: 32)
+        let records = try input.records(count, size: 40)
         func word(_ index: Int, _ field: Int) -> UInt64 {
-            UInt64(littleEndian: records.loadUnaligned(fromByteOffset: index * 32 + field * 8, as: UInt64.self))
+            UInt64(littleEndian: records.loadUnaligned(fromByteOffset: index * 40 + field * 8, as: UInt64.self))
         }
         file.responses = (0..<count).map { index in
             Response(
                 key: word(index, 0), at: Date(timeIntervalSinceReferenceDate: Double(bitPattern: word(index, 1))),
-                tokens: Int(Int64(bitPattern: word(index, 2))), costUSD: Double(bitPattern: word(index, 3)))
+                tokens: Int(Int64(bitPattern: word(index, 2))), costUSD: Double(bitPattern: word(index, 3)),
+                request: word(index, 4))
         }
         file.limitResetsAt = try input.optionalDate()
         file.limitReachedAt = try input.optionalDate()
@@ -116,7 +121,10 @@ extension ClaudeCollector.FileScan: LogScanPartial {
                         cacheRead: usage.cacheRead) ?? 0
                 newest.raise(to: usage.at)
                 if usage.at >= cutoff {
-                    keep(Response(key: usage.key | mark, at: usage.at, tokens: usage.tokens, costUSD: cost))
+                    keep(
+                        Response(
+                            key: usage.key | mark, at: usage.at, tokens: usage.tokens, costUSD: cost,
+                            request: usage.request))
                 }
             }
             start = end + 1

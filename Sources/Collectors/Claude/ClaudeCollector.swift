@@ -40,6 +40,8 @@ public struct ClaudeCollector: Sendable {
             var at: Date
             var tokens: Int
             var costUSD: Double
+            /// `ClaudeEventDecoder.Usage.request`: which request of the message the line answers.
+            var request: UInt64 = 0
 
             static let sidechainBit: UInt64 = 1 << 63
             static let progressBit: UInt64 = 1 << 62
@@ -77,11 +79,20 @@ public struct ClaudeCollector: Sendable {
         /// later line of the same file (a streamed response's whole last line) or a main-chain line
         /// after a side chain's replay replaces it.
         var seen: [UInt64: Counted] = [:]
+        /// The main chain's further requests of a message in `seen` (CodexBar's "claude counts different
+        /// request ids separately": one message id, two `requestId`s, both count), by message and request.
+        var otherRequests: [MessageRequest: Counted] = [:]
         /// Files added so far: the index of the next.
         var files: Int32 = 0
 
+        struct MessageRequest: Hashable {
+            var message: UInt64
+            var request: UInt64
+        }
+
         struct Counted {
             var file: Int32
+            var request: UInt64 = 0
             /// `Response.rank`: which line of a response stands.
             var rank: UInt8
             var at: Date
@@ -116,9 +127,20 @@ public struct ClaudeCollector: Sendable {
                 let identity = response.identity
                 if identity != 0 {
                     let counted = Counted(
-                        file: index, rank: response.rank, at: response.at, tokens: response.tokens,
-                        costUSD: response.costUSD)
-                    if let earlier = seen[identity] {
+                        file: index, request: response.request, rank: response.rank, at: response.at,
+                        tokens: response.tokens, costUSD: response.costUSD)
+                    if let earlier = seen[identity], earlier.rank == 2, response.rank == 2, earlier.request != 0,
+                        response.request != 0, earlier.request != response.request
+                    {
+                        // Another request of the message on the main chain: a response of its own, its
+                        // streamed lines settled as any response's.
+                        let key = MessageRequest(message: identity, request: response.request)
+                        if let other = otherRequests[key] {
+                            guard other.file == index else { continue }
+                            count(other, sign: -1)
+                        }
+                        otherRequests[key] = counted
+                    } else if let earlier = seen[identity] {
                         // Within one file the later line of a kind is the whole response; the main chain's
                         // line stands over a side chain's replay, which stands over a progress report
                         // (usage reported on `agent_progress` counts where no sub-agent file carries
@@ -127,8 +149,10 @@ public struct ClaudeCollector: Sendable {
                             response.rank > earlier.rank || (earlier.file == index && response.rank == earlier.rank)
                         guard replaces else { continue }
                         count(earlier, sign: -1)
+                        seen[identity] = counted
+                    } else {
+                        seen[identity] = counted
                     }
-                    seen[identity] = counted
                 }
                 if response.at.timeIntervalSince1970 >= since { recentTimes.append(response.at.timeIntervalSince1970) }
                 count(
@@ -300,7 +324,8 @@ extension ClaudeCollector {
 
 extension ClaudeCollector.Scan: LogScanMemo.Summary {
     // 2: the counting of streamed, side-chain and id-less lines changed.
-    static var memoMagic: String { "AGGCLME4" }
+    // 5: a message's further requests on the main chain count.
+    static var memoMagic: String { "AGGCLME5" }
 
     func encode(into out: inout BinaryWriter) {
         out.u32(UInt32(tokensByDay.count))

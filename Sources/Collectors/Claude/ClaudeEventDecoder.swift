@@ -9,6 +9,9 @@ enum ClaudeEventDecoder: LogLineDecoder {
         /// Which response the line belongs to (`ClaudeEventDecoder.responseKey`); 0 for a line with
         /// neither `message.id` nor `requestId`, a response of its own.
         var key: UInt64
+        /// Which request of that message (a digest of `requestId`; 0 for none or a line without
+        /// `message.id`): the main chain's lines of one message under two requests are two responses.
+        var request: UInt64 = 0
         /// The line is a sub-agent's (`isSidechain`), which may replay its parent's messages.
         var isSidechain = false
         var model: String?
@@ -89,6 +92,7 @@ enum ClaudeEventDecoder: LogLineDecoder {
             usage.costUSD = cost
             usage.isSidechain = isSidechain
             usage.key = ClaudeEventDecoder.responseKey(messageID: messageID, requestID: requestID)
+            if !messageID.isEmpty, !requestID.isEmpty { usage.request = max(1, BinaryWriter.fnv1a(requestID)) }
             return usage
         }
     }
@@ -146,7 +150,8 @@ enum ClaudeEventDecoder: LogLineDecoder {
     ///
     /// - one response streamed as several lines carries one `message.id` (and `requestId`), output
     ///   tokens growing: one response (the last line is the whole one, `FileScan`);
-    /// - a sub-agent's file replays a parent's message under a new `requestId`: the message id decides;
+    /// - a sub-agent's file replays a parent's message under a new `requestId`: the message id decides
+    ///   (the main chain's lines of one message under two `requestId`s are two responses: `Usage.request`);
     /// - a line with neither id is a response of its own (0), never merged with another such line.
     ///
     /// The top two bits are left clear: `FileScan` keeps the side-chain and progress marks there.

@@ -179,21 +179,29 @@ enum CodexEventDecoder: LogLineDecoder {
         return (last, cumulative)
     }
 
-    /// The `total_tokens` of a usage object.
+    /// The `total_tokens` of a usage object; where it is missing or 0 beside other counts (older Codex
+    /// builds), input + output + reasoning output, as ccusage recomputes it (its codex adapter's
+    /// `CodexRawUsage`; RealWorld/codex/token-count-without-total).
     private static func tokens(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Int? {
         guard try s.kind() == .object else {
             try s.skipValue()
             return nil
         }
         var total: Int?
+        var parts: Int?
         try object(&s) { (s, key) throws(JSONSyntaxError) in
             if s.key(key, is: "total_tokens") {
                 total = try count(&s)
+            } else if s.key(key, is: "input_tokens") || s.key(key, is: "output_tokens")
+                || s.key(key, is: "reasoning_output_tokens")
+            {
+                if let part = try count(&s) { parts = (parts ?? 0).saturatingAdding(part) }
             } else {
                 try s.skipValue()
             }
         }
-        return total
+        if let total, total > 0 || (parts ?? 0) == 0 { return total }
+        return parts ?? total
     }
 
     /// `error: {message, codex_error_info}` (or a bare message).
