@@ -39,9 +39,11 @@ struct ServeEndToEndTests {
     }
 
     /// Starts `aggctl serve` on a free loopback port; returns once it says where it listens.
-    func serve(_ arguments: [String], extra: [String: String] = [:]) throws -> Server {
+    func serve(_ arguments: [String], extra: [String: String] = [:], binary: String = BinaryRun.binary) throws
+        -> Server
+    {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: BinaryRun.binary)
+        process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["serve", "--store", root.file("store"), "--listen", "127.0.0.1:0"] + arguments
         process.environment = environment.merging(extra) { $1 }
         _ = FileManager.default.createFile(atPath: root.file("err"), contents: nil)

@@ -11,7 +11,8 @@ struct ServeHostEndToEndTests {
         .enabled(if: RequiredTool.available("curl")))
     func names() throws {
         try serving.publish("laptop", used: 42)
-        let server = try serving.serve(["--now", "2026-11-30T12:00:00Z", "--allow-host", "dash.example.org"])
+        let server = try serving.serve(
+            ["--now", "2026-11-30T12:00:00Z", "--allow-host", "dash.example.org"], binary: ReleaseBuild.binary)
         defer { kill(server.process.processIdentifier, SIGTERM) }
         let port = server.origin.split(separator: ":").last.map(String.init) ?? ""
         try #require(serving.waitFor(30) { (try? serving.curl([server.origin + "/healthz"]).code) == 200 })
@@ -37,7 +38,7 @@ struct ServeHostEndToEndTests {
         try serving.publish("laptop", used: 42)
         let home = TemporaryDirectory("aggctl-chromium-home")
         let run = try BinaryRun.run(
-            [Repository.path("Tests/Browser/rebinding.py"), browser, BinaryRun.binary, serving.root.file("store")]
+            [Repository.path("Tests/Browser/rebinding.py"), browser, ReleaseBuild.binary, serving.root.file("store")]
                 + arguments,
             environment: serving.environment.merging(["HOME": home.path]) { $1 }, executable: "/usr/bin/python3",
             timeout: 120)
@@ -74,7 +75,7 @@ struct TokenFormBrowserTests {
         let token = "form-token-0123456789abcdef"
         try serving.root.write("token", token + "\n")
         chmod(serving.root.file("token"), 0o600)
-        let server = try serving.serve(["--token-file", serving.root.file("token")])
+        let server = try serving.serve(["--token-file", serving.root.file("token")], binary: ReleaseBuild.binary)
         defer { kill(server.process.processIdentifier, SIGTERM) }
         let home = TemporaryDirectory("aggctl-chromium-home")
         let run = try BinaryRun.run(

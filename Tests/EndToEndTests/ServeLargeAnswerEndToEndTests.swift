@@ -26,7 +26,7 @@ struct ServeLargeAnswerEndToEndTests {
         .enabled(if: RequiredTool.available("curl")))
     func manyReaders() throws {
         try publishLarge()
-        let server = try serving.serve(["--now", "2026-11-30T12:00:00Z"])
+        let server = try serving.serve(["--now", "2026-11-30T12:00:00Z"], binary: ReleaseBuild.binary)
         defer { kill(server.process.processIdentifier, SIGTERM) }
         try #require(serving.waitFor(30) { (try? serving.curl([server.origin + "/healthz"]).code) == 200 })
         let direct = try BinaryRun.run(
@@ -59,7 +59,8 @@ struct ServeLargeAnswerEndToEndTests {
         .enabled(if: RequiredTool.available("python3")))
     func slowReaderCutOff() throws {
         try publishLarge()
-        let server = try serving.serve(["--now", "2026-11-30T12:00:00Z"], extra: ["AGGCTL_SERVE_ANSWER_TIMEOUT": "3"])
+        let server = try serving.serve(
+            ["--now", "2026-11-30T12:00:00Z"], extra: ["AGGCTL_SERVE_ANSWER_TIMEOUT": "3"], binary: ReleaseBuild.binary)
         defer { kill(server.process.processIdentifier, SIGTERM) }
         try #require(serving.waitFor(30) { (try? serving.curl([server.origin + "/healthz"]).code) == 200 })
         let port = server.origin.split(separator: ":").last.map(String.init) ?? ""
