@@ -163,14 +163,15 @@ public struct WindowStatus: Sendable, Equatable {
     public var level: WindowLevel
     public var windowMinutes: Int?
     public var resetsAt: Date?
-    /// Its reset has passed since its figures were read (`readAt < resetsAt <= now`): they are not
-    /// current, and are never shown as the window's state (its level is unknown until newer figures
-    /// arrive). Figures read after the reset they name describe the window after it.
+    /// Its reset has passed (`resetsAt <= now`, SPEC section 4): its figures are not current, and are
+    /// never shown as the window's state (its level is unknown until newer figures arrive). So are figures
+    /// read after the reset they name: they were the window's before it (Claude Code hands its status
+    /// line the last figures it had, reset or not, and they showed "5h 12% left" an hour past the reset).
     public var due = false
 
-    /// Judges `due` at `now`, for figures read at `readAt`.
+    /// Judges `due` at `now`.
     public mutating func judge(at now: Date, readAt: Date) {
-        due = resetsAt.map { now >= $0 && readAt < $0 } ?? false
+        due = resetsAt.map { now >= $0 } ?? false
     }
 
     /// The provider's figures this status was derived from.

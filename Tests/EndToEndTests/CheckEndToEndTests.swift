@@ -20,7 +20,8 @@ struct CheckEndToEndTests {
 
     /// This machine publishes a Claude account at `lastUpdated` with `used` percent of its session used.
     func publish(_ lastUpdated: String, used: Double, email: String = "you@example.com") throws {
-        let entry = Records.entry(email: email, at: lastUpdated, sessionUsed: used, resetsAt: "2026-11-30T15:00:00Z")
+        let entry = Records.entry(
+            email: email, at: lastUpdated, sessionUsed: used, resetsAt: Records.sessionReset(after: lastUpdated))
         let record = Records.snapshot("laptop", generatedAt: lastUpdated, [entry])
         try root.write("store/laptop.json", Records.json(record))
     }

@@ -14,7 +14,8 @@ struct FullDiskEndToEndTests {
 
     func publish(_ lastUpdated: String, used: Double) throws {
         let entry = Records.entry(
-            email: "you@example.com", at: lastUpdated, sessionUsed: used, resetsAt: "2026-11-30T15:00:00Z")
+            email: "you@example.com", at: lastUpdated, sessionUsed: used,
+            resetsAt: Records.sessionReset(after: lastUpdated))
         try root.write("store/laptop.json", Records.json(Records.snapshot("laptop", generatedAt: lastUpdated, [entry])))
     }
 

@@ -99,6 +99,32 @@ struct StatuslineEndToEndTests {
         #expect(entry.lastUpdated == Records.date("2026-11-30T12:00:00Z"))
     }
 
+    @Test("figures handed over after their reset read 'due' on the line and in status --json, never the old percent")
+    func pastItsReset() throws {
+        let binary = ReleaseBuild.available ? ReleaseBuild.binary : BinaryRun.binary
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/claude-home", toPath: root.file("claude"))
+        // The fixture's five_hour resets at 14:20 (37 % used); Claude Code hands it over again at 15:30.
+        let line = try BinaryRun.run(
+            ["statusline", "--now", "2026-11-30T15:30:00Z"], environment: environment,
+            input: try fixture("input.json"), executable: binary)
+        #expect(line.output.hasPrefix("Claude 5h due · week 39% left"), "\(line.output)")
+        let publish = try BinaryRun.run(
+            [
+                "publish", "--store", root.file("store"), "--source", "claude:\(root.file("claude"))",
+                "--device-id", "box", "--now", "2026-11-30T15:31:00Z",
+            ], environment: environment, executable: binary)
+        #expect(publish.status == 0, "\(publish.errors)")
+        let status = try BinaryRun.run(
+            ["status", "--store", root.file("store"), "--json", "--now", "2026-11-30T15:32:00Z"],
+            environment: environment, executable: binary)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])
+        let account = try #require((document["accounts"] as? [[String: Any]])?.first, "\(status.output)")
+        let session = try #require(account["session"] as? [String: Any])
+        #expect(session["due"] as? Bool == true)
+        #expect(session["level"] as? String == "unknown")
+        #expect((account["weekly"] as? [String: Any])?["due"] as? Bool == false)
+    }
+
     /// The per-model weeks Claude Code's status-line schema declares (`seven_day_opus`, `seven_day_sonnet`,
     /// `seven_day_oauth_apps`; anthropics/claude-code#69791 quotes it), which releases so far leave out of
     /// the document: should one hand them over, a used-up Opus week shows, and publish carries both weeks.

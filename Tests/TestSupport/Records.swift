@@ -34,6 +34,12 @@ public enum Records {
             tokens: tokens, costUSD: cost, error: error)
     }
 
+    /// The session's reset a reading at `lastUpdated` names on 2026-11-30: 15:00 before it, 20:00 from then
+    /// (a window read after its reset names the next one; one that names a past reset is due).
+    public static func sessionReset(after lastUpdated: String) -> String {
+        lastUpdated < "2026-11-30T15:00:00Z" ? "2026-11-30T15:00:00Z" : "2026-11-30T20:00:00Z"
+    }
+
     public static func snapshot(
         _ deviceID: String, generatedAt: String, name: String? = nil, _ providers: [ProviderUsage]
     ) -> DeviceSnapshot {

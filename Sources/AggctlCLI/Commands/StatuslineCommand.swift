@@ -73,8 +73,15 @@ enum StatuslineCommand {
             claude.first { account in email.map { account.key.normalizedEmail == $0.lowercased() } ?? false }
             ?? claude.max { $0.lastUpdated < $1.lastUpdated }
         // The figures Claude Code just handed over are the freshest there are.
-        let session = official?.session.map(WindowStatus.init) ?? mine?.session
-        let weekly = official?.weekly.map(WindowStatus.init) ?? mine?.weekly
+        // Judged as the store's are: a window Claude Code hands over past its reset is due, not its old
+        // percent (Claude Code keeps the last figures it had until its next response).
+        func judged(_ window: UsageWindow) -> WindowStatus {
+            var status = WindowStatus(window)
+            status.judge(at: now, readAt: now)
+            return status
+        }
+        let session = official?.session.map(judged) ?? mine?.session
+        let weekly = official?.weekly.map(judged) ?? mine?.weekly
         var parts: [String] = []
         var claudePart = "Claude"
         if session == nil && weekly == nil { claudePart += " no figures yet" }
@@ -94,7 +101,11 @@ enum StatuslineCommand {
         }
         // Claude's other limits that matter now: a binding one running low, one model's week used up.
         // A model's week Claude Code just handed over stands for the store's.
-        let handedOver = (official?.limits ?? []).map(LimitStatus.init)
+        let handedOver = (official?.limits ?? []).map { limit in
+            var status = LimitStatus(limit)
+            status.window.judge(at: now, readAt: now)
+            return status
+        }
         let stored = (mine?.limits ?? []).filter { limit in !handedOver.contains { $0.id == limit.id } }
         for limit in handedOver + stored where !limit.window.due {
             if limit.window.level == .depleted {
