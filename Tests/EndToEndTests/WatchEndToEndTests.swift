@@ -61,6 +61,26 @@ struct WatchEndToEndTests {
         #expect((object?["outbox"] as? [Any])?.isEmpty == true)
     }
 
+    @Test("SIGHUP ends watch as the system ends a program (129 in a shell); the next run delivers nothing twice")
+    func endsOnSIGHUP() throws {
+        try publish("2026-11-30T12:00:00Z", used: 100)
+        let state = root.file("state")
+        let arguments = [
+            "--store", root.file("store"), "--state-dir", state, "--interval", "60", "--notify", "stdout",
+            "--now", "2026-11-30T12:00:30Z",
+        ]
+        let watch = try start(arguments)
+        defer { if watch.isRunning { kill(watch.processIdentifier, SIGKILL) } }
+        #expect(waitFor(30) { text("out").contains("\"depleted\"") }, "\(text("err"))")
+        kill(watch.processIdentifier, SIGHUP)
+        watch.waitUntilExit()
+        #expect(watch.terminationReason == .uncaughtSignal && watch.terminationStatus == SIGHUP)
+        let again = try BinaryRun.run(
+            ["check"] + arguments.filter { $0 != "--interval" && $0 != "60" },
+            environment: ["HOME": root.path, "PATH": "/usr/bin:/bin"])
+        #expect(again.status == 0 && again.output.isEmpty, "the event went out once: \(again.output)")
+    }
+
     @Test("a store that cannot be read in one round is reported, and the next round tries again")
     func brokenRoundIsNotFatal() throws {
         let watch = try start([
