@@ -12,11 +12,11 @@ struct DashboardBrowserTests {
     }
     static let now = "2026-11-30T12:00:00Z"
 
-    func input(used: Double, name: String) throws -> String {
+    func input(used: Double, name: String, provider: String = "claude") throws -> String {
         let path = root.file(name)
         try root.write(
             name,
-            #"[{"providerID": "claude", "accountEmail": "you@example.com", "plan": "Max 5x", "lastUpdated": "2026-11-30T11:58:00Z", "session": {"usedPercent": \#(used), "windowMinutes": 300, "resetsAt": "2026-11-30T14:00:00Z"}, "weekly": {"usedPercent": 35, "windowMinutes": 10080, "resetsAt": "2026-12-03T09:00:00Z"}}]"#
+            #"[{"providerID": "\#(provider)", "accountEmail": "you@example.com", "plan": "Max 5x", "lastUpdated": "2026-11-30T11:58:00Z", "session": {"usedPercent": \#(used), "windowMinutes": 300, "resetsAt": "2026-11-30T14:00:00Z"}, "weekly": {"usedPercent": 35, "windowMinutes": 10080, "resetsAt": "2026-12-03T09:00:00Z"}}]"#
         )
         return path
     }
@@ -37,10 +37,10 @@ struct DashboardBrowserTests {
         var width: Double
     }
 
-    func watch(width: Int, token: String? = nil, screenshot: String) throws -> Watched {
+    func watch(width: Int, token: String? = nil, provider: String = "claude", screenshot: String) throws -> Watched {
         let browser = try #require(ReportBrowserTests.chromium, "missing under CI: \(ReportBrowserTests.reason)")
-        let first = try input(used: 30, name: "first.json")
-        let second = try input(used: 100, name: "second.json")
+        let first = try input(used: 30, name: "first.json", provider: provider)
+        let second = try input(used: 100, name: "second.json", provider: provider)
         #expect(try BinaryRun.run(["-c", publishCommand(first)], environment: environment, shell: true).status == 0)
         var arguments = ["--refresh", "1", "--now", Self.now]
         if let token {
@@ -94,5 +94,14 @@ struct DashboardBrowserTests {
         #expect(watched.drawn.first?.first == "claude:you@example.com")
         #expect(watched.changed.first?[1] == "Session: used up · resets in 2h")
         #expect(!watched.reloaded && watched.errors.isEmpty, "\(watched.errors)")
+    }
+
+    @Test(
+        "a provider named like an object's own member is drawn by its name, not the member",
+        .enabled(if: ReportBrowserTests.runs, "\(ReportBrowserTests.reason)"))
+    func providerNamedConstructor() throws {
+        let watched = try watch(width: 1000, provider: "constructor", screenshot: root.file("constructor.png"))
+        #expect(watched.alerts == ["Constructor you@example.com: Session used up · resets in 2h"], "\(watched.alerts)")
+        #expect(watched.errors.isEmpty, "\(watched.errors)")
     }
 }

@@ -21,7 +21,10 @@ enum DashboardScript {
               let timer = null;
               window.aggctlDashboard = { updates: 0, lastError: null };
 
-              function displayName(id) { return names[id] || (id.charAt(0).toUpperCase() + id.slice(1)); }
+              // Own names only: a provider called "constructor" is not Object's.
+              function displayName(id) {
+                return Object.hasOwn(names, id) ? names[id] : id.charAt(0).toUpperCase() + id.slice(1);
+              }
               // Twins of LiveText's rules (HumanFormat.percent, DurationText.short, HumanFormat.pace).
               function percent(remaining) {
                 if (remaining <= 0.0001) return "0%";
