@@ -94,6 +94,34 @@ struct NotifierServicesEndToEndTests {
         #expect(content.contains("\\@everyone\\*x\\*\\_y\\_"))
     }
 
+    @Test("Discord: a limit with a 5000-character label is cut, and the account and the reset stay in the message")
+    func discordLongLabel() throws {
+        let server = try LocalServer.sharedHTTPServer()
+        let path = "/discord/api/webhooks/long-\(UUID().uuidString.prefix(8))/t"
+        func publish(_ at: String, used: Double) throws {
+            var entry = Records.entry(
+                email: "long@example.com", at: at, sessionUsed: 10, resetsAt: "2026-11-30T15:00:00Z")
+            entry.limits = [
+                Limit(
+                    id: "pool", label: String(repeating: "Long label ", count: 455), windowMinutes: 43_200,
+                    usedPercent: used, resetsAt: Records.date("2026-12-01T00:00:00Z"))
+            ]
+            try root.write("store/laptop.json", Records.json(Records.snapshot("laptop", generatedAt: at, [entry])))
+        }
+        try publish("2026-11-30T12:00:00Z", used: 40)
+        #expect(try check("2026-11-30T12:00:30Z", ["--notify", "discord:" + server.origin + path]).status == 0)
+        try publish("2026-11-30T12:10:00Z", used: 100)
+        let run = try check("2026-11-30T12:10:30Z", ["--notify", "discord:" + server.origin + path])
+        #expect(run.status == 0, "\(run.errors)")
+        let content = try #require(try requests(server).filter { $0.path == path }.last?.decoded?["content"] ?? nil)
+        #expect(content.count <= 2000)
+        #expect(content.hasPrefix("**Claude Long label Long label"))
+        #expect(content.contains("… limit reached**\n0% left."), "\(content)")
+        // Discord's markdown characters come escaped (SafeText.discordText).
+        #expect(content.contains(#"Account\: long\@example.com"#), "\(content)")
+        #expect(content.contains(#"Resets at 2026\-12\-01T00\:00\:00Z"#), "\(content)")
+    }
+
     @Test("the three services are choices of --notify in help and completions")
     func helpNamesThem() throws {
         let help = try BinaryRun.run(["check", "--help"], environment: ["PATH": "/usr/bin:/bin"])

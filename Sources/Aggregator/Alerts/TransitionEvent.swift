@@ -23,6 +23,12 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
             case .limit(let id, _): id
             }
         }
+
+        /// The window with its label cut to `TransitionEvent.labelLimit` characters, for what people read.
+        var shortened: Window {
+            guard case .limit(let id, let label) = self, label.count > TransitionEvent.labelLimit else { return self }
+            return .limit(id: id, label: label.prefix(TransitionEvent.labelLimit - 1) + "…")
+        }
     }
 
     /// Stable for the life of the event: derived from the account, the window (but the session's, whose
@@ -64,12 +70,13 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
             }
         id = TransitionEvent.id(key: key, kind: kind, detail: detail, at: at)
         let provider = ProviderNames.displayName(of: providerID)
+        let shown = window.shortened
         let account = accountEmail.map { " Account: \($0)." } ?? ""
         let reset = resetsAt.map { " Resets at \(RFC3339.format($0))." } ?? ""
         // The titles of the desktop app this follows: "session depleted", "weekly quota depleted",
         // "<label> limit reached".
         let (depleted, restored, low, available): (String, String, String, String) =
-            switch window {
+            switch shown {
             case .session:
                 ("session depleted", "session restored", "session quota low", "Session quota is available again.")
             case .weekly:
@@ -95,7 +102,7 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
             body = "\(Int(remainingPercent.rounded(.down)))% left.\(account)\(reset)"
         case .pace:
             let name =
-                switch window {
+                switch shown {
                 case .session, .weekly: window.name
                 case .limit(_, let label): label
                 }
@@ -106,11 +113,15 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
         }
     }
 
+    /// The most of a limit's label a message shows: a record's 5000-character label filled a Discord
+    /// message and cut off the account and the reset, the facts the message is for.
+    static let labelLimit = 60
+
     /// This restore with the session's held restore folded in: what is available now is both.
     func withSessionAvailable(after blocker: Window) -> TransitionEvent {
         var event = self
         let what =
-            switch blocker {
+            switch blocker.shortened {
             case .limit(_, let label): "Session quota and \(label) are"
             default: "Session and weekly quota are"
             }

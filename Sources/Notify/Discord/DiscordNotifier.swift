@@ -27,14 +27,21 @@ public struct DiscordNotifier: Notifier {
 
     /// The message body for `notification`.
     static func payload(for notification: Notification) -> String {
-        var content = "**" + SafeText.discordText(notification.title) + "**\n" + SafeText.discordText(notification.body)
-        if content.count > contentLimit {
-            content = String(content.prefix(contentLimit - 3))
-            // A cut must not leave an escape without the character it escapes.
-            if content.hasSuffix("\\") { content.removeLast() }
-            content += "..."
-        }
+        // The body holds the facts (the percent, the account, the reset): a long title is cut first, and
+        // the body only past what is left.
+        let body = cut(SafeText.discordText(notification.body), to: contentLimit - 16)
+        let title = cut(SafeText.discordText(notification.title), to: contentLimit - body.count - 5)
+        let content = "**" + title + "**\n" + body
         return "{\"allowed_mentions\":{\"parse\":[]},\"content\":\(Notification.quoted(content))}"
+    }
+
+    /// `text` in at most `limit` characters, ended with "..." when cut.
+    static func cut(_ text: String, to limit: Int) -> String {
+        guard text.count > limit else { return text }
+        var kept = String(text.prefix(max(0, limit - 3)))
+        // A cut must not leave an escape without the character it escapes.
+        if kept.hasSuffix("\\") { kept.removeLast() }
+        return kept + "..."
     }
 
     public func deliver(_ notification: Notification) throws {
