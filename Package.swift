@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "CSodium", dependencies: ["CShims"]),
         // Sealed records: the store's key, its file, and the envelope around a record (ChaCha20-Poly1305
         // from libsodium or CryptoKit); knows nothing of stores.
-        .target(name: "Privacy", dependencies: ["CSodium", "Portable"]),
+        .target(name: "Privacy", dependencies: ["CSodium", "TextSafety", "Portable"]),
         // libmicrohttpd for `serve`, opened with dlopen on first use (its header: Debian libmicrohttpd-dev,
         // which script/bootstrap installs; at run time libmicrohttpd12, needed only by `serve`).
         .target(name: "CMicroHTTPD", dependencies: ["CShims"]),

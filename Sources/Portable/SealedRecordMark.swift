@@ -13,6 +13,34 @@
 /// envelope) or a value that is neither a string nor a number (a record): a record is judged within its
 /// first few members, an envelope after a skip over its ciphertext.
 public enum SealedRecordMark {
+    /// The `keyID` an envelope names, as its bytes hold it (nil when it has none, or not as a plain
+    /// string): what a reader without that key is told to find. Shown made safe by the caller.
+    public static func keyID(in bytes: UnsafeRawBufferPointer) -> String? {
+        guard let base = bytes.baseAddress, appears(in: bytes) else { return nil }
+        let name: StaticString = "keyID"
+        var cursor = JSONCursor(bytes)
+        guard cursor.next(0x7B) else { return nil }
+        while cursor.next(0x22) {
+            guard let key = cursor.skipString(), cursor.next(0x3A) else { return nil }
+            cursor.skipSpace()
+            guard !cursor.atEnd else { return nil }
+            let isKeyID =
+                key.count == name.utf8CodeUnitCount && memcmp(base + key.lowerBound, name.utf8Start, key.count) == 0
+            if bytes[cursor.index] == 0x22 {
+                cursor.index += 1
+                guard let value = cursor.skipString() else { return nil }
+                if isKeyID {
+                    let text = bytes[value]
+                    return text.contains(0x5C) ? nil : String(decoding: text, as: UTF8.self)
+                }
+            } else {
+                while !cursor.atEnd, bytes[cursor.index] != 0x2C, bytes[cursor.index] != 0x7D { cursor.index += 1 }
+            }
+            guard cursor.next(0x2C) else { return nil }
+        }
+        return nil
+    }
+
     public static func appears(in bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return false }
         let marker: StaticString = "aggctlEncrypted"

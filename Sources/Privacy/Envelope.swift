@@ -1,4 +1,5 @@
 import Portable
+import TextSafety
 
 /// A sealed record as the store holds it (the record format, "Encrypted records"):
 /// `{"aggctlEncrypted": 1, "alg": "chacha20poly1305", "keyID", "nonce", "ciphertext"}`, the record's JSON
@@ -106,11 +107,10 @@ public enum Envelope {
         return count
     }
 
-    /// An id from a hostile file, shown in a problem: hex digits only, at most 16.
+    /// An id or name from a hostile file, shown in a problem as it is: controls escaped, at most 64
+    /// characters (an id with spaces was shown with them removed, naming a key no one has).
     private static func printable(_ text: String) -> String {
-        String(
-            text.unicodeScalars.filter { ("0"..."9").contains($0) || ("a"..."z").contains($0) }.prefix(16).map(
-                Character.init))
+        SafeText.line(text, limit: 64)
     }
 }
 

@@ -72,7 +72,9 @@ public struct RecordKey: Sendable, Equatable, CustomStringConvertible {
         guard info.st_size <= 4096, let data = FileSystem.contents(of: path) else {
             throw KeyFileError(path: path, reason: "it cannot be read as a key file")
         }
-        let text = String(String(decoding: data, as: UTF8.self).prefix { $0 != "\n" && $0 != "\r" }).trimmingBlanks()
+        // Its first line, cut at the first CR or LF byte: a file saved with CRLF line ends (an editor on
+        // Windows) is the same key; "\r\n" is one Character, so the cut is made on the bytes.
+        let text = String(decoding: data.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self).trimmingBlanks()
         guard text.hasPrefix(filePrefix) else {
             throw KeyFileError(path: path, reason: "it is not an aggctl key file (no '\(filePrefix)' line)")
         }

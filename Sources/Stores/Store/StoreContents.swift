@@ -1,6 +1,7 @@
 import Dispatch
 import Portable
 import Snapshots
+import TextSafety
 
 #if canImport(Glibc)
     import Glibc
@@ -259,10 +260,10 @@ extension SnapshotStore {
         } catch {
             // A sealed record read without keys: say so, rather than what its envelope lacks of a record.
             if complete, SealedRecordMark.appears(in: bytes) {
-                return (
-                    .failure(RecordProblem(file: info.name, reason: "encrypted; give its store's key with --key-file")),
-                    false, true
-                )
+                // Which key, as the record names it (SPEC 3.2), so that the right file can be found.
+                let named = SealedRecordMark.keyID(in: bytes).map { " for key \(SafeText.line($0, limit: 64))" } ?? ""
+                let reason = "encrypted\(named); give its store's key with --key-file"
+                return (.failure(RecordProblem(file: info.name, reason: reason)), false, true)
             }
             guard complete else {
                 let listed = info.size ?? 0
