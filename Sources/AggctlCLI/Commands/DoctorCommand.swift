@@ -65,16 +65,30 @@ enum DoctorCommand {
         let ring = context.sealing as? KeyRing
         var byKey: [String: Int] = [:]
         var plaintext = 0
+        // Neither an envelope nor a record (garbage, cut short, too large, not readable): not "plaintext",
+        // which would send a person to look for a machine publishing without the key.
+        var unreadable = 0
         for info in (try? store.listRecords()) ?? [] {
             guard let data = try? store.readRecord(named: info.name, maximumSize: SnapshotCodec.maximumRecordSize)
-            else { continue }
-            if let id = Envelope.keyID(of: data) { byKey[id, default: 0] += 1 } else { plaintext += 1 }
+            else {
+                unreadable += 1
+                continue
+            }
+            if let id = Envelope.keyID(of: data) {
+                byKey[id, default: 0] += 1
+            } else if (try? SnapshotCodec.decode(data, fileName: info.name)) != nil {
+                plaintext += 1
+            } else {
+                unreadable += 1
+            }
         }
         let held = Set(ring?.keys.map(\.id) ?? [])
         let sealed = byKey.keys.sorted().map { id in
             "\(byKey[id]!) sealed for key \(id)" + (held.contains(id) ? " (held here)" : " (not held here)")
         }
-        let parts = sealed + (plaintext > 0 ? ["\(plaintext) plaintext"] : [])
+        let parts =
+            sealed + (plaintext > 0 ? ["\(plaintext) plaintext"] : [])
+            + (unreadable > 0 ? ["\(unreadable) neither (status names each)"] : [])
         let detail =
             (parts.isEmpty ? "no records" : parts.joined(separator: ", "))
             + (ring?.keys.first.map { "; publish seals with key \($0.id)" }
