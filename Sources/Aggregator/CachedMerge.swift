@@ -85,6 +85,15 @@ public struct CachedMerge: Sendable {
         return Listing(records: records, fingerprint: RecordInfo.fingerprint(of: records), namesToKeep: memo)
     }
 
+    /// Leaves out records older than one this reader saw before from the same device (`NewestRecords`);
+    /// without a cache folder, nothing is known to be newer.
+    private func screenReplays(_ contents: inout StoreContents, realNow: Date) {
+        guard let cacheFolder else { return }
+        let path = NewestRecords.path(in: cacheFolder, store: store.cacheName)
+        var newest = NewestRecords.load(from: path)
+        if newest.screen(&contents, now: realNow) { newest.save(to: path) }
+    }
+
     /// The name the caches of a merge with `history` are kept under: merges with trends keep files of
     /// their own (another name, another hash).
     func cacheName(history: HistoryDetail) -> String {
@@ -119,8 +128,9 @@ public struct CachedMerge: Sendable {
     ) throws -> Outcome {
         if history == .full {
             var noCache: ParseCache? = nil
-            let contents = try store.readContents(
+            var contents = try store.readContents(
                 listing: listing.records, cache: &noCache, now: realNow, history: .full)
+            screenReplays(&contents, realNow: realNow)
             keepNames(of: listing)
             return Outcome(result: Merger.merge(contents, options: options), scratch: [contents], finish: {})
         }
@@ -137,8 +147,9 @@ public struct CachedMerge: Sendable {
 
         let cachePath = cacheFolder.map { ParseCache.path(in: $0, store: name) }
         var cache = cachePath.map { ParseCache.load(from: $0, store: name, readerVersion: readerVersion) }
-        let contents = try store.readContents(
+        var contents = try store.readContents(
             listing: listing.records, cache: &cache, now: realNow, history: history)
+        screenReplays(&contents, realNow: realNow)
         // The parse cache (and the folder's names) are final now: saved on another core while this one
         // merges.
         let savingCache = DispatchGroup()

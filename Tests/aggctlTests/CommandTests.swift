@@ -209,10 +209,11 @@ struct CommandTests {
         let arguments = ["status", "--store", harness.home.file("store"), "--json", "--now", "2026-11-30T12:00:00Z"]
         let first = harness.run(arguments)
         // The first run keeps the parse cache; the second, finding the records unchanged, the merge memo.
-        #expect(harness.home.entries("state/aggctl/cache").map { ($0 as NSString).pathExtension } == ["cache"])
+        #expect(
+            harness.home.entries("state/aggctl/cache").map { ($0 as NSString).pathExtension } == ["cache", "newest"])
         #expect(harness.run(arguments).output == first.output)
         let cacheFiles = harness.home.entries("state/aggctl/cache")
-        #expect(cacheFiles.map { ($0 as NSString).pathExtension } == ["cache", "merge"])
+        #expect(cacheFiles.map { ($0 as NSString).pathExtension } == ["cache", "merge", "newest"])
         for file in cacheFiles { try harness.home.write("state/aggctl/cache/" + file, "damaged") }
         let afterDamage = harness.run(arguments)
         #expect(afterDamage.output == first.output)

@@ -124,13 +124,22 @@ enum DoctorCommand {
         }
         let cloneGuard = CloneGuard(stateDirectory: context.stateDirectory, store: location.displayName)
         let name = cloneGuard.remembered()?.deviceName ?? context.hostName()
-        if let other = cloneGuard.otherWriter(in: store, deviceID: deviceID, deviceName: name, now: context.clock()) {
+        switch cloneGuard.check(in: store, deviceID: deviceID, deviceName: name, now: context.clock()) {
+        case .otherWriter(let other):
             report(
                 StoreFinding(
                     check: "device id", outcome: .failed,
                     detail: "another machine publishes as '\(deviceID)' (its record names '\(other.deviceName)')",
                     fix: "on one of the two machines run 'aggctl devices --new-id'"))
-        } else {
+        case .older(let found, let wroteAt):
+            report(
+                StoreFinding(
+                    check: "device id", outcome: .warning,
+                    detail:
+                        "the store holds a record of '\(deviceID)' from \(RFC3339.format(found.generatedAt)), older "
+                        + "than the one this machine wrote at \(RFC3339.format(wroteAt)): a restored backup or a replay",
+                    fix: "publish again (it replaces it); readers leave it out meanwhile"))
+        case nil:
             report(
                 StoreFinding(check: "device id", outcome: .ok, detail: "'\(deviceID)', written by this machine only"))
         }

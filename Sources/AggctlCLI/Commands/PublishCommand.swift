@@ -154,9 +154,8 @@ enum PublishCommand {
         guard let location else { throw CommandFailure("publish needs --store S to write the record") }
         let store = try context.openStore(location)
         let cloneGuard = CloneGuard(stateDirectory: context.stateDirectory, store: location.displayName)
-        if let other = cloneGuard.otherWriter(in: store, deviceID: deviceID, deviceName: snapshot.deviceName, now: now)
-        {
-            context.console.warn(CloneGuard.warning(deviceID: deviceID, other: other))
+        if let finding = cloneGuard.check(in: store, deviceID: deviceID, deviceName: snapshot.deviceName, now: now) {
+            context.console.warn(CloneGuard.warning(deviceID: deviceID, finding: finding))
         }
         do {
             try store.writeRecord(data, for: deviceID)

@@ -47,18 +47,39 @@ struct CloneGuard {
         try? AtomicFile.writePrivate(data, to: path)
     }
 
-    /// The record another machine wrote under `deviceID` in `store`, when the record there is not the one
-    /// this machine wrote last (nil when it is, when there is none, or when it cannot be read).
-    func otherWriter(in store: any SnapshotStore, deviceID: DeviceID, deviceName: String, now: Date)
-        -> DeviceSnapshot?
-    {
+    /// What the record under this machine's id says about who wrote it, when it is not what this machine
+    /// wrote last.
+    enum Finding: Equatable {
+        /// Another machine writes under this id.
+        case otherWriter(DeviceSnapshot)
+        /// A record older than the one this machine wrote last, written at `wroteAt`: a restored backup or
+        /// a replay of one of its own, not a second machine.
+        case older(DeviceSnapshot, wroteAt: Date)
+    }
+
+    /// Whether the record under `deviceID` in `store` is not the one this machine wrote last (nil when it
+    /// is, when there is none, or when it cannot be read).
+    func check(in store: any SnapshotStore, deviceID: DeviceID, deviceName: String, now: Date) -> Finding? {
         guard let data = try? store.readRecord(named: deviceID.recordName) else { return nil }
         let last = remembered().flatMap { $0.deviceID == deviceID.rawValue ? $0 : nil }
         if let last, last.digest == Self.digest(data) { return nil }
         guard let found = try? SnapshotCodec.decode(data, fileName: deviceID.recordName).snapshot else { return nil }
-        if last != nil { return found }
+        if let last {
+            return found.generatedAt < last.generatedAt ? .older(found, wroteAt: last.generatedAt) : .otherWriter(found)
+        }
         let recent = now.timeIntervalSince(found.generatedAt) < 60
-        return recent && found.deviceName != deviceName ? found : nil
+        return recent && found.deviceName != deviceName ? .otherWriter(found) : nil
+    }
+
+    /// What `publish` says of a `Finding`.
+    static func warning(deviceID: DeviceID, finding: Finding) -> String {
+        switch finding {
+        case .otherWriter(let other): warning(deviceID: deviceID, other: other)
+        case .older(let found, let wroteAt):
+            "the store held an older record of device '\(deviceID)' (written \(RFC3339.format(found.generatedAt)), "
+                + "after this machine wrote one at \(RFC3339.format(wroteAt))): a restored backup or a replay; "
+                + "this publish replaces it"
+        }
     }
 
     /// The warning `publish` and `doctor` give, naming what to do.
