@@ -51,7 +51,8 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
 
     public init(
         kind: Kind, key: AccountKey, providerID: String, accountEmail: String?, remainingPercent: Double,
-        resetsAt: Date?, at: Date, threshold: Int? = nil, window: Window = .session, etaSeconds: Double? = nil
+        resetsAt: Date?, at: Date, threshold: Int? = nil, window: Window = .session, etaSeconds: Double? = nil,
+        atReset: Bool = false
     ) {
         self.kind = kind
         self.providerID = providerID
@@ -96,7 +97,9 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
             body = "0% left. Will notify when it's available again.\(account)\(reset)"
         case .restored:
             title = "\(provider) \(restored)"
-            body = "\(available)\(account)"
+            // At its reset, with no newer figures: the reset is what says so.
+            let when = atReset ? (resetsAt.map { " It reset at \(RFC3339.format($0))." } ?? "") : ""
+            body = "\(available)\(when)\(account)"
         case .warning:
             title = "\(provider) \(low)"
             body = "\(Int(remainingPercent.rounded(.down)))% left.\(account)\(reset)"

@@ -12,8 +12,15 @@ struct WindowTransitions {
         let watched = WatchedWindow.all(of: account)
         var fired: [(window: WatchedWindow, event: TransitionEvent)] = []
         for window in watched {
-            // Figures past their reset are not current: a due window neither depletes nor restores.
-            guard !window.window.due else { continue }
+            // Figures past their reset are not current: a due window neither depletes nor restores by them.
+            // But a window used up when its reset came is available again by the provider's own word
+            // (SPEC 5, "Back at the reset"): a person who stopped working brings no newer figures.
+            if window.window.due {
+                if let event = restoredAtReset(window, previous: previous, next: &next) {
+                    fired.append((window, event))
+                }
+                continue
+            }
             if let event = transition(of: window, previous: previous, next: &next) {
                 fired.append((window, event))
             }
@@ -50,6 +57,26 @@ struct WindowTransitions {
             kind: kind, key: account.key, providerID: account.providerID, accountEmail: account.accountEmail,
             remainingPercent: window.window.remainingPercent, resetsAt: window.window.resetsAt,
             at: account.lastUpdated, threshold: threshold, window: window.kind)
+    }
+
+    /// The restore of a window the state holds used up once its reset has passed (the window is due), at
+    /// the reset: dated `resetsAt`, so every machine makes the same event. The state then holds the window
+    /// as the provider's new one (all of it left), behind the same figures: newer ones that show it used up
+    /// again deplete it again.
+    private func restoredAtReset(
+        _ window: WatchedWindow, previous: AlertState, next: inout AlertState
+    ) -> TransitionEvent? {
+        guard var state = self.state(of: window, in: previous), state.remainingPercent <= WindowLevel.depletedThreshold,
+            let resetsAt = window.window.resetsAt, state.resetsAt.map({ $0 <= resetsAt }) ?? true
+        else { return nil }
+        state.window = { if case .session = window.kind { nil } else { window.name } }()
+        state.remainingPercent = 100
+        state.heldRestore = nil
+        state.armedWarnings = window.binding ? thresholds : []
+        next.accounts[window.slot] = state
+        return TransitionEvent(
+            kind: .restored, key: account.key, providerID: account.providerID, accountEmail: account.accountEmail,
+            remainingPercent: 100, resetsAt: resetsAt, at: resetsAt, window: window.kind, atReset: true)
     }
 
     /// One window's transition (depleted, restored, warning) under the rules every window follows, with
@@ -161,13 +188,14 @@ struct WindowTransitions {
                 if wasHeld && blockerRestored { continue }
                 next.accounts[session.slot]?.restoreHeldBy = nil
             }
+            // A due session is available by its provider's word (its reset passed while it was held).
             if event.kind == .restored, window.binding, blockers.isEmpty, wasHeld,
                 var state = next.accounts[session.slot],
-                session.window.remainingPercent > WindowLevel.depletedThreshold, !session.window.due
+                session.window.due || session.window.remainingPercent > WindowLevel.depletedThreshold
             {
                 // The held session restore is folded into this one, not fired beside it.
                 state.restoreHeldBy = nil
-                state.remainingPercent = session.window.remainingPercent
+                state.remainingPercent = session.window.due ? 100 : session.window.remainingPercent
                 next.accounts[session.slot] = state
                 events.append(event.withSessionAvailable(after: window.kind))
                 continue
