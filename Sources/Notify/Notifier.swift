@@ -20,10 +20,15 @@ public protocol Notifier: Sendable {
     /// at most `Outbox.notificationsPerRun` a run, then one summary. Programs (stdout, hooks, webhooks)
     /// get every event.
     var isPersonFacing: Bool { get }
+
+    /// Whether it reaches a channel every machine's `check` reaches alike (ntfy, Slack, Discord, a webhook):
+    /// one machine sends each event there (`SharedDelivery`). A desktop, stdout or a hook is this machine's.
+    var isShared: Bool { get }
 }
 
 extension Notifier {
     public var isPersonFacing: Bool { false }
+    public var isShared: Bool { false }
 }
 
 /// Why a backend could not deliver: one lowercase line, no secrets.

@@ -128,7 +128,8 @@ enum CheckCommand {
         session.enqueue(detection.events.map(Self.notification), at: realNow)
         try session.commit()
         let report = try session.deliver(
-            to: setup.notifiers, policy: context.retryPolicy, now: realNow, lifetime: outboxLifetime)
+            to: setup.notifiers, policy: context.retryPolicy, now: realNow, lifetime: outboxLifetime,
+            shared: try sharedDelivery(setup, now: result.now))
         for dropped in DeliveryFailure.summaries(report.dropped) {
             context.console.warn("dropping \(dropped): undelivered for over a day")
         }
@@ -138,6 +139,20 @@ enum CheckCommand {
         for failure in failures.dropLast() { context.console.warn("could not deliver \(failure)") }
         throw CommandFailure(
             "could not deliver \(last); \(session.outbox.items.count) event(s) stay queued for the next run")
+    }
+
+    /// Who tells the shared channels, when this run has any: the store's claims (SPEC 5, "Once per
+    /// person"); nil where the store keeps none (every machine sends, as before).
+    static func sharedDelivery(_ setup: Setup, now: Date) throws -> (any SharedDelivery)? {
+        guard setup.notifiers.contains(where: \.isShared),
+            let claims = try setup.context.openStore(setup.merge.location).claims
+        else { return nil }
+        let device = try DeviceIdentity.loadOrCreate(
+            stateDirectory: setup.context.stateDirectory, hostName: setup.context.hostName())
+        var storeClaims = StoreClaims(claims: claims, device: device, now: now)
+        if !claims.isExclusive { storeClaims.sender = storeClaims.chosenSender() }
+        storeClaims.sweep()
+        return storeClaims
     }
 
     static func notification(_ event: TransitionEvent) -> Notify.Notification {

@@ -13,6 +13,7 @@ import TextSafety
 public struct DiscordNotifier: Notifier {
     public let name: String
     public var isPersonFacing: Bool { true }
+    public var isShared: Bool { true }
     private let url: String
     private let client: HTTPClient
 

@@ -116,7 +116,8 @@ public struct DeliveryLedger<Decisions: LedgerDecisions>: Sendable {
         /// disk) would go out again next run, so without that room nothing goes out.
         /// - Throws: `StateFileError` when the room cannot be claimed or a delivery cannot be recorded.
         public mutating func deliver(
-            to notifiers: [any Notifier], policy: RetryPolicy, now: Date, lifetime: TimeInterval
+            to notifiers: [any Notifier], policy: RetryPolicy, now: Date, lifetime: TimeInterval,
+            shared: (any SharedDelivery)? = nil
         ) throws -> DeliveryReport {
             let pending = outbox.pending(to: notifiers).map { ["delivered": $0.event, "to": $0.backend] }
             let reservation: JournalReservation
@@ -128,7 +129,9 @@ public struct DeliveryLedger<Decisions: LedgerDecisions>: Sendable {
                         + "next run")
             }
             var recorded = 0
-            let report = try outbox.deliver(to: notifiers, policy: policy, now: now, lifetime: lifetime) {
+            let report = try outbox.deliver(
+                to: notifiers, policy: policy, now: now, lifetime: lifetime, shared: shared
+            ) {
                 id, backend in
                 try reservation.record(["delivered": id, "to": backend])
                 recorded += 1

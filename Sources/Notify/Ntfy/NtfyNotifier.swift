@@ -14,6 +14,7 @@ import TextSafety
 public struct NtfyNotifier: Notifier {
     public let name: String
     public var isPersonFacing: Bool { true }
+    public var isShared: Bool { true }
     private let url: String
     private let client: HTTPClient
     private let token: String?

@@ -62,7 +62,7 @@ public struct Outbox: Codable, Sendable, Equatable {
     /// - Returns: what failed (events stay queued) and what was dropped.
     public mutating func deliver(
         to notifiers: [any Notifier], policy: RetryPolicy, now: Date, lifetime: TimeInterval,
-        recorder: (String, String) throws -> Void
+        shared: (any SharedDelivery)? = nil, recorder: (String, String) throws -> Void
     ) rethrows -> DeliveryReport {
         var report = DeliveryReport()
         var down: [String: String] = [:]
@@ -72,7 +72,23 @@ public struct Outbox: Codable, Sendable, Equatable {
         while index < items.count {
             let item = items[index]
             var failed: [DeliveryFailure] = []
+            // Asked once per event, before its first shared backend: which machine tells the shared channels.
+            var decision: SharedDecision?
+            var waiting = false
             for notifier in notifiers where !items[index].deliveredTo.contains(notifier.name) {
+                if notifier.isShared, let shared {
+                    let decided = decision ?? shared.decide(item.notification.id)
+                    decision = decided
+                    if decided == .waiting {
+                        waiting = true
+                        continue
+                    }
+                    if decided == .deliveredElsewhere {
+                        items[index].deliveredTo.append(notifier.name)
+                        try recorder(item.notification.id, notifier.name)
+                        continue
+                    }
+                }
                 if let reason = down[notifier.name] {
                     failed.append(DeliveryFailure(event: item.notification.id, backend: notifier.name, reason: reason))
                 } else if notifier.isPersonFacing, sent[notifier.name, default: 0] >= Self.notificationsPerRun {
@@ -89,8 +105,24 @@ public struct Outbox: Codable, Sendable, Equatable {
                     try recorder(item.notification.id, notifier.name)
                 }
             }
-            if failed.isEmpty {
+            if decision == .send, let shared,
+                notifiers.allSatisfy({ !$0.isShared || items[index].deliveredTo.contains($0.name) })
+            {
+                shared.delivered(item.notification.id)
+            }
+            if failed.isEmpty && !waiting {
                 items.remove(at: index)
+            } else if waiting && failed.isEmpty {
+                // Another machine's to send: kept without a failure, until it says so or its claim goes stale.
+                if now.timeIntervalSince(item.createdAt) > lifetime {
+                    report.dropped.append(
+                        DeliveryFailure(
+                            event: item.notification.id, backend: "shared channels",
+                            reason: "claimed by another machine that never said it was delivered"))
+                    items.remove(at: index)
+                } else {
+                    index += 1
+                }
             } else if now.timeIntervalSince(item.createdAt) > lifetime {
                 // Given up on: no longer queued, so no longer a reason for the run to fail.
                 report.dropped += failed

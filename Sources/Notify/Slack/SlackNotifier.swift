@@ -11,6 +11,7 @@ import TextSafety
 public struct SlackNotifier: Notifier {
     public let name: String
     public var isPersonFacing: Bool { true }
+    public var isShared: Bool { true }
     private let url: String
     private let client: HTTPClient
 

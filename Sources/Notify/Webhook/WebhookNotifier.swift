@@ -15,6 +15,7 @@ public struct WebhookNotifier: Notifier {
     /// `webhook:<scheme>://<host> #<8 hex digits>`: the digits tell two webhooks on one host apart in the
     /// outbox, without showing anything of the path or query (a 32-bit hash of the whole URL).
     public let name: String
+    public var isShared: Bool { true }
     private let url: String
     private let client: HTTPClient
     private let bearerToken: String?

@@ -96,3 +96,8 @@ extension SealedStore: StagingStore where Base: StagingStore {
 public func sealed(_ store: some SnapshotStore, with sealing: any RecordSealing) -> any SnapshotStore {
     SealedStore(base: store, sealing: sealing)
 }
+
+extension SealedStore: ClaimingStore where Base: ClaimingStore {
+    /// Claims carry an event id and a device id, no figure: they are kept as the base store keeps them.
+    public var eventClaims: any EventClaims { base.eventClaims }
+}
