@@ -119,4 +119,39 @@ struct OncePerPersonEndToEndTests {
             .filter { $0.hasPrefix("sender-") }
         #expect(senders.count == 3, "\(senders)")
     }
+
+    @Test(
+        "three machines on a WebDAV store (rclone and nginx ignore If-None-Match): the phone hears each event once",
+        .enabled(if: WebDAVServer.Kind.allCases.allSatisfy { RequiredTool.available($0.tool) }),
+        arguments: WebDAVServer.Kind.allCases)
+    func webDAV(kind: WebDAVServer.Kind) throws {
+        let http = try LocalServer.sharedHTTPServer()
+        let dav = try WebDAVServer.shared(kind)
+        let store = "\(dav.origin)/\(try dav.makeFolder())/store/"
+        let topic = "dav-\(UUID().uuidString.prefix(8))"
+        let credentials = [
+            "AGGCTL_WEBDAV_USER": WebDAVServer.user, "AGGCTL_WEBDAV_PASSWORD": WebDAVServer.password,
+        ]
+        func publish(_ at: String, used: Double) throws {
+            let input =
+                #"[{"providerID": "claude", "accountEmail": "work@example.com", "lastUpdated": "\#(at)", "session": {"usedPercent": \#(used), "windowMinutes": 300, "resetsAt": "\#(Records.sessionReset(after: at))"}}]"#
+            let run = try BinaryRun.run(
+                ["publish", "--store", store, "--device-id", "laptop", "--from", "-", "--now", at],
+                environment: environment("laptop").merging(credentials) { $1 }, input: Data(input.utf8))
+            #expect(run.status == 0, "\(run.errors)")
+        }
+        func check(_ machine: String, _ now: String) throws -> BinaryRun {
+            try BinaryRun.run(
+                ["check", "--store", store, "--now", now, "--notify", "ntfy:\(http.origin)/ntfy/\(topic)"],
+                environment: environment(machine).merging(credentials) { $1 })
+        }
+        try publish("2026-11-30T12:00:00Z", used: 40)
+        for machine in Self.machines { #expect(try check(machine, "2026-11-30T12:00:30Z").status == 0) }
+        try publish("2026-11-30T12:10:00Z", used: 100)
+        for machine in Self.machines {
+            let run = try check(machine, "2026-11-30T12:10:30Z")
+            #expect(run.status == 0, "\(machine): \(run.errors)")
+        }
+        #expect(try posts(http, topic) == ["Claude session depleted"])
+    }
 }

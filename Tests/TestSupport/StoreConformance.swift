@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Snapshots
 import Stores
@@ -186,6 +187,29 @@ public enum StoreConformance {
             try store.removeRecord(for: laptop)
             #expect(try store.listRecords().map(\.name) == [desktop.recordName])
         },
+        ConformanceCheck(name: "a claim is made once, by one of eight at once, reads back, and is no record") {
+            harness in
+            let store = try harness.makeStore()
+            try store.writeRecord(record(laptop), for: laptop)
+            let claims = try #require(store.claims, "every store keeps claims")
+            let name = try #require(ClaimName("evt-00000000000000c1"))
+            let won = Locked(0)
+            DispatchQueue.concurrentPerform(iterations: 8) { index in
+                if (try? claims.create(name, data: Data("claimant \(index)".utf8))) == true { won.update { $0 += 1 } }
+            }
+            #expect(won.value == 1, "exactly one claimant")
+            #expect(try claims.create(name, data: Data("late".utf8)) == false)
+            #expect(try claims.read(name)?.data.starts(with: Data("claimant".utf8)) == true)
+            #expect(try claims.read(#require(ClaimName("evt-none"))) == nil)
+            let marker = try #require(ClaimName("sender-laptop"))
+            try claims.replace(marker, data: Data("one".utf8))
+            try claims.replace(marker, data: Data("two".utf8))
+            #expect(try claims.read(marker)?.data == Data("two".utf8))
+            #expect(Set(try claims.names()) == [name, marker])
+            #expect(try store.listRecords().map(\.name) == [laptop.recordName], "claims are not records")
+            claims.removeClaims(olderThan: Date().addingTimeInterval(3600))
+            #expect(try claims.names().isEmpty)
+        },
         ConformanceCheck(name: "reading the whole store reports a broken record and merges the rest") { harness in
             let store = try harness.makeStore()
             try store.writeRecord(record(laptop), for: laptop)
@@ -206,5 +230,22 @@ public enum StoreConformance {
         }
         #expect(!staging.traits.writesAtomicallyInPlace, "a staging store does not write in place")
         return staging
+    }
+}
+
+/// A value several threads change, one at a time.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+    func update(_ change: (inout Value) -> Void) {
+        lock.lock()
+        change(&stored)
+        lock.unlock()
     }
 }

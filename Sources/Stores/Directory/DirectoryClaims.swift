@@ -120,6 +120,6 @@ struct DirectoryClaims: EventClaims {
     }
 }
 
-extension DirectoryStore: ClaimingStore {
-    public var eventClaims: any EventClaims { DirectoryClaims(store: path) }
+extension DirectoryStore {
+    public var claims: (any EventClaims)? { DirectoryClaims(store: path) }
 }

@@ -158,7 +158,7 @@ public struct S3Store: SnapshotStore {
     // MARK: Requests
 
     /// The key of a record: the prefix plus `name`, which must stay one segment.
-    private func key(of name: String) throws -> String {
+    func key(of name: String) throws -> String {
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !SafeText.hasControlCharacters(name)
         else {
             throw SnapshotStoreError.failed(

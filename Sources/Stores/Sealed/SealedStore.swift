@@ -97,7 +97,7 @@ public func sealed(_ store: some SnapshotStore, with sealing: any RecordSealing)
     SealedStore(base: store, sealing: sealing)
 }
 
-extension SealedStore: ClaimingStore where Base: ClaimingStore {
+extension SealedStore {
     /// Claims carry an event id and a device id, no figure: they are kept as the base store keeps them.
-    public var eventClaims: any EventClaims { base.eventClaims }
+    public var claims: (any EventClaims)? { base.claims }
 }

@@ -44,11 +44,6 @@ public struct ClaimName: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension SnapshotStore {
-    /// The store's claims; nil where it has none (then every machine delivers to shared channels).
-    public var claims: (any EventClaims)? { (self as? any ClaimingStore)?.eventClaims }
-}
-
-/// A store that keeps event claims beside its records.
-public protocol ClaimingStore: SnapshotStore {
-    var eventClaims: any EventClaims { get }
+    /// None by default: then every machine delivers to shared channels.
+    public var claims: (any EventClaims)? { nil }
 }

@@ -66,6 +66,9 @@ public protocol SnapshotStore: Sendable {
 
     /// Deletes the device's record. Deleting a record that does not exist is not an error.
     func removeRecord(for deviceID: DeviceID) throws
+
+    /// The event claims kept beside the records (`EventClaims`); nil where the store keeps none.
+    var claims: (any EventClaims)? { get }
 }
 
 /// A store whose writes are atomic only through a temporary copy and a rename (a folder, WebDAV).

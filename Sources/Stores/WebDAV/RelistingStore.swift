@@ -38,6 +38,7 @@ struct RelistingStore: StagingStore {
 
     var displayName: String { base.displayName }
     var traits: StoreTraits { base.traits }
+    var claims: (any EventClaims)? { base.claims }
 
     func listRecords() throws -> [RecordInfo] { try checked { try base.listRecords() } }
     func listRecordNames() throws -> [RecordInfo] { try checked { try base.listRecordNames() } }

@@ -19,7 +19,7 @@ public struct WebDAVStore: StagingStore {
     /// The collection's URL, ending in `/`, without userinfo.
     public let collection: String
     public let displayName: String
-    private let client: HTTPClient
+    let client: HTTPClient
     /// The collection's path, percent-decoded and without a trailing slash, to recognise it in listings.
     private let collectionPath: String
 
@@ -235,7 +235,7 @@ public struct WebDAVStore: StagingStore {
     /// The URL of a file in the collection: the collection's path plus `name` encoded as one segment.
     /// Names are record names or temporary names (device ids are validated); anything else (empty, a dot
     /// segment, a name that would not stay one segment) is refused rather than sent.
-    private func url(of name: String) throws -> String {
+    func url(of name: String) throws -> String {
         guard !name.isEmpty, name != ".", name != ".." else {
             throw SnapshotStoreError.failed(
                 operation: "address", target: location(of: name), reason: "not a file name in the collection")
@@ -249,7 +249,7 @@ public struct WebDAVStore: StagingStore {
 
     /// Sends a request, turning a failure to get any answer into the store's error (a body over the
     /// request's limit: the record is too large).
-    private func send(_ operation: String, _ target: String, _ request: HTTPRequest) throws -> HTTPResponse {
+    func send(_ operation: String, _ target: String, _ request: HTTPRequest) throws -> HTTPResponse {
         do {
             return try client.send(request)
         } catch let error as HTTPError {
@@ -264,7 +264,7 @@ public struct WebDAVStore: StagingStore {
     }
 
     /// The store's error for an unexpected status.
-    private func failure(_ response: HTTPResponse, _ operation: String, _ target: String) -> SnapshotStoreError {
+    func failure(_ response: HTTPResponse, _ operation: String, _ target: String) -> SnapshotStoreError {
         switch response.status {
         case 401 where client.configuration.credentials == nil:
             return .permissionDenied(
