@@ -128,7 +128,7 @@ struct CommandTests {
             (["frobnicate"], "unknown command 'frobnicate'"),
             (["status", "--store", "/x", "--bogus"], "unknown flag '--bogus' for 'status'"),
             (["status", "--store", "/x", "--now", "yesterday"], "--now: 'yesterday' is not a date"),
-            (["status", "--store", "/x", "--stale-after", "-5"], "--stale-after: '-5' is not a number of seconds"),
+            (["status", "--store", "/x", "--stale-after", "-5"], "--stale-after: '-5' is not a duration"),
             (["status"], "missing --store S"),
             (["status", "--store", "ftp://host/x"], "--store: 'ftp://host/x' has the unsupported scheme 'ftp'"),
             (["publish", "--store", "/x"], "publish needs --from FILE ('-' for stdin) or --source NAME[:PATH]"),

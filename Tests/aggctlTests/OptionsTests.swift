@@ -59,6 +59,20 @@ struct OptionsTests {
         #expect(fromConfig.merge.now == nil)
     }
 
+    @Test("durations take a unit: 90s, 15m, 1h, 2d, or a bare number of seconds; anything else is refused")
+    func durations() throws {
+        for (text, seconds) in [
+            ("90s", 90.0), ("15m", 900), ("1h", 3600), ("2d", 172_800), ("3600", 3600), ("1.5h", 5400),
+        ] {
+            #expect(try ValueParsers.seconds(Setting(value: text, source: .flag("stale-after"))) == seconds, "\(text)")
+        }
+        for text in ["", "h", "1w", "-1h", "1e3", "inf", "nan", "1 h 2"] {
+            #expect(throws: UsageError.self, "\(text)") {
+                try ValueParsers.seconds(Setting(value: text, source: .flag("stale-after")))
+            }
+        }
+    }
+
     @Test("a bad value names where it came from: the flag, the variable, or the config file's line")
     func errorsNameTheirSource() throws {
         #expect(
@@ -66,13 +80,17 @@ struct OptionsTests {
                 _ = try StatusCommand.Options(
                     try flags("--store", "/s", "--stale-after", "soon", specs: StatusCommand.flags),
                     context: try context())
-            } == "--stale-after: 'soon' is not a number of seconds; expected a number such as 3600")
+            }
+                == "--stale-after: 'soon' is not a duration; expected a number and a unit such as 90s, 15m, 1h or 2d (a bare number is seconds)"
+        )
         #expect(
             usageError {
                 _ = try StatusCommand.Options(
                     try flags("--store", "/s", specs: StatusCommand.flags),
                     context: try context(config: "# defaults\nmax-skew = -5\n"))
-            } == "config line 2 (max-skew): '-5' is not a number of seconds; expected a number such as 3600")
+            }
+                == "config line 2 (max-skew): '-5' is not a duration; expected a number and a unit such as 90s, 15m, 1h or 2d (a bare number is seconds)"
+        )
         let store = usageError {
             _ = try StatusCommand.Options(
                 try flags(specs: StatusCommand.flags), context: try context(["AGGCTL_STORE": "http://h/dav/?q=1"]))
@@ -198,7 +216,7 @@ struct OptionsTests {
         #expect(outcome.status == .success)
         let lines = outcome.output.split(separator: "\n")
         let stale = try #require(lines.first { $0.hasPrefix("stale-after") })
-        #expect(stale.contains("not in effect: config line 1 (stale-after): 'nan' is not a number of seconds"))
+        #expect(stale.contains("not in effect: config line 1 (stale-after): 'nan' is not a duration"))
         #expect(lines.contains { $0.hasPrefix("warn-at") && $0.contains("not in effect") })
         let device = try #require(lines.first { $0.hasPrefix("device-id") })
         #expect(device.contains("studio-1a2b3c4d") && device.contains("/device-id'") && !device.contains("default"))

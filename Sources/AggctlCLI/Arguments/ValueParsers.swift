@@ -2,6 +2,7 @@ import HTTP
 import Portable
 import Snapshots
 import Stores
+import TextSafety
 
 /// Conversions of flag values into typed options; each failure names the flag and the accepted form.
 enum ValueParsers {
@@ -16,12 +17,23 @@ enum ValueParsers {
     }
 
     /// A non-negative number of seconds (decimals allowed).
+    /// A duration: a number and a unit (`90s`, `15m`, `1h`, `2d`), or a bare number of seconds.
     static func seconds(_ setting: Setting) throws -> TimeInterval {
-        guard let value = Double(setting.value), value.isFinite, value >= 0 else {
-            throw UsageError(
-                "\(setting.source): '\(setting.value)' is not a number of seconds; expected a number such as 3600")
+        var text = Substring(setting.value.trimmingBlanks())
+        var unit: Double = 1
+        if let last = text.last, let scale = ["s": 1.0, "m": 60, "h": 3600, "d": 86_400][String(last).lowercased()] {
+            unit = scale
+            text = text.dropLast()
         }
-        return value
+        // Digits and a point only: no sign, exponent, "inf" or "nan" reaches Double's parser.
+        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(text),
+            value.isFinite, value * unit < 1e12
+        else {
+            throw UsageError(
+                "\(setting.source): '\(SafeText.line(setting.value, limit: 40))' is not a duration; expected a number "
+                    + "and a unit such as 90s, 15m, 1h or 2d (a bare number is seconds)")
+        }
+        return value * unit
     }
 
     static func deviceID(_ setting: Setting) throws -> DeviceID {
