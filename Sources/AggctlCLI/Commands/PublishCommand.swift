@@ -100,13 +100,20 @@ enum PublishCommand {
             providers += try readProviders(from: input, context: context, now: now)
         }
         var collected: [ProviderUsage] = []
+        var unread: [String] = []
         // Endpoints first: their windows are exact, and win over what logs suggest (see `combine`).
         for source in sources.sorted(by: { $0.isEndpoint && !$1.isEndpoint }) {
             do {
                 collected.append(try source.collect(now: now))
             } catch let error as CollectorError {
-                throw CommandFailure("--source \(source.name): \(error.message)")
+                // What the other sources read is published: one cron line for every machine must not fail
+                // on the one without Gemini (SPEC 6).
+                context.console.warn("--source \(source.name): \(error.message); published without it")
+                unread.append("--source \(source.name): \(error.message)")
             }
+        }
+        if collected.isEmpty, inputs.isEmpty, let first = unread.first {
+            throw CommandFailure(unread.count == 1 ? first : "no source could be read (\(unread.count)): " + first)
         }
         // Every collector's entries pass the record's validation here, the one boundary (`--from` input
         // was refused already when it did not).
@@ -153,6 +160,16 @@ enum PublishCommand {
         let data = try SnapshotCodec.encode(snapshot, pretty: false)
         guard let location else { throw CommandFailure("publish needs --store S to write the record") }
         let store = try context.openStore(location)
+        // A store with nothing in it yet is new: said once, since a typo in a cron line would otherwise
+        // publish to the wrong place for good (SPEC 6).
+        let isNew: Bool
+        do {
+            isNew = try store.listRecordNames().isEmpty
+        } catch SnapshotStoreError.storeMissing {
+            isNew = true
+        } catch {
+            isNew = false
+        }
         let cloneGuard = CloneGuard(stateDirectory: context.stateDirectory, store: location.displayName)
         if let finding = cloneGuard.check(in: store, deviceID: deviceID, deviceName: snapshot.deviceName, now: now) {
             context.console.warn(CloneGuard.warning(deviceID: deviceID, finding: finding))
@@ -163,6 +180,11 @@ enum PublishCommand {
             throw CommandFailure(error.description)
         }
         cloneGuard.remember(snapshot, bytes: data)
+        if isNew {
+            context.console.warn(
+                "created a new store at \(location.displayName): no other machine publishes here yet (if another "
+                    + "should, check the store's spelling on both)")
+        }
         sweepLeftovers(in: store, of: deviceID, context: context)
         if context.console.errorsAreTerminal {
             context.console.note(

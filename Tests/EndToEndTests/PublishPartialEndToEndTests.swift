@@ -1,0 +1,49 @@
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+/// `publish` as one cron line on machines that differ: what could be read is published, the rest is a
+/// warning; and a store that did not exist is said to be new.
+struct PublishPartialEndToEndTests {
+    let root = TemporaryDirectory("aggctl-partial")
+    static let fixtures = Repository.path("Tests/CollectorsTests/Fixtures")
+
+    func publish(_ arguments: [String]) throws -> BinaryRun {
+        try BinaryRun.run(
+            ["publish", "--store", root.file("store"), "--now", "2026-11-30T12:00:00Z"] + arguments,
+            environment: ["HOME": root.file("home"), "XDG_STATE_HOME": root.file("state"), "PATH": "/usr/bin:/bin"])
+    }
+
+    @Test("codex read, gemini not installed: the record carries Codex, one warning, exit 0; none read: exit 1")
+    func partial() throws {
+        let run = try publish([
+            "--source", "codex:\(Self.fixtures)/codex-home", "--source", "gemini:\(root.file("no-gemini"))",
+            "--device-id", "box",
+        ])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.errors.contains("--source gemini"), "\(run.errors)")
+        #expect(run.errors.contains("published without it"))
+        let record = try SnapshotCodec.decode(
+            try Data(contentsOf: URL(fileURLWithPath: root.file("store/box.json"))), fileName: "box.json")
+        #expect(record.snapshot.providers.map(\.providerID) == ["codex"])
+        let nothing = try publish(["--source", "gemini:\(root.file("no-gemini"))", "--device-id", "box"])
+        #expect(nothing.status == 1)
+        #expect(nothing.errors.contains("--source gemini"))
+    }
+
+    @Test("the first publish to a store that did not exist says it made a new one; the next says nothing")
+    func newStore() throws {
+        let input = root.file("usage.json")
+        try root.write(
+            "usage.json",
+            #"[{"providerID": "claude", "accountEmail": "a@example.com", "lastUpdated": "2026-11-30T11:59:00Z"}]"#)
+        let first = try publish(["--from", input, "--device-id", "laptop"])
+        #expect(first.status == 0)
+        #expect(
+            first.errors.contains("created a new store at \(root.file("store")): no other machine publishes here yet"))
+        let second = try publish(["--from", input, "--device-id", "desktop"])
+        #expect(second.status == 0)
+        #expect(!second.errors.contains("new store"), "\(second.errors)")
+    }
+}
