@@ -73,6 +73,9 @@ public enum Aggctl {
                 if first.hasPrefix("-") {
                     throw UsageError("unknown flag '\(first)'; expected a command first (see 'aggctl --help')")
                 }
+                if let nearest = NearestName.of(first, among: commands.map(\.name)) {
+                    throw UsageError("unknown command '\(first)'; did you mean '\(nearest)'?")
+                }
                 throw UsageError(
                     "unknown command '\(first)'; commands: \(commands.map(\.name).joined(separator: ", "))")
             }

@@ -127,6 +127,12 @@ struct CommandTests {
         arguments: [
             (["frobnicate"], "unknown command 'frobnicate'"),
             (["status", "--store", "/x", "--bogus"], "unknown flag '--bogus' for 'status'"),
+            (["stauts"], "unknown command 'stauts'; did you mean 'status'?"),
+            (["status", "--stor", "/x"], "unknown flag '--stor' for 'status'; did you mean '--store'?"),
+            (
+                ["check", "--store", "/x", "--notfy", "stdout"],
+                "unknown flag '--notfy' for 'check'; did you mean '--notify'?"
+            ),
             (["status", "--store", "/x", "--now", "yesterday"], "--now: 'yesterday' is not a date"),
             (["status", "--store", "/x", "--stale-after", "-5"], "--stale-after: '-5' is not a duration"),
             (["status"], "missing --store S"),

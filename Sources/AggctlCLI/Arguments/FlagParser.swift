@@ -52,7 +52,8 @@ struct ParsedFlags: Sendable {
         func specNamed(_ name: String) throws -> FlagSpec {
             if name == "help" { return .toggle("help", "") }
             guard let spec = specs.first(where: { $0.name == name }) else {
-                throw UsageError("unknown flag '--\(name)' for '\(command)'", command: command)
+                let nearest = NearestName.of(name, among: specs.map(\.name)).map { "; did you mean '--\($0)'?" } ?? ""
+                throw UsageError("unknown flag '--\(name)' for '\(command)'\(nearest)", command: command)
             }
             return spec
         }
