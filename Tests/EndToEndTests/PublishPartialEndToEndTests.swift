@@ -46,4 +46,30 @@ struct PublishPartialEndToEndTests {
         #expect(second.status == 0)
         #expect(!second.errors.contains("new store"), "\(second.errors)")
     }
+
+    @Test("--source claude names the account Claude Code is signed in with, so two machines' rows merge into one")
+    func claudeAccountNamed() throws {
+        for machine in ["laptop", "desktop"] {
+            let home = root.file(machine)
+            try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Self.fixtures + "/claude-home", toPath: home + "/.claude")
+            // Where Claude Code keeps the signed-in account (the shape CodexBar's tests write, with the email
+            // claude-api reads).
+            try root.write(machine + "/.claude.json", #"{"oauthAccount": {"emailAddress": "work@example.com"}}"#)
+            let run = try BinaryRun.run(
+                [
+                    "publish", "--store", root.file("store"), "--source", "claude", "--device-id", machine, "--now",
+                    "2026-11-30T12:00:00Z",
+                ],
+                environment: ["HOME": home, "XDG_STATE_HOME": home + "/state", "PATH": "/usr/bin:/bin"])
+            #expect(run.status == 0, "\(run.errors)")
+        }
+        let status = try BinaryRun.run(
+            ["status", "--store", root.file("store"), "--json", "--now", "2026-11-30T12:00:00Z"],
+            environment: ["HOME": root.file("reader"), "PATH": "/usr/bin:/bin"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])
+        let accounts = document["accounts"] as? [[String: Any]] ?? []
+        #expect(accounts.map { $0["accountEmail"] as? String } == ["work@example.com"], "\(status.output.prefix(400))")
+        #expect((accounts.first?["seenOn"] as? [String])?.sorted() == ["desktop", "laptop"])
+    }
 }

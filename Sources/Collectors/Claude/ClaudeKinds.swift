@@ -1,3 +1,5 @@
+import Portable
+
 /// `--source claude[:CONFIG_DIR]`: this machine's Claude Code logs.
 public struct ClaudeKind: CollectorKind {
     public init() {}
@@ -14,9 +16,16 @@ public struct ClaudeKind: CollectorKind {
         // Limit messages give times in words, in the machine's zone or one they name.
         let reader = context.readerVersion + " in " + zones.local.identifier
         // The status line's figures are read even by a dry run (which keeps no state of its own).
+        let home = context.environment["HOME"] ?? FileSystem.homeDirectory()
         return Collector(name: name) { now in
-            try ClaudeCollector(folders: folders, zones: zones).collect(
+            var entry = try ClaudeCollector(folders: folders, zones: zones).collect(
                 now: now, stateFolder: state, readerVersion: reader, statusLineFolder: statusLine)
+            // The account Claude Code is signed in with (`oauthAccount.emailAddress` of its `.claude.json`):
+            // without it two accounts could not be told apart, nor one merged across machines.
+            entry.accountEmail = folders.lazy.compactMap {
+                ClaudeUsageEndpoint.accountEmail(configFolder: $0, home: home)
+            }.first
+            return entry
         }
     }
 }
