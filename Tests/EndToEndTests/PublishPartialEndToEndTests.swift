@@ -72,4 +72,14 @@ struct PublishPartialEndToEndTests {
         #expect(accounts.map { $0["accountEmail"] as? String } == ["work@example.com"], "\(status.output.prefix(400))")
         #expect((accounts.first?["seenOn"] as? [String])?.sorted() == ["desktop", "laptop"])
     }
+
+    @Test("status on a store with nothing in it yet says what to run")
+    func emptyStoreSaysWhatToRun() throws {
+        try FileManager.default.createDirectory(atPath: root.file("store"), withIntermediateDirectories: true)
+        let status = try BinaryRun.run(
+            ["status", "--store", root.file("store")],
+            environment: ["HOME": root.file("home"), "PATH": "/usr/bin:/bin"])
+        #expect(status.status == 0)
+        #expect(status.output.hasPrefix("no accounts in the store yet: publish this machine's with 'aggctl publish"))
+    }
 }

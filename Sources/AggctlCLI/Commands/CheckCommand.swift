@@ -16,7 +16,7 @@ enum CheckCommand {
         "notify", "SPEC", repeatable: true, choices: NotifierRegistry.standard.choices,
         NotifierRegistry.standard.forms + " (default: desktop where reachable, else stdout)")
     static let warnAt = FlagSpec.option(
-        "warn-at", "P,...", "also warn when the session's remaining percent drops below each P")
+        "warn-at", "P,...", "also warn when the remaining percent of the session, the week or a binding limit drops below each P")
     static let warnPace = FlagSpec.toggle(
         "warn-pace", "also warn, once per window and reset, when a window will run out before its reset")
     static let lockTimeout = FlagSpec.option(

@@ -236,7 +236,12 @@ enum StatusCommand {
 
     /// `table` as UTF-8 lines, each ending in a line feed.
     static func tableLines(_ result: MergeResult, color: Bool, ascii: Bool = false) -> [UInt8] {
-        if result.accounts.isEmpty { return Array("no accounts in the store\n".utf8) }
+        if result.accounts.isEmpty {
+            // A person's first look: what to run next, not only that there is nothing.
+            return Array(
+                ("no accounts in the store yet: publish this machine's with 'aggctl publish --store S --source codex "
+                    + "--source claude', and the same on each machine\n").utf8)
+        }
         let showTrend = result.accounts.contains { $0.weeklyTrend != nil }
         let showLimits = result.accounts.contains { !($0.limits ?? []).isEmpty }
         var headers = ["PROVIDER", "ACCOUNT", "PLAN", "SESSION", "WEEKLY"]
