@@ -99,6 +99,31 @@ struct StatuslineEndToEndTests {
         #expect(entry.lastUpdated == Records.date("2026-11-30T12:00:00Z"))
     }
 
+    @Test("the personal laptop's line shows its own Codex account, not the work desktop's used-up one")
+    func ownAccountsFirst() throws {
+        func publish(_ device: String, _ email: String, used: Double) throws {
+            let input =
+                #"[{"providerID": "codex", "accountEmail": "\#(email)", "lastUpdated": "2026-11-30T11:50:00Z", "session": {"usedPercent": \#(used), "windowMinutes": 300, "resetsAt": "2026-11-30T14:00:00Z"}}]"#
+            let run = try BinaryRun.run(
+                [
+                    "publish", "--store", root.file("store"), "--device-id", device, "--from", "-", "--now",
+                    "2026-11-30T11:55:00Z",
+                ], environment: environment, input: Data(input.utf8))
+            #expect(run.status == 0, "\(run.errors)")
+        }
+        try publish("work-desktop", "me@work.example", used: 100)
+        // The laptop publishes under the device id its state folder keeps (no --device-id).
+        let input =
+            #"[{"providerID": "codex", "accountEmail": "me@home.example", "lastUpdated": "2026-11-30T11:50:00Z", "session": {"usedPercent": 40, "windowMinutes": 300, "resetsAt": "2026-11-30T14:00:00Z"}}]"#
+        let own = try BinaryRun.run(
+            ["publish", "--store", root.file("store"), "--from", "-", "--now", "2026-11-30T11:55:00Z"],
+            environment: environment, input: Data(input.utf8))
+        #expect(own.status == 0, "\(own.errors)")
+        let run = try statusline(Data(), ["--store", root.file("store")])
+        #expect(run.output.contains("Codex 60%"), "\(run.output)")
+        #expect(!run.output.contains("depleted"), "\(run.output)")
+    }
+
     @Test("figures handed over after their reset read 'due' on the line and in status --json, never the old percent")
     func pastItsReset() throws {
         let binary = ReleaseBuild.available ? ReleaseBuild.binary : BinaryRun.binary

@@ -60,17 +60,26 @@ enum StatuslineCommand {
             saveCache()
         }
         let email = ClaudeUsageEndpoint.accountEmail(environment: context.environment)
-        context.console.output.write(line(official: official, accounts: accounts, email: email, now: now) + "\n")
+        let device = try? DeviceIdentity.existingOrPreview(
+            stateDirectory: context.stateDirectory, hostName: context.hostName())
+        context.console.output.write(
+            line(official: official, accounts: accounts, email: email, now: now, device: device) + "\n")
         return .success
     }
 
     /// `Claude 5h 63% left, resets in 2h 10m · week 40% left, on track · Codex 41% · Gemini 96%`.
     static let lineWidth = 200
 
-    static func line(official: ClaudeStatusLine?, accounts: [MergedAccount], email: String?, now: Date) -> String {
+    /// - Parameter device: this machine's device id: its own accounts come first (SPEC 6), another
+    ///   machine's account of a provider shows only when it blocks (the work laptop's used-up Codex is not
+    ///   the personal laptop's).
+    static func line(
+        official: ClaudeStatusLine?, accounts: [MergedAccount], email: String?, now: Date, device: DeviceID? = nil
+    ) -> String {
         let claude = accounts.filter { $0.providerID == "claude" }
         let mine =
             claude.first { account in email.map { account.key.normalizedEmail == $0.lowercased() } ?? false }
+            ?? claude.first { account in device.map { account.seenOn.contains($0) } ?? false }
             ?? claude.max { $0.lastUpdated < $1.lastUpdated }
         // The figures Claude Code just handed over are the freshest there are.
         // Judged as the store's are: a window Claude Code hands over past its reset is due, not its old
@@ -114,9 +123,14 @@ enum StatuslineCommand {
                 parts.append(limit.label + " " + left(limit.window))
             }
         }
-        // The others: each provider's tightest window over its accounts (`due` when all have reset since).
+        // The others: each provider's tightest window over this machine's accounts of it (`due` when all have
+        // reset since); a provider this machine has no account of, only when one of its accounts blocks.
+        let own = Set(
+            accounts.filter { account in device.map { account.seenOn.contains($0) } ?? false }.map(\.providerID))
         var worst: [String: MergedAccount] = [:]
         for account in accounts where account.providerID != "claude" {
+            let isOwn = device.map { account.seenOn.contains($0) } ?? false
+            guard own.contains(account.providerID) ? isOwn : account.blocked else { continue }
             guard let current = worst[account.providerID] else {
                 worst[account.providerID] = account
                 continue
