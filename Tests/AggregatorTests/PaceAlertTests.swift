@@ -44,7 +44,7 @@ struct PaceAlertTests {
         #expect(event.title == "Claude session will run out before reset")
         #expect(
             event.body.hasPrefix(
-                "Runs out in about 40m at this pace, before its reset at 2026-11-30T15:00:00Z. 40% left."))
+                "Runs out in about 40m at this pace, before its reset at 2026-11-30 15:00 UTC. 40% left."))
         #expect(event.window == "session")
     }
 

@@ -44,7 +44,7 @@ struct ResetRestoreTests {
         #expect(events.map(\.kind) == [.depleted, .restored])
         let restored = events.last
         #expect(restored?.title == "Claude session restored")
-        #expect(restored?.body.hasPrefix("Session quota is available again. It reset at 2026-11-30T15:00:00Z.") == true)
+        #expect(restored?.body.hasPrefix("Session quota is available again. It reset at 2026-11-30 15:00 UTC.") == true)
         #expect(
             restored?.at == Records.date("2026-11-30T15:00:00Z"), "dated at the reset: every machine makes it alike")
     }

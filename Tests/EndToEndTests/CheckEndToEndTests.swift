@@ -62,10 +62,14 @@ struct CheckEndToEndTests {
         try publish("2026-11-30T12:10:00Z", used: 100)
         #expect(try check("2026-11-30T12:10:30Z").output.contains(#""kind":"depleted""#))
         #expect(try check("2026-11-30T14:59:00Z").output == "")
-        let reset = try check("2026-11-30T15:00:30Z")
+        // The reset in the reader's zone, shown (the JSON's `resetsAt` stays UTC).
+        let reset = try BinaryRun.run(
+            ["check", "--store", store, "--now", "2026-11-30T15:00:30Z"],
+            environment: environment.merging(["TZ": "Europe/Prague"]) { $1 })
         #expect(reset.status == 0)
         #expect(reset.output.contains(#""kind":"restored""#), "\(reset.output)\(reset.errors)")
-        #expect(reset.output.contains("It reset at 2026-11-30T15:00:00Z."))
+        #expect(reset.output.contains("It reset at 2026-11-30 16:00 Europe/Prague."), "\(reset.output)")
+        #expect(reset.output.contains(#""resetsAt":"2026-11-30T15:00:00Z""#))
         #expect(try check("2026-11-30T15:30:00Z").output == "", "once")
     }
 

@@ -119,7 +119,7 @@ struct NotifierServicesEndToEndTests {
         #expect(content.contains("… limit reached**\n0% left."), "\(content)")
         // Discord's markdown characters come escaped (SafeText.discordText).
         #expect(content.contains(#"Account\: long\@example.com"#), "\(content)")
-        #expect(content.contains(#"Resets at 2026\-12\-01T00\:00\:00Z"#), "\(content)")
+        #expect(content.contains(#"Resets at 2026\-12\-01 00\:00"#), "\(content)")
     }
 
     @Test("the three services are choices of --notify in help and completions")

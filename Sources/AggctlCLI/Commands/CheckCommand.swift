@@ -16,7 +16,8 @@ enum CheckCommand {
         "notify", "SPEC", repeatable: true, choices: NotifierRegistry.standard.choices,
         NotifierRegistry.standard.forms + " (default: desktop where reachable, else stdout)")
     static let warnAt = FlagSpec.option(
-        "warn-at", "P,...", "also warn when the remaining percent of the session, the week or a binding limit drops below each P")
+        "warn-at", "P,...",
+        "also warn when the remaining percent of the session, the week or a binding limit drops below each P")
     static let warnPace = FlagSpec.toggle(
         "warn-pace", "also warn, once per window and reset, when a window will run out before its reset")
     static let lockTimeout = FlagSpec.option(
@@ -121,7 +122,8 @@ enum CheckCommand {
         StatusCommand.report(result.problems, on: context.console)
         let detection = TransitionDetector.evaluate(
             previous: session.decisions, accounts: result.accounts, warnAt: setup.warnAt,
-            baselineOnly: baselineOnly, paceAt: setup.warnPace ? result.now : nil)
+            baselineOnly: baselineOnly, paceAt: setup.warnPace ? result.now : nil,
+            zone: ZoneInfo.local(environment: context.environment))
         session.decisions = detection.next
         session.decisions.forget(
             accountsNotIn: Set(result.accounts.flatMap(TransitionDetector.slots(of:))), now: result.now)

@@ -14,19 +14,20 @@ public enum TransitionDetector {
     ///   - baselineOnly: remember the accounts as they are without firing anything, after the state was
     ///     lost (a corrupt file): a lost state must never re-fire old events.
     ///   - paceAt: also fire `pace` events, judging pace at this moment (`--warn-pace`).
+    ///   - zone: the zone times in events' texts are written in (the reader's, shown).
     public static func evaluate(
         previous: AlertState, accounts: [MergedAccount], warnAt: [Int] = [], baselineOnly: Bool = false,
-        paceAt: Date? = nil
+        paceAt: Date? = nil, zone: ZoneInfo = .utc
     ) -> (events: [TransitionEvent], next: AlertState) {
         var next = previous
         var events: [TransitionEvent] = []
         if let now = paceAt {
-            events += pace(accounts, now: now, state: &next, baselineOnly: baselineOnly)
+            events += pace(accounts, now: now, state: &next, baselineOnly: baselineOnly, zone: zone)
         }
         let thresholds = Array(Set(warnAt)).sorted()
         // Skewed figures never move the state: a wrong clock must not fire or swallow an event.
         for account in accounts where !account.clockSkew {
-            let fired = WindowTransitions(account: account, thresholds: thresholds).apply(
+            let fired = WindowTransitions(account: account, thresholds: thresholds, zone: zone).apply(
                 previous: previous, to: &next)
             if !baselineOnly { events += fired }
         }
@@ -44,7 +45,7 @@ public enum TransitionDetector {
     /// pace so far (at least 3 % of it elapsed), once per window and reset. A window already used up gets
     /// none: it has run out, which its `depleted` event says; nor does a due one.
     static func pace(
-        _ accounts: [MergedAccount], now: Date, state: inout AlertState, baselineOnly: Bool
+        _ accounts: [MergedAccount], now: Date, state: inout AlertState, baselineOnly: Bool, zone: ZoneInfo = .utc
     ) -> [TransitionEvent] {
         var events: [TransitionEvent] = []
         for account in accounts where !account.clockSkew {
@@ -64,7 +65,7 @@ public enum TransitionDetector {
                         kind: .pace, key: account.key, providerID: account.providerID,
                         accountEmail: account.accountEmail, remainingPercent: window.remainingPercent,
                         resetsAt: resetsAt, at: account.lastUpdated, window: watched.kind,
-                        etaSeconds: pace.etaSeconds))
+                        etaSeconds: pace.etaSeconds, zone: zone))
             }
         }
         return events

@@ -52,7 +52,7 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
     public init(
         kind: Kind, key: AccountKey, providerID: String, accountEmail: String?, remainingPercent: Double,
         resetsAt: Date?, at: Date, threshold: Int? = nil, window: Window = .session, etaSeconds: Double? = nil,
-        atReset: Bool = false
+        atReset: Bool = false, zone: ZoneInfo = .utc
     ) {
         self.kind = kind
         self.providerID = providerID
@@ -73,7 +73,7 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
         let provider = ProviderNames.displayName(of: providerID)
         let shown = window.shortened
         let account = accountEmail.map { " Account: \($0)." } ?? ""
-        let reset = resetsAt.map { " Resets at \(RFC3339.format($0))." } ?? ""
+        let reset = resetsAt.map { " Resets at \(zone.peopleText($0))." } ?? ""
         // The titles of the desktop app this follows: "session depleted", "weekly quota depleted",
         // "<label> limit reached".
         let (depleted, restored, low, available): (String, String, String, String) =
@@ -98,7 +98,7 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
         case .restored:
             title = "\(provider) \(restored)"
             // At its reset, with no newer figures: the reset is what says so.
-            let when = atReset ? (resetsAt.map { " It reset at \(RFC3339.format($0))." } ?? "") : ""
+            let when = atReset ? (resetsAt.map { " It reset at \(zone.peopleText($0))." } ?? "") : ""
             body = "\(available)\(when)\(account)"
         case .warning:
             title = "\(provider) \(low)"
@@ -111,7 +111,7 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
                 }
             title = "\(provider) \(name) will run out before reset"
             let eta = etaSeconds.map { "Runs out in about \(DurationText.short($0)) at this pace" } ?? "Runs out soon"
-            let before = resetsAt.map { ", before its reset at \(RFC3339.format($0))" } ?? ""
+            let before = resetsAt.map { ", before its reset at \(zone.peopleText($0))" } ?? ""
             body = "\(eta)\(before). \(Int(remainingPercent.rounded(.down)))% left.\(account)"
         }
     }

@@ -6,6 +6,8 @@ import Portable
 struct WindowTransitions {
     let account: MergedAccount
     let thresholds: [Int]
+    /// Where the texts' times are written.
+    var zone: ZoneInfo = .utc
 
     /// The events of this run, with `next` updated; `previous` is the state before the run.
     func apply(previous: AlertState, to next: inout AlertState) -> [TransitionEvent] {
@@ -56,7 +58,7 @@ struct WindowTransitions {
         TransitionEvent(
             kind: kind, key: account.key, providerID: account.providerID, accountEmail: account.accountEmail,
             remainingPercent: window.window.remainingPercent, resetsAt: window.window.resetsAt,
-            at: account.lastUpdated, threshold: threshold, window: window.kind)
+            at: account.lastUpdated, threshold: threshold, window: window.kind, zone: zone)
     }
 
     /// The restore of a window the state holds used up once its reset has passed (the window is due), at
@@ -76,7 +78,7 @@ struct WindowTransitions {
         next.accounts[window.slot] = state
         return TransitionEvent(
             kind: .restored, key: account.key, providerID: account.providerID, accountEmail: account.accountEmail,
-            remainingPercent: 100, resetsAt: resetsAt, at: resetsAt, window: window.kind, atReset: true)
+            remainingPercent: 100, resetsAt: resetsAt, at: resetsAt, window: window.kind, atReset: true, zone: zone)
     }
 
     /// One window's transition (depleted, restored, warning) under the rules every window follows, with
