@@ -39,6 +39,20 @@ struct EventClaimsTests {
     }
 }
 
+/// Sync tools' conflict copies are not records (Syncthing, Dropbox, Nextcloud names).
+struct ConflictCopyNameTests {
+    @Test("conflict copies are not record names; records and odd but valid names are")
+    func names() {
+        for name in [
+            "box.sync-conflict-20261130-120000-ABCDEFG.json", "box (conflicted copy 2026-11-30).json",
+            "box (Alice's conflicted copy 2026-11-30).json",
+        ] {
+            #expect(!RecordInfo.isRecordName(name), "\(name)")
+        }
+        for name in ["box.json", "sync-box.json", "conflict.json"] { #expect(RecordInfo.isRecordName(name), "\(name)") }
+    }
+}
+
 private final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0

@@ -178,7 +178,15 @@ public struct RecordInfo: Sendable, Equatable {
     /// `isRecordName` of a name's bytes, before any String is made (a folder's entries, a memo's names).
     public static func isRecordName(_ name: UnsafeRawBufferPointer) -> Bool {
         name.count > 5 && name[0] != UInt8(ascii: ".")
-            && memcmp(name.baseAddress! + name.count - 5, ".json", 5) == 0
+            && memcmp(name.baseAddress! + name.count - 5, ".json", 5) == 0 && !isConflictCopy(name)
+    }
+
+    /// A sync tool's copy of a record it could not reconcile (Syncthing `box.sync-conflict-<date>-<id>.json`,
+    /// Dropbox and Nextcloud `box (conflicted copy ...).json`): the losing side of two writes, older than
+    /// the record beside it, and not a record of its own. Left out of listings: warned about on every run,
+    /// it filled a cron mailbox with one line a minute.
+    public static func isConflictCopy(_ name: UnsafeRawBufferPointer) -> Bool {
+        ByteSearch.contains(name, ".sync-conflict-") || ByteSearch.contains(name, "conflicted copy")
     }
 }
 
