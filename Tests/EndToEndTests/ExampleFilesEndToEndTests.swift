@@ -40,6 +40,31 @@ struct ExampleFilesEndToEndTests {
         try FileManager.default.removeItem(atPath: home)
     }
 
+    @Test("the crontab publishes on a machine without Gemini, and its check line needs nothing it does not install")
+    func crontabAsWritten() throws {
+        let home = root.file("home")
+        for (fixture, place) in [("codex-home", ".codex"), ("claude-home", ".claude")] {
+            try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                atPath: Repository.path("Tests/CollectorsTests/Fixtures/\(fixture)"), toPath: home + "/" + place)
+        }
+        let arguments = try publishArguments("Examples/crontab", marker: "aggctl publish")
+        let run = try BinaryRun.run(
+            arguments + ["--dry-run", "--now", "2026-11-30T12:00:00Z"],
+            environment: ["HOME": home, "XDG_STATE_HOME": root.file("state"), "PATH": "/usr/bin:/bin"])
+        #expect(run.status == 0, "\(run.errors)")
+        let providers = try SnapshotCodec.decode(Data(run.output.utf8), fileName: "x.json").snapshot.providers
+        #expect(Set(providers.map(\.providerID)) == ["codex", "claude"])
+        let text = try String(contentsOfFile: Repository.path("Examples/crontab"), encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { !$0.hasPrefix("#") && $0.contains("aggctl check") })
+        let words = line.split(separator: " ").map(String.init)
+        let checkArguments = Array(words[try #require(words.firstIndex(of: "check"))...])
+        #expect(!checkArguments.contains { $0.hasPrefix("command:") }, "a hook script/install does not install")
+        let help = try BinaryRun.run(
+            checkArguments + ["--help"], environment: ["HOME": home, "PATH": "/usr/bin:/bin"])
+        #expect(help.status == 0, "\(help.errors)")
+    }
+
     @Test("the serve unit and plist start what serve takes: their arguments pass its parser")
     func serveExamples() throws {
         let unit = try String(contentsOfFile: Repository.path("Examples/systemd/aggctl-serve.service"), encoding: .utf8)
