@@ -44,7 +44,8 @@ enum CommonFlags {
     static let json = FlagSpec.toggle("json", "print JSON for programs instead of a table")
     static let now = FlagSpec.option("now", "DATE", "evaluate as if it were DATE (RFC 3339), for reproducible output")
     static let staleAfter = FlagSpec.option(
-        "stale-after", "SECONDS", "figures older than this are marked stale (default 3600; or with a unit: 90s, 15m, 1h, 2d)")
+        "stale-after", "SECONDS",
+        "figures older than this are marked stale (default 3600; or with a unit: 90s, 15m, 1h, 2d)")
     static let maxSkew = FlagSpec.option(
         "max-skew", "SECONDS", "figures dated further ahead than this have a wrong clock (default 300)")
     static let keyFile = FlagSpec.option(

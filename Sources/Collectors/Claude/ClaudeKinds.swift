@@ -22,9 +22,10 @@ public struct ClaudeKind: CollectorKind {
                 now: now, stateFolder: state, readerVersion: reader, statusLineFolder: statusLine)
             // The account Claude Code is signed in with (`oauthAccount.emailAddress` of its `.claude.json`):
             // without it two accounts could not be told apart, nor one merged across machines.
-            entry.accountEmail = folders.lazy.compactMap {
-                ClaudeUsageEndpoint.accountEmail(configFolder: $0, home: home)
-            }.first
+            entry.accountEmail =
+                folders.lazy.compactMap {
+                    ClaudeUsageEndpoint.accountEmail(configFolder: $0, home: home)
+                }.first
             return entry
         }
     }
