@@ -3,13 +3,13 @@ import Snapshots
 
 /// The memo of all files combined: the newest limits, and the tokens per day as `counts.sums`.
 extension CodexCollector.Scan: LogScanMemo.Summary {
-    // 3: forks' replays and copied lines counted once.
-    static var memoMagic: String { "AGGCXME3" }
+    // 3: forks' replays and copied lines counted once; 4: the limits' trail kept.
+    static var memoMagic: String { "AGGCXME4" }
 }
 
 extension CodexCollector.Scan: LogScanPartial {
-    // 7: every response kept with its signature; the parent session named.
-    static var magic: String { "AGGCODX7" }
+    // 7: every response kept with its signature; the parent session named; 8: the limits' trail.
+    static var magic: String { "AGGCODX8" }
 
     mutating func append(_ later: Self) { extend(later) }
 
@@ -53,6 +53,12 @@ extension CodexCollector.Scan: LogScanPartial {
         out.optional(pendingCumulative) { out, pending in
             out.int(pending.index)
             out.int(pending.total)
+        }
+        out.u32(UInt32(trail.count))
+        for sample in trail {
+            out.date(sample.at)
+            out.optional(sample.session) { $0.window($1) }
+            out.optional(sample.weekly) { $0.window($1) }
         }
     }
 
@@ -98,6 +104,13 @@ extension CodexCollector.Scan: LogScanPartial {
             // An index outside the counts is damage: it is written to in `extend`.
             guard scan.counts.tokens.indices.contains(pending.index) else { throw BinaryReader.Corrupt() }
             return pending
+        }
+        let samples = try input.count()
+        guard samples <= CodexCollector.trailBudget * 64 else { throw BinaryReader.Corrupt() }
+        scan.trail = try (0..<samples).map { _ in
+            CodexCollector.LimitSample(
+                at: try input.date(), session: try input.optional { try $0.window() },
+                weekly: try input.optional { try $0.window() })
         }
         return scan
     }

@@ -19,6 +19,7 @@ extension CodexCollector {
     static func combine(_ files: [(path: String, scan: Scan)]) -> (latest: Scan, tokensByDay: [Int32: Int]) {
         var combined = Scan()
         for file in files { combined.mergeLimits(file.scan) }
+        combined.trail = CodexCollector.combined(files.map(\.scan.trail))
         let replayed = replayedPrefixes(files)
         var byDay: [Int32: Int] = [:]
         var seen = KeySet(capacity: files.reduce(0) { $0 + $1.scan.responses.count })

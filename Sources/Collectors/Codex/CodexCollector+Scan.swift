@@ -48,6 +48,8 @@ extension CodexCollector {
     /// records counts its records only.
     struct Scan: Sendable {
         var latest: RateLimits?
+        /// The windows each event reported, thinned (`CodexCollector.keep`), oldest first.
+        var trail: [LimitSample] = []
         var limitHit: LimitHit?
         var counts = Responses()
         var records = Responses()
@@ -89,6 +91,7 @@ extension CodexCollector {
             lastCumulative = later.lastCumulative ?? lastCumulative
             counts.append(contentsOf: later.counts)
             records.append(contentsOf: later.records)
+            for sample in later.trail { CodexCollector.keep(sample, in: &trail) }
         }
 
         mutating func mergeLimits(_ other: Scan) {
@@ -188,6 +191,10 @@ extension CodexCollector.Scan {
             if let cumulative = event.cumulativeTokens { lastCumulative = cumulative }
         }
         guard let limits = event.limits, latest.map({ at > $0.at }) ?? true else { return }
-        if let classified = CodexCollector.classify(limits, at: at) { latest = classified }
+        if let classified = CodexCollector.classify(limits, at: at) {
+            latest = classified
+            CodexCollector.keep(
+                CodexCollector.LimitSample(at: at, session: classified.session, weekly: classified.weekly), in: &trail)
+        }
     }
 }

@@ -90,6 +90,8 @@ public struct CodexCollector: Sendable {
                 today: tokensByDay[today] ?? 0, last30Days: recent.values.saturatingSum(),
                 daily: recent.keys.sorted().map { DailyTokens(date: $0, tokens: recent[$0]!) }))
         entry.error = limits == nil ? "no rate limits in the Codex logs yet" : limits?.reason
+        // What the logs hold of the windows' past: taken by the history where it has nothing newer.
+        (entry.sessionSamples, entry.weeklySamples) = Self.samples(scan.trail)
         return entry
     }
 

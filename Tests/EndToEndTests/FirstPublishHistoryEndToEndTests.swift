@@ -1,0 +1,54 @@
+import Foundation
+import Snapshots
+import TestSupport
+import Testing
+
+/// The first publish on a machine carries what the Codex logs already hold of its windows: the first
+/// report draws the days the logs cover, not one dot.
+struct FirstPublishHistoryEndToEndTests {
+    let root = TemporaryDirectory("aggctl-first-history")
+
+    /// Three days of Codex sessions, an event every hour, the week's percent growing (the shape of the
+    /// `token_count` lines in Tests/CollectorsTests/RealWorld/codex).
+    func writeLogs() throws {
+        let start = Records.date("2026-11-27T09:00:00Z").timeIntervalSince1970
+        var lines: [String] = []
+        for hour in 0..<72 {
+            let at = Date(timeIntervalSince1970: start + Double(hour) * 3600)
+            let session = Double(hour % 5) * 20
+            let week = Double(hour) / 72 * 60
+            let sessionReset = Int(start) + (hour / 5 + 1) * 5 * 3600
+            lines.append(
+                #"{"timestamp":"\#(RFC3339.format(at))","type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":100,"output_tokens":10,"total_tokens":110}},"rate_limits":{"primary":{"used_percent":\#(session),"window_minutes":300,"resets_at":\#(sessionReset)},"secondary":{"used_percent":\#(week),"window_minutes":10080,"resets_at":1796400000}}}}"#
+            )
+        }
+        try root.write(
+            "home/.codex/sessions/2026/11/27/rollout-2026-11-27T09-00-00-a.jsonl", lines.joined(separator: "\n") + "\n")
+    }
+
+    func publish(_ now: String) throws -> BinaryRun {
+        try BinaryRun.run(
+            ["publish", "--store", root.file("store"), "--source", "codex", "--device-id", "box", "--now", now],
+            environment: ["HOME": root.file("home"), "XDG_STATE_HOME": root.file("state"), "PATH": "/usr/bin:/bin"])
+    }
+
+    @Test("the first publish's record holds three days of the logs' windows; the next adds only what is new")
+    func firstPublish() throws {
+        try writeLogs()
+        let first = try publish("2026-11-30T09:30:00Z")
+        #expect(first.status == 0, "\(first.errors)")
+        let record = try SnapshotCodec.decode(
+            try Data(contentsOf: URL(fileURLWithPath: root.file("store/box.json"))), fileName: "box.json")
+        let entry = try #require(record.snapshot.providers.first)
+        let weekly = entry.weeklySamples ?? []
+        let days = Set(weekly.map { RFC3339.utcDay($0.at) })
+        #expect(days.count >= 3, "\(days.sorted())")
+        #expect((entry.sessionSamples ?? []).count > 10)
+        #expect(weekly.map(\.at) == weekly.map(\.at).sorted(), "in time order")
+        let second = try publish("2026-11-30T09:31:00Z")
+        #expect(second.status == 0)
+        let again = try SnapshotCodec.decode(
+            try Data(contentsOf: URL(fileURLWithPath: root.file("store/box.json"))), fileName: "box.json")
+        #expect(again.snapshot.providers.first?.weeklySamples == entry.weeklySamples, "nothing twice")
+    }
+}
