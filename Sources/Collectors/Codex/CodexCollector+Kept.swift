@@ -54,8 +54,9 @@ extension CodexCollector.Scan: LogScanPartial {
             out.int(pending.index)
             out.int(pending.total)
         }
-        out.u32(UInt32(trail.count))
-        for sample in trail {
+        let kept = CodexCollector.trimmed(trail)
+        out.u32(UInt32(kept.count))
+        for sample in kept {
             out.date(sample.at)
             out.optional(sample.session) { $0.window($1) }
             out.optional(sample.weekly) { $0.window($1) }

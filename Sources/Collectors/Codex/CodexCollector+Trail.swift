@@ -34,14 +34,20 @@ extension CodexCollector {
             if quiet { return }
         }
         trail.append(sample)
-        if trail.count > trailBudget { trail.removeFirst(trail.count - trailBudget) }
+        // Trimmed in halves, not one by one: a shift per append made a cold read of 300 files 3x slower.
+        if trail.count >= 2 * trailBudget { trail.removeFirst(trail.count - trailBudget) }
+    }
+
+    /// The newest `trailBudget` samples of `trail`.
+    static func trimmed(_ trail: [LimitSample]) -> [LimitSample] {
+        trail.count > trailBudget ? Array(trail.suffix(trailBudget)) : trail
     }
 
     /// Every file's trail in time order, thinned as one.
     static func combined(_ trails: [[LimitSample]]) -> [LimitSample] {
         var all: [LimitSample] = []
         for sample in trails.joined().sorted(by: { $0.at < $1.at }) { keep(sample, in: &all) }
-        return all
+        return trimmed(all)
     }
 
     /// The trail as the record's samples of its two windows.
