@@ -73,7 +73,7 @@ struct DashboardPage {
         var html = """
             <article class="card" data-key="\(HTML.text(LiveText.key(account)))">\
             <h3>\(HTML.text(ProviderNames.displayName(of: account.providerID))) \
-            <span class="email">\(HTML.text(account.accountEmail ?? "(no e-mail, \(account.deviceID))", limit: 120))</span></h3>\
+            <span class="email">\(HTML.text(account.accountEmail ?? "(no e-mail, \(account.deviceName))", limit: 120))</span></h3>\
             <p class="meta">\(HTML.text(LiveText.meta(account), limit: 160))</p><ul class="bars">
             """
         for row in LiveText.rows(account, now: now) {
@@ -157,7 +157,7 @@ enum LiveText {
         for account in result.accounts {
             let who =
                 ProviderNames.displayName(of: account.providerID) + " "
-                + (account.accountEmail ?? account.deviceID.rawValue)
+                + (account.accountEmail ?? account.deviceName)
             for row in rows(account, now: result.now) {
                 guard let rank = ["depleted", "critical", "warning"].firstIndex(of: row.level) else { continue }
                 found.append((rank, Alert(level: row.level, text: "\(who): \(row.label) \(row.text)")))

@@ -82,7 +82,7 @@ enum DashboardScript {
                 const made = element("article", "card");
                 made.dataset.key = key(account);
                 const title = element("h3", null, displayName(account.providerID) + " ");
-                title.appendChild(element("span", "email", account.accountEmail || "(no e-mail, " + account.deviceID + ")"));
+                title.appendChild(element("span", "email", account.accountEmail || "(no e-mail, " + account.deviceName + ")"));
                 made.appendChild(title);
                 made.appendChild(element("p", "meta", meta(account)));
                 const list = element("ul", "bars");
@@ -114,7 +114,7 @@ enum DashboardScript {
                 const alerts = [];
                 const ranks = ["depleted", "critical", "warning"];
                 for (const account of status.accounts) {
-                  const who = displayName(account.providerID) + " " + (account.accountEmail || account.deviceID);
+                  const who = displayName(account.providerID) + " " + (account.accountEmail || account.deviceName);
                   for (const [, label, figures] of rows(account)) {
                     const rank = ranks.indexOf(figures.level);
                     if (rank >= 0) alerts.push([rank, alerts.length, figures.level, who + ": " + label + " " + rowText(figures, now)]);

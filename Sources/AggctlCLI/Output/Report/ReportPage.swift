@@ -97,7 +97,7 @@ struct ReportPage {
 
     private func section(_ account: MergedAccount, index: Int) -> String {
         let provider = ProviderNames.displayName(of: account.providerID)
-        let email = account.accountEmail ?? "(no e-mail, \(account.deviceID))"
+        let email = account.accountEmail ?? "(no e-mail, \(account.deviceName))"
         var html = """
             <section class="account" id="account-\(index)" data-key="\(HTML.text(account.key.description))">
             <h2>\(HTML.text(provider)) <span class="email">\(HTML.text(email, limit: 120))</span></h2>
@@ -195,22 +195,29 @@ struct ReportPage {
             tokens.append(dates.map { Double(byDate[$0]?.tokens ?? 0) })
             cost.append(dates.map { byDate[$0]?.costUSD ?? 0 })
         }
-        guard let memo else { return Self.ledgerHTML(dates: dates, ledgers: ledgers, tokens: tokens, cost: cost) }
+        // The legend names each device as people know it (its id only where it has no name).
+        let names = ledgers.map { ledger in
+            result.devices.first { $0.deviceID == ledger.deviceID }?.deviceName ?? ledger.deviceID.rawValue
+        }
+        guard let memo else {
+            return Self.ledgerHTML(dates: dates, names: names, tokens: tokens, cost: cost)
+        }
         // What the bars are drawn from, whole: the days, and each device's id and figures.
         var source = BinaryWriter()
         source.string(dates.first ?? "")
         source.int(dates.count)
         for (index, ledger) in ledgers.enumerated() {
             source.string(ledger.deviceID.rawValue)
+            source.string(names[index])
             for value in tokens[index] + cost[index] { source.double(value) }
         }
         return memo.piece(source: Array(source.bytes)) {
-            Self.ledgerHTML(dates: dates, ledgers: ledgers, tokens: tokens, cost: cost)
+            Self.ledgerHTML(dates: dates, names: names, tokens: tokens, cost: cost)
         }
     }
 
     private static func ledgerHTML(
-        dates: [String], ledgers: [DeviceLedger], tokens: [[Double]], cost: [[Double]]
+        dates: [String], names: [String], tokens: [[Double]], cost: [[Double]]
     ) -> String {
         var html = "<div class=\"ledger\"><figure><figcaption><strong>Tokens per day</strong>, by device</figcaption>"
         html += SVGChart.bars(days: dates, stacks: tokens, label: "Tokens per day, last 30 days", unit: Self.tokens)
@@ -221,8 +228,8 @@ struct ReportPage {
             html += "</figure>"
         }
         html += "<ul class=\"legend\">"
-        for (index, ledger) in ledgers.enumerated() {
-            html += "<li><span class=\"swatch d\(index % 8)\"></span>\(HTML.text(ledger.deviceID.rawValue))</li>"
+        for (index, name) in names.enumerated() {
+            html += "<li><span class=\"swatch d\(index % 8)\"></span>\(HTML.text(name, limit: 48))</li>"
         }
         return html + "</ul></div>\n"
     }

@@ -29,7 +29,7 @@ enum StatusBar {
     static func part(_ account: MergedAccount, in result: MergeResult, counts: [String: Int]) -> String {
         var name = ProviderNames.displayName(of: account.providerID)
         if counts[account.providerID, default: 0] > 1 {
-            let local = account.accountEmail.map { String($0.prefix { $0 != "@" }) } ?? account.deviceID.rawValue
+            let local = account.accountEmail.map { String($0.prefix { $0 != "@" }) } ?? account.deviceName
             name += " (\(TerminalWidth.cut(SafeText.line(local), to: StatusBar.nameWidth)))"
         }
         var text = name + " " + figure(of: account, now: result.now)
