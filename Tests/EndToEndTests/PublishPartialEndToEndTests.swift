@@ -82,4 +82,30 @@ struct PublishPartialEndToEndTests {
         #expect(status.status == 0)
         #expect(status.output.hasPrefix("no accounts in the store yet: publish this machine's with 'aggctl publish"))
     }
+
+    @Test("--source claude where Claude Code is signed in carries the usage answer's windows; signed out, the logs'")
+    func claudeWithItsAnswer() throws {
+        let server = try LocalServer.sharedHTTPServer()
+        let home = root.file("home")
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/claude-home", toPath: home + "/.claude")
+        func run(_ extra: [String: String]) throws -> ProviderUsage? {
+            let run = try BinaryRun.run(
+                ["publish", "--source", "claude", "--dry-run", "--device-id", "box", "--now", "2026-11-30T12:00:00Z"],
+                environment: ["HOME": home, "XDG_STATE_HOME": root.file("state"), "PATH": "/usr/bin:/bin"]
+                    .merging(extra) { $1 })
+            #expect(run.status == 0, "\(run.errors)")
+            return try SnapshotCodec.decode(Data(run.output.utf8), fileName: "box.json").snapshot.providers.first
+        }
+        let signedIn = try run([
+            "CLAUDE_CODE_OAUTH_TOKEN": "sk-ant-oat01-test",
+            "AGGCTL_CLAUDE_API_URL": server.origin + "/real-world/claude-api/fable-scoped-week",
+        ])
+        #expect(signedIn?.session?.usedPercent == 11 && signedIn?.weekly?.usedPercent == 9)
+        #expect(signedIn?.limits?.map(\.id) == ["fable-weekly"])
+        #expect((signedIn?.tokens?.last30Days ?? 0) > 0, "the logs' tokens stay")
+        let signedOut = try run([:])
+        #expect(signedOut?.session?.usedPercent != 11, "no answer asked without credentials")
+        #expect((signedOut?.tokens?.last30Days ?? 0) > 0)
+    }
 }

@@ -5,10 +5,13 @@ public struct ClaudeKind: CollectorKind {
     public init() {}
     public let name = "claude"
     public let path = "Claude Code's config folder (default $CLAUDE_CONFIG_DIR, else ~/.config/claude and ~/.claude)"
-    public let summary = "this machine's Claude Code logs: tokens and cost per day, limit messages"
+    public let summary =
+        "this machine's Claude Code logs (tokens and cost per day, limit messages), and its usage answer when signed in"
     public var variables: [(name: String, meaning: String)] {
         [("CLAUDE_CONFIG_DIR", "where Claude Code keeps its logs")]
     }
+    /// It asks the usage answer too when signed in (declared, with its meaning, by `claude-api`).
+    public var secretVariables: [String] { ["CLAUDE_CODE_OAUTH_TOKEN"] }
 
     public func make(path: String?, context: CollectorContext) throws -> Collector {
         let folders = path.map { [$0] } ?? ClaudeCollector.defaultFolders(environment: context.environment)
@@ -17,7 +20,14 @@ public struct ClaudeKind: CollectorKind {
         let reader = context.readerVersion + " in " + zones.local.identifier
         // The status line's figures are read even by a dry run (which keeps no state of its own).
         let home = context.environment["HOME"] ?? FileSystem.homeDirectory()
-        return Collector(name: name) { now in
+        // Signed in here: the usage answer gives the windows' percentages, which the logs cannot (SPEC 6:
+        // the usage answer by default where the credentials are). Without credentials, the logs alone.
+        var answer: ClaudeUsageEndpoint?
+        if var endpoint = try? ClaudeUsageEndpoint(environment: context.environment, client: context.httpClient()) {
+            if let folder = path { endpoint.configFolder = folder }
+            if endpoint.hasCredentials { answer = endpoint }
+        }
+        return Collector(name: name) { [answer] now in
             var entry = try ClaudeCollector(folders: folders, zones: zones).collect(
                 now: now, stateFolder: state, readerVersion: reader, statusLineFolder: statusLine)
             // The account Claude Code is signed in with (`oauthAccount.emailAddress` of its `.claude.json`):
@@ -26,6 +36,23 @@ public struct ClaudeKind: CollectorKind {
                 folders.lazy.compactMap {
                     ClaudeUsageEndpoint.accountEmail(configFolder: $0, home: home)
                 }.first
+            // The answer's windows stand over what the logs suggest; one that could not be had (offline,
+            // signed out) leaves the logs' figures, without an error: they are still this machine's.
+            if let answer {
+                let asked = answer.collect(now: now)
+                if asked.error == nil {
+                    entry.session = asked.session ?? entry.session
+                    entry.weekly = asked.weekly ?? entry.weekly
+                    if let limits = asked.limits {
+                        // The answer's per-model weeks stand for the ones the limit messages suggest.
+                        entry.limits = limits
+                        entry.modelWeekly = nil
+                    }
+                    entry.plan = asked.plan ?? entry.plan
+                    entry.accountEmail = entry.accountEmail ?? asked.accountEmail
+                    entry.lastUpdated = max(entry.lastUpdated, asked.lastUpdated)
+                }
+            }
             return entry
         }
     }

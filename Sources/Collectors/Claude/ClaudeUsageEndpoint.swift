@@ -37,6 +37,13 @@ public struct ClaudeUsageEndpoint: Sendable {
             client: client)
     }
 
+    /// Whether a token is there to ask with (the environment's, or Claude Code's `.credentials.json`).
+    public var hasCredentials: Bool {
+        token != nil
+            || JSONValue.read(contentsOf: configFolder + "/.credentials.json")?["claudeAiOauth"]?["accessToken"]?.string
+                != nil
+    }
+
     public func collect(now: Date) -> ProviderUsage {
         let credentialsPath = configFolder + "/.credentials.json"
         let stored = JSONValue.read(contentsOf: credentialsPath)?["claudeAiOauth"]
