@@ -14,6 +14,7 @@ changes (CHANGE_COMMAND "-": no change, only the screenshot of the page as drawn
   reloaded                 whether the page was loaded again (the mark lost)
   requests, errors         URLs outside the server, and console errors, exceptions, CSP refusals
   width                    the document's scroll width (a phone's 390 px must not scroll sideways)
+  scrolled                 the sections that scroll sideways inside themselves (their headings)
 """
 import json, os, subprocess, sys, time
 
@@ -62,7 +63,10 @@ try:
         changed = browser.evaluate(LIVE)
     alerts = browser.evaluate("JSON.stringify([...document.querySelectorAll('#alerts li')].map(li => li.textContent))")
     reloaded = browser.evaluate("JSON.stringify(window.aggctlMark !== 'kept')")
-    found = browser.evaluate("JSON.stringify({width: document.documentElement.scrollWidth})")
+    # A section that scrolls sideways inside itself hides columns as surely as the page would.
+    found = browser.evaluate("""JSON.stringify({width: document.documentElement.scrollWidth,
+      scrolled: [...document.querySelectorAll('section')].filter(s => s.scrollWidth > s.clientWidth + 1)
+        .map(s => (s.querySelector('h2') || {}).textContent || s.id || 'a section')})""")
     browser.screenshot(screenshot)
     browser.drain()
     requests, errors = browser.requests_and_errors()

@@ -35,6 +35,7 @@ struct DashboardBrowserTests {
         var requests: [String]
         var errors: [String]
         var width: Double
+        var scrolled: [String]
     }
 
     func watch(width: Int, token: String? = nil, provider: String = "claude", screenshot: String) throws -> Watched {
@@ -63,7 +64,8 @@ struct DashboardBrowserTests {
             served: document["served"] as? [[String]] ?? [], drawn: document["drawn"] as? [[String]] ?? [],
             changed: document["changed"] as? [[String]] ?? [], alerts: document["alerts"] as? [String] ?? [],
             reloaded: document["reloaded"] as? Bool ?? true, requests: document["requests"] as? [String] ?? ["?"],
-            errors: document["errors"] as? [String] ?? ["?"], width: document["width"] as? Double ?? .infinity)
+            errors: document["errors"] as? [String] ?? ["?"], width: document["width"] as? Double ?? .infinity,
+            scrolled: document["scrolled"] as? [String] ?? ["?"])
     }
 
     @Test(
@@ -81,6 +83,7 @@ struct DashboardBrowserTests {
         #expect(!watched.reloaded)
         #expect(watched.requests.isEmpty && watched.errors.isEmpty, "\(watched.requests) \(watched.errors)")
         #expect(watched.width <= Double(width), "no sideways scrolling at \(width) px")
+        #expect(watched.scrolled.isEmpty, "no section scrolls sideways at \(width) px: \(watched.scrolled)")
         let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }

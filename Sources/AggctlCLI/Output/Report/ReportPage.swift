@@ -296,6 +296,7 @@ struct ReportPage {
         .d0{fill:var(--d0);background:var(--d0)}.d1{fill:var(--d1);background:var(--d1)}.d2{fill:var(--d2);background:var(--d2)}\
         .d3{fill:var(--d3);background:var(--d3)}.d4{fill:var(--d4);background:var(--d4)}.d5{fill:var(--d5);background:var(--d5)}\
         .d6{fill:var(--d6);background:var(--d6)}.d7{fill:var(--d7);background:var(--d7)}
-        @media (max-width:600px){body{padding:8px}section{padding:10px}th,td{padding:3px 4px;font-size:.85rem}}
+        @media (max-width:600px){body{padding:8px}section{padding:10px}th,td{padding:3px 4px;font-size:.85rem}\
+        table.totals{table-layout:fixed}table.totals th,table.totals td{overflow-wrap:anywhere;hyphens:auto}}
         """
 }
