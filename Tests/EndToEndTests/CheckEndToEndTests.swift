@@ -55,24 +55,6 @@ struct CheckEndToEndTests {
         ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
-    @Test("used up, then no newer figures: the first check after the reset says it is available again, once")
-    func restoredAtTheReset() throws {
-        try publish("2026-11-30T12:00:00Z", used: 40)
-        #expect(try check("2026-11-30T12:00:30Z").output == "")
-        try publish("2026-11-30T12:10:00Z", used: 100)
-        #expect(try check("2026-11-30T12:10:30Z").output.contains(#""kind":"depleted""#))
-        #expect(try check("2026-11-30T14:59:00Z").output == "")
-        // The reset in the reader's zone, shown (the JSON's `resetsAt` stays UTC).
-        let reset = try BinaryRun.run(
-            ["check", "--store", store, "--now", "2026-11-30T15:00:30Z"],
-            environment: environment.merging(["TZ": "Europe/Prague"]) { $1 })
-        #expect(reset.status == 0)
-        #expect(reset.output.contains(#""kind":"restored""#), "\(reset.output)\(reset.errors)")
-        #expect(reset.output.contains("It reset at 2026-11-30 16:00 Europe/Prague."), "\(reset.output)")
-        #expect(reset.output.contains(#""resetsAt":"2026-11-30T15:00:00Z""#))
-        #expect(try check("2026-11-30T15:30:00Z").output == "", "once")
-    }
-
     @Test("a depleted then restored sequence prints exactly those two events")
     func depletedThenRestored() throws {
         try publish("2026-11-30T12:00:00Z", used: 40)
