@@ -153,7 +153,6 @@ enum CheckCommand {
             stateDirectory: setup.context.stateDirectory, hostName: setup.context.hostName())
         var storeClaims = StoreClaims(claims: claims, device: device, now: now)
         if !claims.isExclusive { storeClaims.sender = storeClaims.chosenSender() }
-        storeClaims.sweep()
         return storeClaims
     }
 

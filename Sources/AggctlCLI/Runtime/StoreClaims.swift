@@ -49,7 +49,11 @@ struct StoreClaims: SharedDelivery {
         return senders.min() ?? device.rawValue
     }
 
+    /// Whether this run swept old claims yet: only a run with an event to decide pays for the listing.
+    private let swept = SweptFlag()
+
     func decide(_ event: String) -> SharedDecision {
+        if swept.setOnce() { sweep() }
         guard let base = ClaimName(event), let deliveredName = ClaimName(event + ".delivered") else { return .send }
         do {
             if try claims.read(deliveredName) != nil { return .deliveredElsewhere }
@@ -85,5 +89,15 @@ struct StoreClaims: SharedDelivery {
 
     private func claimBytes() -> Data {
         (try? SnapshotCodec.makeEncoder(pretty: false).encode(Claim(device: device.rawValue, at: now))) ?? Data()
+    }
+}
+
+/// Set once per run.
+private final class SweptFlag: @unchecked Sendable {
+    private var done = false
+    /// True the first time only.
+    func setOnce() -> Bool {
+        defer { done = true }
+        return !done
     }
 }
