@@ -163,7 +163,7 @@ public struct WindowStatus: Sendable, Equatable {
     public var level: WindowLevel
     public var windowMinutes: Int?
     public var resetsAt: Date?
-    /// Its reset has passed (`resetsAt <= now`, SPEC section 4): its figures are not current, and are
+    /// Its reset has passed (`resetsAt <= now`; docs/format.md, "status --json"): its figures are not current, and are
     /// never shown as the window's state (its level is unknown until newer figures arrive). So are figures
     /// read after the reset they name: they were the window's before it (Claude Code hands its status
     /// line the last figures it had, reset or not, and they showed "5h 12% left" an hour past the reset).

@@ -5,7 +5,7 @@ import Stores
 import TestSupport
 import Testing
 
-/// SPEC 5, "Back at the reset": a window used up when its reset comes is available again by the
+/// docs/alerts.md, "Back at the reset": a window used up when its reset comes is available again by the
 /// provider's own word, with no newer figures (the person stopped working when it ran out).
 struct ResetRestoreTests {
     /// The account as a check at `now` merges it: one record read at `at`.

@@ -86,7 +86,7 @@ struct NewAgentsTests {
         let entry = CopilotUsageEndpoint(environment: environment, client: client).collect(now: now)
         #expect(entry.error == nil)
         #expect(entry.providerID == "copilot" && entry.accountEmail == "octo-dev" && entry.plan == "Individual Pro")
-        // The month is a binding limit, never the weekly window (SPEC 3.1).
+        // The month is a binding limit, never the weekly window (docs/format.md, `Limit`).
         #expect(
             entry.limits == [
                 Limit(

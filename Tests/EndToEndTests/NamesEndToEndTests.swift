@@ -3,7 +3,7 @@ import Snapshots
 import TestSupport
 import Testing
 
-/// Text for people names a device by its name, never its id (SPEC 6).
+/// Text for people names a device by its name, never its id (docs/choices.md, "Names for people").
 struct NamesEndToEndTests {
     let root = TemporaryDirectory("aggctl-names")
 

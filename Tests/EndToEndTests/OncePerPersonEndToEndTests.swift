@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Three machines run `check` on one folder store, each with its own state, a phone on ntfy and stdout:
-/// the phone hears of each event once, each machine's own backend on each machine (SPEC 5, "Once per
+/// the phone hears of each event once, each machine's own backend on each machine (docs/alerts.md, "Once per
 /// person"); a claim left undelivered is delivered by its machine's next run, or taken over.
 struct OncePerPersonEndToEndTests {
     let root = TemporaryDirectory("aggctl-once")

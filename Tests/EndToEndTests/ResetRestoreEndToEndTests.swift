@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// SPEC 5, "Back at the reset", through the binary: the promised "available again" comes at the reset.
+/// docs/alerts.md, "Back at the reset", through the binary: the promised "available again" comes at the reset.
 struct ResetRestoreEndToEndTests {
     let checking = CheckEndToEndTests()
 

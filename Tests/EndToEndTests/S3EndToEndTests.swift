@@ -102,7 +102,7 @@ struct S3EndToEndTests {
     @Test("watch over an S3 store fires depleted, then restored")
     func watchFires() throws {
         // The session resets at 12:00:25, after the moment watch judges at (12:00:22: not due); the record
-        // dated after the reset restores at once (SPEC: dated after the reset).
+        // dated after the reset restores at once (docs/alerts.md).
         #expect(
             try publish("laptop", used: 100, at: "2026-11-30T12:00:00Z", resetsAt: "2026-11-30T12:00:25Z").status == 0)
         let process = Process()

@@ -3,7 +3,7 @@ import Snapshots
 import TestSupport
 import Testing
 
-/// What a reader is told about a sealed record's key (SPEC 3.2), and key files as people save them.
+/// What a reader is told about a sealed record's key (docs/privacy.md), and key files as people save them.
 struct SealedKeysEndToEndTests {
     let sealed = SealedEndToEndTests()
 

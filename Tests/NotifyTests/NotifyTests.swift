@@ -9,7 +9,7 @@ struct NotificationTests {
         remainingPercent: 0, resetsAt: Date(timeIntervalSince1970: 1_796_050_800), title: "Claude session depleted",
         body: "0% left.", at: Date(timeIntervalSince1970: 1_796_040_000), urgency: .critical)
 
-    @Test("the JSON line has exactly SPEC's keys, escaped text, UTC dates")
+    @Test("the JSON line has exactly the keys docs/format.md names, escaped text, UTC dates")
     func jsonLine() throws {
         let line = notification.jsonLine
         #expect(!line.contains("\n"))

@@ -143,7 +143,7 @@ enum CheckCommand {
             "could not deliver \(last); \(session.outbox.items.count) event(s) stay queued for the next run")
     }
 
-    /// Who tells the shared channels, when this run has any: the store's claims (SPEC 5, "Once per
+    /// Who tells the shared channels, when this run has any: the store's claims (docs/alerts.md, "Once per
     /// person"); nil where the store keeps none (every machine sends, as before).
     static func sharedDelivery(_ setup: Setup, now: Date) throws -> (any SharedDelivery)? {
         guard setup.notifiers.contains(where: \.isShared),

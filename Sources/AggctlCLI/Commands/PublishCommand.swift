@@ -107,7 +107,7 @@ enum PublishCommand {
                 collected.append(try source.collect(now: now))
             } catch let error as CollectorError {
                 // What the other sources read is published: one cron line for every machine must not fail
-                // on the one without Gemini (SPEC 6).
+                // on the one without Gemini (docs/exit-codes.md).
                 context.console.warn("--source \(source.name): \(error.message); published without it")
                 unread.append("--source \(source.name): \(error.message)")
             }
@@ -161,7 +161,7 @@ enum PublishCommand {
         guard let location else { throw CommandFailure("publish needs --store S to write the record") }
         let store = try context.openStore(location)
         // A store with nothing in it yet is new: said once, since a typo in a cron line would otherwise
-        // publish to the wrong place for good (SPEC 6).
+        // publish to the wrong place for good.
         let isNew: Bool
         do {
             isNew = try store.listRecordNames().isEmpty

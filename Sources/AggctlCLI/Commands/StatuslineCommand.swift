@@ -70,7 +70,7 @@ enum StatuslineCommand {
     /// `Claude 5h 63% left, resets in 2h 10m · week 40% left, on track · Codex 41% · Gemini 96%`.
     static let lineWidth = 200
 
-    /// - Parameter device: this machine's device id: its own accounts come first (SPEC 6), another
+    /// - Parameter device: this machine's device id: its own accounts come first (docs/statusline.md), another
     ///   machine's account of a provider shows only when it blocks (the work laptop's used-up Codex is not
     ///   the personal laptop's).
     static func line(

@@ -3,7 +3,7 @@ import Portable
 import Snapshots
 import Stores
 
-/// Once per person (SPEC 5): the machine that claims an event in the store (`alerts/<id>`, created only
+/// Once per person (docs/alerts.md): the machine that claims an event in the store (`alerts/<id>`, created only
 /// if absent) tells the shared channels; the others count it delivered once the claimant marks it so
 /// (`alerts/<id>.delivered`), and wait meanwhile. A claim left unmarked for `takeover` (its machine died
 /// between claim and delivery, and has not come back) is taken over: the next generation

@@ -1,8 +1,8 @@
 import HTTPServer
 
-/// The names `serve` answers to in a request's `Host` (SPEC section 6; docs/serve.md, "Names it answers
-/// to"). A web page whose owner points its own name at 127.0.0.1 (DNS rebinding) reaches the server with
-/// the browser's blessing as the same origin, but its requests carry that name: refused, they read nothing.
+/// The names `serve` answers to in a request's `Host` (docs/serve.md, "Who may ask"). A web page whose
+/// owner points its own name at 127.0.0.1 (DNS rebinding) reaches the server with the browser's blessing
+/// as the same origin, but its requests carry that name: refused, they read nothing.
 struct AnsweredHosts: Sendable, Equatable {
     /// Where serve listens; a request's `Host` must give the port it came in on.
     var listen: ListenAddress

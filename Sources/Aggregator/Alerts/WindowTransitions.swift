@@ -16,7 +16,7 @@ struct WindowTransitions {
         for window in watched {
             // Figures past their reset are not current: a due window neither depletes nor restores by them.
             // But a window used up when its reset came is available again by the provider's own word
-            // (SPEC 5, "Back at the reset"): a person who stopped working brings no newer figures.
+            // (docs/alerts.md, "Back at the reset"): a person who stopped working brings no newer figures.
             if window.window.due {
                 if let event = restoredAtReset(window, previous: previous, next: &next) {
                     fired.append((window, event))

@@ -20,7 +20,7 @@ public struct ClaudeKind: CollectorKind {
         let reader = context.readerVersion + " in " + zones.local.identifier
         // The status line's figures are read even by a dry run (which keeps no state of its own).
         let home = context.environment["HOME"] ?? FileSystem.homeDirectory()
-        // Signed in here: the usage answer gives the windows' percentages, which the logs cannot (SPEC 6:
+        // Signed in here: the usage answer gives the windows' percentages, which the logs cannot (docs/collectors.md:
         // the usage answer by default where the credentials are). Without credentials, the logs alone.
         var answer: ClaudeUsageEndpoint?
         if var endpoint = try? ClaudeUsageEndpoint(environment: context.environment, client: context.httpClient()) {

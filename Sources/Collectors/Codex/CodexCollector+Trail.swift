@@ -3,7 +3,7 @@ import Snapshots
 
 /// The rate limits each `token_count` event reported, thinned: what the logs already hold of the windows'
 /// history. The first publish on a machine hands them to the history (as a `--from` input's samples), so
-/// the first report and dashboard draw the days the logs cover, not a dot (SPEC 6).
+/// the first report and dashboard draw the days the logs cover, not a dot.
 extension CodexCollector {
     struct LimitSample: Equatable {
         var at: Date

@@ -47,7 +47,7 @@ public struct Outbox: Codable, Sendable, Equatable {
         }
     }
 
-    /// How many notifications one run sends a person-facing backend (SPEC section 6, "Floods"): past
+    /// How many notifications one run sends a person-facing backend (docs/alerts.md, "Floods"): past
     /// that, the rest are folded into one summary. 5000 used-up limits were 5000 phone notifications.
     public static let notificationsPerRun = 10
 

@@ -1,5 +1,5 @@
 /// Who tells a shared channel (a phone through ntfy, a chat, a webhook) of an event, when several machines
-/// run `check` on one store: each event once per store (SPEC 5, "Once per person"). Made by the command
+/// run `check` on one store: each event once per store (docs/alerts.md, "Once per person"). Made by the command
 /// line from the store's claims; the outbox asks it before the first shared backend is tried.
 public protocol SharedDelivery {
     /// Whether this machine sends `event` to its shared backends now.

@@ -122,7 +122,7 @@ struct RecordFields: SchemaObject {
     }
 
     /// Reports, and where the schema allows drops, the values of an entry outside their range: a used
-    /// percent outside 0...100 is reported (the merge clamps the remaining percent, as SPEC says); a
+    /// percent outside 0...100 is reported (the merge clamps the remaining percent); a
     /// window length that is not positive, a reset time out of range, negative tokens or cost are
     /// dropped. One note each, naming the field.
     ///

@@ -58,7 +58,7 @@ public enum UsageInput {
     /// reset time, or a count, out of range: `RecordFields`' rules), naming its field; nil when there is
     /// none. `publish` refuses such input rather than write a record whose figure each run drops with a
     /// note (a reset in the year 4052 was written, then ignored by every reader). A used percent outside
-    /// 0...100 is written as the provider reported it: readers keep it and clamp what remains (SPEC 4).
+    /// 0...100 is written as the provider reported it: readers keep it and clamp what remains (docs/format.md).
     static func rangeProblem(_ entry: ProviderUsage, at path: String) -> String? {
         if let problem = RecordFields.dateProblem(entry.lastUpdated, path + ".lastUpdated") { return problem }
         var checked = entry

@@ -2,7 +2,7 @@ import Portable
 
 /// Markers one machine makes in a store and every other machine sees: `alerts/<name>` beside the records,
 /// created only when absent. `check` claims each event there before a shared channel (a phone, a chat)
-/// hears of it, so that three machines running `check` tell a person once (SPEC 5, "Once per person").
+/// hears of it, so that three machines running `check` tell a person once (docs/alerts.md, "Once per person").
 public protocol EventClaims: Sendable {
     /// Whether two machines creating the same claim at once are told apart: true for a folder on one disk
     /// or NFS (`O_EXCL`), false for a folder a sync tool copies between machines (each has its own copy).

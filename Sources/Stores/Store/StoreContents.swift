@@ -260,7 +260,7 @@ extension SnapshotStore {
         } catch {
             // A sealed record read without keys: say so, rather than what its envelope lacks of a record.
             if complete, SealedRecordMark.appears(in: bytes) {
-                // Which key, as the record names it (SPEC 3.2), so that the right file can be found.
+                // Which key, as the record names it (docs/privacy.md), so that the right file can be found.
                 let named = SealedRecordMark.keyID(in: bytes).map { " for key \(SafeText.line($0, limit: 64))" } ?? ""
                 let reason = "encrypted\(named); give its store's key with --key-file"
                 return (.failure(RecordProblem(file: info.name, reason: reason)), false, true)
