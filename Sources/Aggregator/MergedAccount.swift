@@ -95,10 +95,10 @@ public struct MergedAccount: Sendable, Equatable {
     /// Judges what depends on the moment: which windows are due, availability, the tightest window, and
     /// today's tokens and cost (only figures of `now`'s UTC date count as today's).
     public mutating func judge(at now: Date) {
-        session?.judge(at: now, readAt: lastUpdated)
-        weekly?.judge(at: now, readAt: lastUpdated)
+        session?.judge(at: now)
+        weekly?.judge(at: now)
         if limits != nil {
-            for index in limits!.indices { limits![index].window.judge(at: now, readAt: lastUpdated) }
+            for index in limits!.indices { limits![index].window.judge(at: now) }
         }
         // In one pass over the windows that stop the account, without arrays: every account of every
         // merge (and of every memo read) is judged.
@@ -170,7 +170,7 @@ public struct WindowStatus: Sendable, Equatable {
     public var due = false
 
     /// Judges `due` at `now`.
-    public mutating func judge(at now: Date, readAt: Date) {
+    public mutating func judge(at now: Date) {
         due = resetsAt.map { now >= $0 } ?? false
     }
 

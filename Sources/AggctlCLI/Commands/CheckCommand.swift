@@ -131,7 +131,7 @@ enum CheckCommand {
         try session.commit()
         let report = try session.deliver(
             to: setup.notifiers, policy: context.retryPolicy, now: realNow, lifetime: outboxLifetime,
-            shared: try sharedDelivery(setup, now: result.now))
+            shared: try sharedDelivery(setup, now: result.now, sweeping: !session.outbox.items.isEmpty))
         for dropped in DeliveryFailure.summaries(report.dropped) {
             context.console.warn("dropping \(dropped): undelivered for over a day")
         }
@@ -145,7 +145,9 @@ enum CheckCommand {
 
     /// Who tells the shared channels, when this run has any: the store's claims (docs/alerts.md, "Once per
     /// person"); nil where the store keeps none (every machine sends, as before).
-    static func sharedDelivery(_ setup: Setup, now: Date) throws -> (any SharedDelivery)? {
+    /// - Parameter sweeping: remove claims past their 30 days (a run with events to deliver: a quiet
+    ///   minute lists no claims; in a synced folder it still says it sends).
+    static func sharedDelivery(_ setup: Setup, now: Date, sweeping: Bool) throws -> (any SharedDelivery)? {
         guard setup.notifiers.contains(where: \.isShared),
             let claims = try setup.context.openStore(setup.merge.location).claims
         else { return nil }
@@ -153,6 +155,7 @@ enum CheckCommand {
             stateDirectory: setup.context.stateDirectory, hostName: setup.context.hostName())
         var storeClaims = StoreClaims(claims: claims, device: device, now: now)
         if !claims.isExclusive { storeClaims.sender = storeClaims.chosenSender() }
+        if sweeping { storeClaims.sweep() }
         return storeClaims
     }
 

@@ -160,17 +160,18 @@ enum PublishCommand {
         let data = try SnapshotCodec.encode(snapshot, pretty: false)
         guard let location else { throw CommandFailure("publish needs --store S to write the record") }
         let store = try context.openStore(location)
-        // A store with nothing in it yet is new: said once, since a typo in a cron line would otherwise
-        // publish to the wrong place for good.
-        let isNew: Bool
-        do {
-            isNew = try store.listRecordNames().isEmpty
-        } catch SnapshotStoreError.storeMissing {
-            isNew = true
-        } catch {
-            isNew = false
-        }
         let cloneGuard = CloneGuard(stateDirectory: context.stateDirectory, store: location.displayName)
+        // A store with nothing in it yet is new: said once, since a typo in a cron line would otherwise
+        // publish to the wrong place for good. Looked at only on this machine's first publish there (no
+        // memory of a write): every later one would pay a listing for nothing.
+        var isNew = false
+        if cloneGuard.remembered() == nil {
+            do {
+                isNew = try store.listRecordNames().isEmpty
+            } catch SnapshotStoreError.storeMissing {
+                isNew = true
+            } catch {}
+        }
         if let finding = cloneGuard.check(in: store, deviceID: deviceID, deviceName: snapshot.deviceName, now: now) {
             context.console.warn(CloneGuard.warning(deviceID: deviceID, finding: finding))
         }

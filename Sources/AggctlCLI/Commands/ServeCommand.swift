@@ -83,22 +83,19 @@ enum ServeCommand {
             merge = try MergeSettings(flags, context: context, command: name)
             // Seconds a connection may be silent and a request's headers may take (default 10), and an
             // answer may take to be sent (default 120); tests shorten them, a slow network may need more.
-            if let text = context.environment["AGGCTL_SERVE_TIMEOUT"], !text.isEmpty {
+            func seconds(_ variable: String) throws -> Int? {
+                guard let text = context.environment[variable], !text.isEmpty else { return nil }
                 guard let seconds = Int(text), (1...3600).contains(seconds) else {
                     throw UsageError(
-                        "AGGCTL_SERVE_TIMEOUT: '\(text)' is not a number of seconds from 1 to 3600", command: name)
+                        "\(variable): '\(text)' is not a number of seconds from 1 to 3600", command: name)
                 }
-                limits.idleSeconds = seconds
-                limits.requestSeconds = seconds
+                return seconds
             }
-            if let text = context.environment["AGGCTL_SERVE_ANSWER_TIMEOUT"], !text.isEmpty {
-                guard let seconds = Int(text), (1...3600).contains(seconds) else {
-                    throw UsageError(
-                        "AGGCTL_SERVE_ANSWER_TIMEOUT: '\(text)' is not a number of seconds from 1 to 3600",
-                        command: name)
-                }
-                limits.answerSeconds = seconds
+            if let timeout = try seconds("AGGCTL_SERVE_TIMEOUT") {
+                limits.idleSeconds = timeout
+                limits.requestSeconds = timeout
             }
+            if let timeout = try seconds("AGGCTL_SERVE_ANSWER_TIMEOUT") { limits.answerSeconds = timeout }
         }
 
         /// The token in `path`: its first line, 16 to 512 visible ASCII characters. Refused, naming the file

@@ -86,7 +86,7 @@ enum StatuslineCommand {
         // percent (Claude Code keeps the last figures it had until its next response).
         func judged(_ window: UsageWindow) -> WindowStatus {
             var status = WindowStatus(window)
-            status.judge(at: now, readAt: now)
+            status.judge(at: now)
             return status
         }
         let session = official?.session.map(judged) ?? mine?.session
@@ -112,7 +112,7 @@ enum StatuslineCommand {
         // A model's week Claude Code just handed over stands for the store's.
         let handedOver = (official?.limits ?? []).map { limit in
             var status = LimitStatus(limit)
-            status.window.judge(at: now, readAt: now)
+            status.window.judge(at: now)
             return status
         }
         let stored = (mine?.limits ?? []).filter { limit in !handedOver.contains { $0.id == limit.id } }

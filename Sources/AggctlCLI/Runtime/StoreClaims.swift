@@ -37,7 +37,13 @@ struct StoreClaims: SharedDelivery {
     /// duplicate can happen only while that set changes (a machine starting or stopping).
     func chosenSender() -> String {
         guard let own = ClaimName("sender-" + device.rawValue) else { return device.rawValue }
-        try? claims.replace(own, data: claimBytes())
+        // Rewritten a quarter of the hour it holds, not every minute: each write is a sync for every machine.
+        let said = (try? claims.read(own)).flatMap {
+            try? SnapshotCodec.makeDecoder().decode(Claim.self, from: $0.data)
+        }
+        if said.map({ abs(now.timeIntervalSince($0.at)) >= Self.senderFor / 4 }) ?? true {
+            try? claims.replace(own, data: claimBytes())
+        }
         var senders: [String] = [device.rawValue]
         for name in (try? claims.names()) ?? [] where name.rawValue.hasPrefix("sender-") {
             guard let found = try? claims.read(name),
@@ -49,11 +55,7 @@ struct StoreClaims: SharedDelivery {
         return senders.min() ?? device.rawValue
     }
 
-    /// Whether this run swept old claims yet: only a run with an event to decide pays for the listing.
-    private let swept = SweptFlag()
-
     func decide(_ event: String) -> SharedDecision {
-        if swept.setOnce() { sweep() }
         guard let base = ClaimName(event), let deliveredName = ClaimName(event + ".delivered") else { return .send }
         do {
             if try claims.read(deliveredName) != nil { return .deliveredElsewhere }
@@ -89,15 +91,5 @@ struct StoreClaims: SharedDelivery {
 
     private func claimBytes() -> Data {
         (try? SnapshotCodec.makeEncoder(pretty: false).encode(Claim(device: device.rawValue, at: now))) ?? Data()
-    }
-}
-
-/// Set once per run.
-private final class SweptFlag: @unchecked Sendable {
-    private var done = false
-    /// True the first time only.
-    func setOnce() -> Bool {
-        defer { done = true }
-        return !done
     }
 }

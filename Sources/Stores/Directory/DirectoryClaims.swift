@@ -74,20 +74,23 @@ struct DirectoryClaims: EventClaims {
             throw SnapshotStoreError.failed(
                 operation: "read claim", target: name.rawValue, reason: "it is not a small regular file")
         }
+        return (FileSystem.contents(of: path) ?? Data(), Self.modified(info))
+    }
+
+    private static func modified(_ info: stat) -> Date {
         #if canImport(Glibc)
-            let modified = Date(
-                timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+            Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
         #else
-            let modified = Date(
-                timeIntervalSince1970: Double(info.st_mtimespec.tv_sec) + Double(info.st_mtimespec.tv_nsec) / 1e9)
+            Date(timeIntervalSince1970: Double(info.st_mtimespec.tv_sec) + Double(info.st_mtimespec.tv_nsec) / 1e9)
         #endif
-        return (FileSystem.contents(of: path) ?? Data(), modified)
     }
 
     func removeClaims(olderThan date: Date) {
         for claim in (try? names()) ?? [] {
-            guard let found = try? read(claim), found.modified < date else { continue }
-            unlink(folder + "/" + claim.rawValue)
+            let path = folder + "/" + claim.rawValue
+            var info = stat()
+            guard lstat(path, &info) == 0, Self.modified(info) < date else { continue }
+            unlink(path)
         }
     }
 
