@@ -39,6 +39,24 @@ def reads(origin):
     return int(re.search(r"(\d+) reads of the store", text).group(1))
 
 
+def serve_origin(log, who):
+    """The origin `aggctl serve` printed to `log` once its first read stands (/healthz answers)."""
+    for _ in range(600):
+        log.seek(0)
+        found = re.search(r"http://127\.0\.0\.1:\d+", log.read())
+        if found:
+            break
+        time.sleep(0.1)
+    else:
+        sys.exit(f"{who}: serve did not start; see {log.name}")
+    while True:
+        try:
+            reads(found.group(0))
+            return found.group(0)
+        except Exception:
+            time.sleep(0.2)
+
+
 def wrk(url, seconds, connections):
     out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", url],
                          capture_output=True, text=True, check=True).stdout
@@ -81,22 +99,7 @@ def main():
                               env={"PATH": "/usr/bin:/bin", "HOME": a.work, "XDG_STATE_HOME": state},
                               stdout=subprocess.DEVNULL, stderr=log)
     try:
-        origin = None
-        for _ in range(600):
-            log.seek(0)
-            found = re.search(r"http://127\.0\.0\.1:\d+", log.read())
-            if found:
-                origin = found.group(0)
-                break
-            time.sleep(0.1)
-        if not origin:
-            sys.exit("bench_serve: serve did not start")
-        while True:
-            try:
-                reads(origin)
-                break
-            except Exception:
-                time.sleep(0.2)
+        origin = serve_origin(log, "bench_serve")
         samples, stop = [], threading.Event()
 
         def sample():

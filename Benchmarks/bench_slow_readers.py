@@ -13,19 +13,13 @@ from /proc/PID/status every 0.2 s; the largest is printed.
 An answer held once prints about the idle size plus a block per reader; an answer copied per reader
 prints the idle size plus the answer's size per reader.
 """
-import argparse, os, re, shutil, socket, subprocess, sys, tempfile, time, urllib.request
+import argparse, os, shutil, socket, subprocess, sys, tempfile, time, urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from bench_serve import rss_mib, serve_origin
 GENERATOR = os.path.join(HERE, "Generators", "make_store.py")
 NOW = "2026-11-30T12:00:00Z"
-
-
-def rss_mib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def slow_reader(port):
@@ -44,20 +38,7 @@ def measure(aggctl, store, work, readers, hold):
     server = subprocess.Popen([aggctl, "serve", "--store", store, "--listen", "127.0.0.1:0", "--now", NOW],
                               stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "AGGCTL_STATE_DIR": state})
     try:
-        port = None
-        for _ in range(600):
-            log.seek(0)
-            found = re.search(r"http://127\.0\.0\.1:(\d+)", log.read())
-            if found:
-                port = int(found.group(1))
-                try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5)
-                    break
-                except Exception:
-                    pass
-            time.sleep(0.2)
-        else:
-            sys.exit(f"bench_slow_readers: serve did not answer; see {log.name}")
+        port = int(serve_origin(log, "bench_slow_readers").rsplit(":", 1)[1])
         size = len(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status", timeout=60).read())
         idle = rss_mib(server.pid)
         connections = [slow_reader(port) for _ in range(readers)]

@@ -68,20 +68,15 @@ struct ResetRestoreTests {
 
     @Test("the session's reset while the week is used up restores nothing; the week's reset says both are back")
     func heldWhileTheWeekBlocks() {
-        let events = run([
+        // Both used up at 12:10 and never read again; the session resets at 15:00, the week at 18:00.
+        let bothUsedUp = { (now: String) in
             seen(
-                at: "2026-11-30T12:10:00Z", now: "2026-11-30T12:10:30Z", sessionUsed: 100, weeklyUsed: 100,
-                weeklyReset: "2026-11-30T18:00:00Z"),
-            seen(
-                at: "2026-11-30T12:10:00Z", now: "2026-11-30T15:01:00Z", sessionUsed: 100, weeklyUsed: 100,
-                weeklyReset: "2026-11-30T18:00:00Z"),
-            seen(
-                at: "2026-11-30T12:10:00Z", now: "2026-11-30T18:01:00Z", sessionUsed: 100, weeklyUsed: 100,
-                weeklyReset: "2026-11-30T18:00:00Z"),
-            seen(
-                at: "2026-11-30T12:10:00Z", now: "2026-11-30T18:30:00Z", sessionUsed: 100, weeklyUsed: 100,
-                weeklyReset: "2026-11-30T18:00:00Z"),
-        ])
+                at: "2026-11-30T12:10:00Z", now: now, sessionUsed: 100, weeklyUsed: 100,
+                weeklyReset: "2026-11-30T18:00:00Z")
+        }
+        let events = run(
+            ["2026-11-30T12:10:30Z", "2026-11-30T15:01:00Z", "2026-11-30T18:01:00Z", "2026-11-30T18:30:00Z"].map(
+                bothUsedUp))
         #expect(events.map(\.kind) == [.depleted, .depleted, .restored], "\(events.map(\.title))")
         #expect(events.last?.title == "Claude weekly quota restored")
         #expect(events.last?.body.hasPrefix("Session and weekly quota are available again.") == true)

@@ -8,8 +8,10 @@ import Testing
 struct FirstPublishHistoryEndToEndTests {
     let root = TemporaryDirectory("aggctl-first-history")
 
-    /// Three days of Codex sessions, an event every hour, the week's percent growing (the shape of the
-    /// `token_count` lines in Tests/CollectorsTests/RealWorld/codex).
+    /// Three days of Codex sessions, an event every hour, the week's percent growing. The lines are
+    /// `token_count` events as openai/codex writes them (codex-rs/protocol/src/protocol.rs at edb4efee:
+    /// `rate_limits.primary`/`secondary` are `RateLimitWindow {used_percent, window_minutes, resets_at}`,
+    /// resets in epoch seconds), the shape of Tests/CollectorsTests/RealWorld/codex.
     func writeLogs() throws {
         let start = Records.date("2026-11-27T09:00:00Z").timeIntervalSince1970
         var lines: [String] = []

@@ -9,6 +9,8 @@ import Testing
 struct OncePerPersonEndToEndTests {
     let root = TemporaryDirectory("aggctl-once")
     static let machines = ["laptop", "desktop", "box"]
+    /// What ships: the synced folder is found through a link, as the release binary's file calls see it.
+    static let binary = ReleaseBuild.available ? ReleaseBuild.binary : BinaryRun.binary
 
     func environment(_ machine: String) -> [String: String] {
         ["HOME": root.file(machine), "XDG_STATE_HOME": root.file(machine + "/state"), "PATH": "/usr/bin:/bin"]
@@ -23,7 +25,7 @@ struct OncePerPersonEndToEndTests {
     func check(_ machine: String, _ now: String, ntfy: String) throws -> BinaryRun {
         try BinaryRun.run(
             ["check", "--store", root.file("store"), "--now", now, "--notify", "ntfy:" + ntfy, "--notify", "stdout"],
-            environment: environment(machine))
+            environment: environment(machine), executable: Self.binary)
     }
 
     func posts(_ server: LocalServer, _ topic: String) throws -> [String] {
@@ -59,41 +61,42 @@ struct OncePerPersonEndToEndTests {
         #expect(!status.errors.contains("alerts"), "the claims are no records: \(status.errors)")
     }
 
-    @Test("a claim whose delivery failed is delivered by its machine's next run; the others wait meanwhile")
-    func claimantComesBack() throws {
+    /// The machines have seen the account; it runs out, and the laptop claims the event but cannot deliver
+    /// it (the first four requests to its ntfy topic fail: what a crash between claim and delivery leaves).
+    /// The server, the topic and its URL.
+    func laptopClaimsAndFails() throws -> (server: LocalServer, topic: String, ntfy: String) {
         let server = try LocalServer.sharedHTTPServer()
-        let key = "once-\(UUID().uuidString.prefix(8))"
-        // The first four requests fail: the laptop claims the event and cannot deliver it in its run.
-        let flaky = server.origin + "/flaky/\(key)/4/ntfy/" + key
-        try publish("2026-11-30T12:00:00Z", used: 40)
-        for machine in ["laptop", "desktop"] { _ = try check(machine, "2026-11-30T12:00:30Z", ntfy: flaky) }
-        try publish("2026-11-30T12:10:00Z", used: 100)
-        #expect(try check("laptop", "2026-11-30T12:10:30Z", ntfy: flaky).status == 1)
-        let waiting = try check("desktop", "2026-11-30T12:11:00Z", ntfy: flaky)
-        #expect(waiting.status == 0, "waiting on the laptop's claim is no failure: \(waiting.errors)")
-        #expect(try posts(server, key).isEmpty)
-        #expect(try check("laptop", "2026-11-30T12:12:00Z", ntfy: flaky).status == 0)
-        #expect(try check("desktop", "2026-11-30T12:13:00Z", ntfy: flaky).status == 0)
-        #expect(try posts(server, key) == ["Claude session depleted"])
-    }
-
-    @Test("a claim left unmarked for ten minutes is taken over by another machine, once")
-    func takenOver() throws {
-        let server = try LocalServer.sharedHTTPServer()
-        let key = "once-\(UUID().uuidString.prefix(8))"
-        let flaky = server.origin + "/flaky/\(key)/4/ntfy/" + key
+        let topic = "once-\(UUID().uuidString.prefix(8))"
+        let flaky = server.origin + "/flaky/\(topic)/4/ntfy/" + topic
         try publish("2026-11-30T12:00:00Z", used: 40)
         for machine in Self.machines { _ = try check(machine, "2026-11-30T12:00:30Z", ntfy: flaky) }
         try publish("2026-11-30T12:10:00Z", used: 100)
         #expect(try check("laptop", "2026-11-30T12:10:30Z", ntfy: flaky).status == 1)
-        #expect(try check("desktop", "2026-11-30T12:15:00Z", ntfy: flaky).status == 0)
-        #expect(try posts(server, key).isEmpty, "within ten minutes the laptop's claim stands")
-        #expect(try check("desktop", "2026-11-30T12:21:00Z", ntfy: flaky).status == 0)
-        #expect(try check("box", "2026-11-30T12:21:30Z", ntfy: flaky).status == 0)
-        #expect(try posts(server, key) == ["Claude session depleted"])
+        return (server, topic, flaky)
+    }
+
+    @Test("a claim whose delivery failed is delivered by its machine's next run; the others wait meanwhile")
+    func claimantComesBack() throws {
+        let (server, topic, ntfy) = try laptopClaimsAndFails()
+        let waiting = try check("desktop", "2026-11-30T12:11:00Z", ntfy: ntfy)
+        #expect(waiting.status == 0, "waiting on the laptop's claim is no failure: \(waiting.errors)")
+        #expect(try posts(server, topic).isEmpty)
+        #expect(try check("laptop", "2026-11-30T12:12:00Z", ntfy: ntfy).status == 0)
+        #expect(try check("desktop", "2026-11-30T12:13:00Z", ntfy: ntfy).status == 0)
+        #expect(try posts(server, topic) == ["Claude session depleted"])
+    }
+
+    @Test("a claim left unmarked for ten minutes is taken over by another machine, once")
+    func takenOver() throws {
+        let (server, topic, ntfy) = try laptopClaimsAndFails()
+        #expect(try check("desktop", "2026-11-30T12:15:00Z", ntfy: ntfy).status == 0)
+        #expect(try posts(server, topic).isEmpty, "within ten minutes the laptop's claim stands")
+        #expect(try check("desktop", "2026-11-30T12:21:00Z", ntfy: ntfy).status == 0)
+        #expect(try check("box", "2026-11-30T12:21:30Z", ntfy: ntfy).status == 0)
+        #expect(try posts(server, topic) == ["Claude session depleted"])
         // The laptop comes back after all: the event is marked delivered, it sends nothing more.
-        #expect(try check("laptop", "2026-11-30T12:30:00Z", ntfy: flaky).status == 0)
-        #expect(try posts(server, key) == ["Claude session depleted"])
+        #expect(try check("laptop", "2026-11-30T12:30:00Z", ntfy: ntfy).status == 0)
+        #expect(try posts(server, topic) == ["Claude session depleted"])
     }
 
     @Test("a synced folder (Syncthing's .stfolder): the machine the rule picks sends, once; the others do not")

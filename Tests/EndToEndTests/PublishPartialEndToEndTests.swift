@@ -53,9 +53,13 @@ struct PublishPartialEndToEndTests {
             let home = root.file(machine)
             try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: Self.fixtures + "/claude-home", toPath: home + "/.claude")
-            // Where Claude Code keeps the signed-in account (the shape CodexBar's tests write, with the email
-            // claude-api reads).
-            try root.write(machine + "/.claude.json", #"{"oauthAccount": {"emailAddress": "work@example.com"}}"#)
+            // Where Claude Code keeps the signed-in account: ~/.claude.json's `oauthAccount`, the shape
+            // ai-screams/howl's internal/account_test.go (34dc6d7c, "valid config with all fields") reads
+            // `emailAddress` from.
+            try root.write(
+                machine + "/.claude.json",
+                #"{"oauthAccount": {"emailAddress": "work@example.com", "displayName": "Test User", "accountUuid": "12345-abcde"}}"#
+            )
             let run = try BinaryRun.run(
                 [
                     "publish", "--store", root.file("store"), "--source", "claude", "--device-id", machine, "--now",
