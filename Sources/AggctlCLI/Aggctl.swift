@@ -9,7 +9,7 @@ public enum Aggctl {
         PublishCommand.command, StatusCommand.command, DevicesCommand.command, CheckCommand.command,
         WatchCommand.command, ReportCommand.command, ExportCommand.command, ServeCommand.command,
         StatuslineCommand.command,
-        KeyCommand.command, DoctorCommand.command, ConfigCommand.command, CompletionsCommand.command,
+        InitCommand.command, KeyCommand.command, DoctorCommand.command, ConfigCommand.command, CompletionsCommand.command,
         ManpageCommand.command,
     ]
 

@@ -19,14 +19,47 @@ public protocol CollectorKind: Sendable {
     /// Which of `variables` hold secrets: never printed, never passed to a hook.
     var secretVariables: [String] { get }
 
+    /// Sources this one asks as well: `claude` asks `claude-api`'s answer when signed in, so `aggctl init`
+    /// does not schedule both.
+    var asks: [String] { get }
+
     /// The collector for `path` (nil: the default place).
     func make(path: String?, context: CollectorContext) throws -> Collector
+
+    /// Whether this machine has what the source reads, in its default place, as `aggctl init` tells it:
+    /// files only, never a secret's value. A credential only in this shell's environment is not found: a
+    /// schedule does not see it.
+    func presence(environment: [String: String]) -> SourcePresence
 }
 
 extension CollectorKind {
     public var isEndpoint: Bool { false }
+    public var asks: [String] { [] }
     public var variables: [(name: String, meaning: String)] { [] }
     public var secretVariables: [String] { [] }
+}
+
+/// What `aggctl init` found of one source on this machine.
+public struct SourcePresence: Sendable, Equatable {
+    /// Whether a schedule running `publish --source NAME` would read something here.
+    public var found: Bool
+    /// What was found, or what is missing, where: "Codex logs in ~/.codex/sessions".
+    public var detail: String
+
+    public init(found: Bool, _ detail: String) {
+        self.found = found
+        self.detail = detail
+    }
+
+    /// `path` with the home folder written `~`, as people read it.
+    public static func shown(_ path: String, environment: [String: String]) -> String {
+        let home = environment["HOME"] ?? FileSystem.homeDirectory()
+        guard !home.isEmpty, home != "/", path == home || path.hasPrefix(home + "/") else { return path }
+        return "~" + path.dropFirst(home.count)
+    }
+
+    /// Whether `path` is a folder.
+    public static func isFolder(_ path: String) -> Bool { FileSystem.isFolder(path) == true }
 }
 
 /// What a collector may use of the run that makes it, handed in.

@@ -69,11 +69,11 @@ enum CheckCommand {
             }
             self.context = context
             merge = try MergeSettings(flags, context: context, command: command)
-            // `notify` and `warn-at` in the config file stand in when no flag gives them (one backend there).
+            // `notify` and `warn-at` in the config file stand in when no flag gives them (a `notify` line
+            // per backend there).
             let notify = flags.all(CheckCommand.notify)
             notifiers = try CheckCommand.notifiers(
-                notify.isEmpty ? context.configuration.setting("notify").map { [$0.value] } ?? [] : notify,
-                context: context)
+                notify.isEmpty ? context.configuration.settings("notify").map(\.value) : notify, context: context)
             warnAt = try context.setting(CheckCommand.warnAt, flags: flags).map(CheckCommand.parseThresholds) ?? []
             warnPace = flags.isSet(CheckCommand.warnPace)
             lockTimeout = try flags.setting(CheckCommand.lockTimeout).map(ValueParsers.seconds)

@@ -62,7 +62,10 @@ enum PublishCommand {
             inputs = flags.all(PublishCommand.from)
             // A dry run keeps no collector state: the logs are read afresh, and nothing is written.
             let stateFolder = dryRun ? nil : context.stateDirectory + "/collectors"
-            sources = try flags.all(PublishCommand.source).map {
+            // The config file's `source` lines (what `aggctl init` wrote) stand in when no flag names input.
+            var sourceSettings = flags.all(PublishCommand.source).map { Setting(value: $0, source: .flag("source")) }
+            if sourceSettings.isEmpty, inputs.isEmpty { sourceSettings = context.configuration.settings("source") }
+            sources = try sourceSettings.map {
                 try collector(
                     $0,
                     context: CollectorContext(
@@ -73,7 +76,9 @@ enum PublishCommand {
                         httpClient: { try context.httpClient() }))
             }
             guard !inputs.isEmpty || !sources.isEmpty else {
-                throw UsageError("publish needs --from FILE ('-' for stdin) or --source NAME[:PATH]", command: name)
+                throw UsageError(
+                    "publish needs --from FILE ('-' for stdin) or --source NAME[:PATH] (or 'source = NAME' lines in "
+                        + "'\(context.configFile)'; aggctl init writes them)", command: name)
             }
             let hasStore = context.setting(CommonFlags.store, flags: flags, environmentName: "AGGCTL_STORE") != nil
             location = dryRun && !hasStore ? nil : try context.storeLocation(flags, command: name)
@@ -286,12 +291,13 @@ enum PublishCommand {
     }
 
     /// The collector a `--source NAME[:PATH]` value names (`CollectorRegistry`).
-    static func collector(_ text: String, context: CollectorContext) throws -> Collector {
+    static func collector(_ setting: Setting, context: CollectorContext) throws -> Collector {
+        let text = setting.value
         let name = text.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
         let path = text.firstIndex(of: ":").map { String(text[text.index(after: $0)...]) }
         guard let kind = CollectorRegistry.standard.kind(named: name) else {
             throw UsageError(
-                "--source: '\(text)' is not a collector; available: "
+                "\(setting.source): '\(text)' is not a collector; available: "
                     + CollectorRegistry.standard.names.joined(separator: ", ") + " (as NAME or NAME:PATH)",
                 command: PublishCommand.name)
         }

@@ -10,24 +10,32 @@ import Stores
 /// # synced` is `~/Sync`); a value in double quotes is taken as it is, `#` and all. A value starting with
 /// `~/` has the home folder put in, and so has `$HOME` or `${HOME}` as a whole name (`$HOMEX` is left as
 /// it is). Flags win over the environment (`AGGCTL_STORE`), which wins over this file. A missing file is
-/// an empty configuration; a key given twice is an error naming both lines.
+/// an empty configuration. The keys of repeatable flags (`source`, `notify`, `key-file`) may be given on
+/// several lines, one value each, in order; any other key given twice is an error naming both lines.
 struct Configuration: Equatable {
     static let keys: Set<String> = [
         "store", "device-id", "device-name", "stale-after", "max-skew", "notify", "warn-at", "state-dir", "interval",
-        "key-file",
+        "key-file", "source",
     ]
+    /// Keys that stand for repeatable flags: one value a line, as many lines as wanted.
+    static let repeatableKeys: Set<String> = ["source", "notify", "key-file"]
 
-    /// By key: the value and the line it is on, for errors that name it.
-    var values: [String: (value: String, line: Int)] = [:]
+    /// By key: each value and the line it is on, for errors that name it.
+    var values: [String: [(value: String, line: Int)]] = [:]
 
     static func == (lhs: Configuration, rhs: Configuration) -> Bool {
-        lhs.values.mapValues(\.value) == rhs.values.mapValues(\.value)
-            && lhs.values.mapValues(\.line) == rhs.values.mapValues(\.line)
+        lhs.values.mapValues { $0.map(\.value) } == rhs.values.mapValues { $0.map(\.value) }
+            && lhs.values.mapValues { $0.map(\.line) } == rhs.values.mapValues { $0.map(\.line) }
     }
 
-    /// The file's value for `key`, with its line.
+    /// The file's value for `key`, with its line (the first, for a key given on several lines).
     func setting(_ key: String) -> Setting? {
-        values[key].map { Setting(value: $0.value, source: .config(key: key, line: $0.line)) }
+        settings(key).first
+    }
+
+    /// Every value the file gives `key`, in order, each with its line.
+    func settings(_ key: String) -> [Setting] {
+        (values[key] ?? []).map { Setting(value: $0.value, source: .config(key: key, line: $0.line)) }
     }
 
     /// Reads the file at `path`.
@@ -58,14 +66,14 @@ struct Configuration: Equatable {
                     "config '\(path)': line \(number + 1): unknown key '\(key)'; known keys: "
                         + keys.sorted().joined(separator: ", "))
             }
-            if let earlier = configuration.values[key] {
+            if let earlier = configuration.values[key]?.first, !repeatableKeys.contains(key) {
                 throw UsageError(
                     "config '\(path)': line \(number + 1): '\(key)' is given again (first on line \(earlier.line)); "
                         + "keep one")
             }
             if value.hasPrefix("~/") { value = home + value.dropFirst() }
             value = Self.expandingHome(value, home: home)
-            configuration.values[key] = (value, number + 1)
+            configuration.values[key, default: []].append((value, number + 1))
         }
         return configuration
     }

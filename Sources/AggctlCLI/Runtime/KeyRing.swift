@@ -16,7 +16,7 @@ struct KeyRing: RecordSealing {
     /// The ring `flags` and the config file ask for; nil when they ask for none.
     static func from(_ flags: ParsedFlags, context: RunContext, command: String) throws -> KeyRing? {
         var paths = flags.all(CommonFlags.keyFile)
-        if paths.isEmpty, let configured = context.configuration.setting("key-file") { paths = [configured.value] }
+        if paths.isEmpty { paths = context.configuration.settings("key-file").map(\.value) }
         let requireSealed = flags.isSet(CommonFlags.requireEncrypted)
         guard !paths.isEmpty || requireSealed else { return nil }
         var keys: [RecordKey] = []

@@ -1,3 +1,4 @@
+import HTTP
 import Portable
 
 /// `--source claude[:CONFIG_DIR]`: this machine's Claude Code logs.
@@ -12,6 +13,17 @@ public struct ClaudeKind: CollectorKind {
     }
     /// It asks the usage answer too when signed in (declared, with its meaning, by `claude-api`).
     public var secretVariables: [String] { ["CLAUDE_CODE_OAUTH_TOKEN"] }
+    public var asks: [String] { ["claude-api"] }
+
+    public func presence(environment: [String: String]) -> SourcePresence {
+        let folders = ClaudeCollector.defaultFolders(environment: environment).map { $0 + "/projects" }
+        guard let logs = folders.first(where: SourcePresence.isFolder) else {
+            let places = folders.isEmpty ? "~/.claude/projects or ~/.config/claude/projects" : folders.joined(separator: ", ")
+            return SourcePresence(found: false, "no Claude Code logs (\(places))")
+        }
+        let answer = ClaudeAPIKind().presence(environment: environment).found ? "; signed in, so its usage answer too" : ""
+        return SourcePresence(found: true, "Claude Code logs in \(SourcePresence.shown(logs, environment: environment))" + answer)
+    }
 
     public func make(path: String?, context: CollectorContext) throws -> Collector {
         let folders = path.map { [$0] } ?? ClaudeCollector.defaultFolders(environment: context.environment)
@@ -69,6 +81,17 @@ public struct ClaudeAPIKind: CollectorKind {
         [("CLAUDE_CODE_OAUTH_TOKEN", "Claude Code's token for the usage endpoint; never shown")]
     }
     public var secretVariables: [String] { ["CLAUDE_CODE_OAUTH_TOKEN"] }
+
+    public func presence(environment: [String: String]) -> SourcePresence {
+        // The token Claude Code keeps, not one set in this shell: a schedule does not see the shell's.
+        var files = environment
+        files["CLAUDE_CODE_OAUTH_TOKEN"] = nil
+        let endpoint = ClaudeUsageEndpoint(environment: files, client: HTTPClient(.init()))
+        let credentials = SourcePresence.shown(endpoint.configFolder + "/.credentials.json", environment: environment)
+        return endpoint.hasCredentials
+            ? SourcePresence(found: true, "signed in (\(credentials))")
+            : SourcePresence(found: false, "no Claude login in \(credentials)")
+    }
 
     public func make(path: String?, context: CollectorContext) throws -> Collector {
         var endpoint = ClaudeUsageEndpoint(environment: context.environment, client: try context.httpClient())

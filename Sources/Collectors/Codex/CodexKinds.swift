@@ -1,3 +1,5 @@
+import Portable
+
 /// `--source codex[:CODEX_HOME]`: this machine's Codex CLI logs.
 public struct CodexKind: CollectorKind {
     public init() {}
@@ -5,6 +7,13 @@ public struct CodexKind: CollectorKind {
     public let path = "the Codex home (default $CODEX_HOME, else ~/.codex)"
     public let summary = "this machine's Codex CLI logs: rate limits, tokens per day, the account"
     public var variables: [(name: String, meaning: String)] { [("CODEX_HOME", "where Codex keeps its logs")] }
+
+    public func presence(environment: [String: String]) -> SourcePresence {
+        let sessions = CodexCollector.defaultHome(environment: environment) + "/sessions"
+        let shown = SourcePresence.shown(sessions, environment: environment)
+        return SourcePresence.isFolder(sessions)
+            ? SourcePresence(found: true, "Codex logs in \(shown)") : SourcePresence(found: false, "no \(shown)")
+    }
 
     public func make(path: String?, context: CollectorContext) throws -> Collector {
         let home = path ?? CodexCollector.defaultHome(environment: context.environment)
@@ -24,6 +33,15 @@ public struct CodexAPIKind: CollectorKind {
     public let path = "the Codex home holding auth.json"
     public let summary = "Codex's usage endpoint: the exact windows"
     public let isEndpoint = true
+
+    public func presence(environment: [String: String]) -> SourcePresence {
+        let auth = CodexCollector.defaultHome(environment: environment) + "/auth.json"
+        let shown = SourcePresence.shown(auth, environment: environment)
+        let signedIn = JSONValue.read(contentsOf: auth)?["tokens"]?["access_token"]?.string.map { !$0.isEmpty } ?? false
+        return signedIn
+            ? SourcePresence(found: true, "signed in to ChatGPT (\(shown))")
+            : SourcePresence(found: false, "no ChatGPT login in \(shown)")
+    }
 
     public func make(path: String?, context: CollectorContext) throws -> Collector {
         var endpoint = CodexUsageEndpoint(environment: context.environment, client: try context.httpClient())

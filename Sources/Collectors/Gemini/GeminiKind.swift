@@ -1,3 +1,5 @@
+import Portable
+
 /// `--source gemini[:DIR]`: this machine's Gemini CLI sessions.
 public struct GeminiKind: CollectorKind {
     public init() {}
@@ -6,6 +8,13 @@ public struct GeminiKind: CollectorKind {
     public let summary = "this machine's Gemini CLI sessions: tokens per day"
     public var variables: [(name: String, meaning: String)] {
         [("GEMINI_CLI_HOME", "where Gemini CLI keeps its sessions")]
+    }
+
+    public func presence(environment: [String: String]) -> SourcePresence {
+        let chats = GeminiCollector.defaultHome(environment: environment) + "/tmp"
+        let shown = SourcePresence.shown(chats, environment: environment)
+        return SourcePresence.isFolder(chats)
+            ? SourcePresence(found: true, "Gemini CLI sessions in \(shown)") : SourcePresence(found: false, "no \(shown)")
     }
 
     public func make(path: String?, context: CollectorContext) throws -> Collector {

@@ -49,6 +49,36 @@ public struct SpawnProcessRunner: ProcessRunner {
         _ executable: String, arguments: [String], environment: [String: String], input: Data,
         timeout: TimeInterval
     ) throws -> ProcessOutcome {
+        try run(executable, arguments: arguments, environment: environment, input: input, timeout: timeout, output: nil)
+    }
+
+    /// `run`, keeping what the program writes to stdout (up to `limit` bytes): `crontab -l` for `aggctl init`.
+    public func runCapturingOutput(
+        _ executable: String, arguments: [String], environment: [String: String], input: Data = Data(),
+        timeout: TimeInterval, limit: Int = 1 << 20
+    ) throws -> (outcome: ProcessOutcome, output: Data) {
+        // A file rather than a pipe, like stdin: nothing to drain while waiting, whatever the program writes.
+        let outputFile = try Self.inputFile(Data(), for: executable)
+        defer { close(outputFile) }
+        let outcome = try run(
+            executable, arguments: arguments, environment: environment, input: input, timeout: timeout,
+            output: outputFile)
+        guard lseek(outputFile, 0, SEEK_SET) == 0 else { return (outcome, Data()) }
+        var output = Data()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while output.count < limit {
+            let count = chunk.withUnsafeMutableBytes { read(outputFile, $0.baseAddress!, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            output.append(contentsOf: chunk[0..<count])
+        }
+        return (outcome, output.prefix(limit))
+    }
+
+    private func run(
+        _ executable: String, arguments: [String], environment: [String: String], input: Data,
+        timeout: TimeInterval, output: Int32?
+    ) throws -> ProcessOutcome {
         // The whole input is in a file before the program starts, and the file is its stdin: it reads the
         // whole event or, if we are killed before spawning, runs not at all; and we never block writing
         // to a program that does not read, so the time limit holds whatever the input's size.
@@ -71,9 +101,15 @@ public struct SpawnProcessRunner: ProcessRunner {
         var pid: pid_t = 0
         let spawned = ChildProcessSetup.withSpawnSettings(defaults: [SIGPIPE, SIGXFSZ]) { actions, attributes in
             posix_spawn_file_actions_adddup2(&actions, inputFile, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            if let output {
+                posix_spawn_file_actions_adddup2(&actions, output, 1)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            }
             posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
-            for descriptor in [inputFile] + errorPipe { posix_spawn_file_actions_addclose(&actions, descriptor) }
+            for descriptor in [inputFile] + errorPipe + (output.map { [$0] } ?? []) {
+                posix_spawn_file_actions_addclose(&actions, descriptor)
+            }
             ChildProcessSetup.closeOthers(&actions, &attributes)
             var result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
             // "Text file busy": a program written a moment ago whose descriptor another thread's child still
