@@ -10,6 +10,8 @@ Paths:
   /status/N             answers status N
   /slow                 waits 5 s before answering
   /flaky/KEY/N/...      answers 500 (Retry-After: 0) to the first N requests for KEY, then as usual
+  /stall/KEY/N/...      holds the first N requests for KEY 30 s, then answers 500 (a client killed meanwhile
+                        never hears back), then as usual
   /busy/KEY/SECONDS     answers 429 with Retry-After: SECONDS to the first request for KEY, then as usual
   /failing/...          always answers 500
   /big/N                N bytes without a length
@@ -121,6 +123,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 first = counts[parts[2]] == 1
             if first:
                 return self.answer(429, b"slow down", {"Retry-After": parts[3]})
+        if self.path.startswith("/stall/"):
+            with lock:
+                counts[parts[2]] = counts.get(parts[2], 0) + 1
+                stalled = counts[parts[2]] <= int(parts[3])
+            if stalled:
+                time.sleep(30)
+                return self.answer(500, b"stalled")
         if self.path.startswith("/flaky/"):
             with lock:
                 counts[parts[2]] = counts.get(parts[2], 0) + 1

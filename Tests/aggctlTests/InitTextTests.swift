@@ -60,11 +60,15 @@ struct InitTextTests {
             ["-c", "printf '%s\\n' " + command], environment: ["PATH": "/usr/bin:/bin"], executable: "/bin/sh")
         #expect(
             probe.output
-                == "XDG_STATE_HOME=/s/$(touch pwned)\nAGGCTL_CLAUDE_API_URL=http://h\n/opt/it is 100%/aggctl\npublish\n")
+                == "XDG_STATE_HOME=/s/$(touch pwned)\nAGGCTL_CLAUDE_API_URL=http://h\n/opt/it is 100%/aggctl\npublish\n"
+        )
         #expect(throws: UnschedulableValue.self) {
             try ScheduledJobs.standard(binary: "/a\n* * * * * evil", publishes: true, environment: [:]).crontabBlock()
         }
-        #expect(CrontabText.otherAggctlLines(in: first + "* * * * * aggctl publish\n") == [first.split(separator: "\n").count + 1])
+        #expect(
+            CrontabText.otherAggctlLines(in: first + "* * * * * aggctl publish\n") == [
+                first.split(separator: "\n").count + 1
+            ])
     }
 
     @Test("systemd units pass systemd-analyze verify, with a path and variables that need quoting")
@@ -115,6 +119,8 @@ struct InitTextTests {
         let written = output.fileHandleForReading.readDataToEndOfFile()
         let said = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: written, as: UTF8.self), String(decoding: said, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: written, as: UTF8.self), String(decoding: said, as: UTF8.self)
+        )
     }
 }

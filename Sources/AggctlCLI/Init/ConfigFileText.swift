@@ -4,7 +4,8 @@ import TextSafety
 /// Edits the config file's text as `aggctl init --write` does: the keys it sets get its values, on the
 /// lines where they were (or at the end); every other line, comments included, stays as it was.
 enum ConfigFileText {
-    static let header = "# aggctl's settings on this machine (aggctl config --help names the keys). Written by\n"
+    static let header =
+        "# aggctl's settings on this machine (aggctl config --help names the keys). Written by\n"
         + "# `aggctl init --write`, which rewrites only the keys it sets: store, source and notify.\n"
 
     /// `text` (nil: no file yet) with each key's lines replaced by one line per value.
@@ -33,12 +34,14 @@ enum ConfigFileText {
     /// at its ends, a leading quote).
     static func line(key: String, value: String) throws(UnschedulableValue) -> String {
         guard !value.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" }) else {
-            throw UnschedulableValue(message: "'\(SafeText.line(value))' holds a line break, which the config file cannot")
+            throw UnschedulableValue(
+                message: "'\(SafeText.line(value))' holds a line break, which the config file cannot")
         }
         let plain = !value.contains("#") && value.trimmingBlanks() == value && !value.hasPrefix("\"")
         if plain { return "\(key) = \(value)" }
         guard !value.contains("\"") else {
-            throw UnschedulableValue(message: "'\(SafeText.line(value))' holds both '#' and '\"', which the config file cannot")
+            throw UnschedulableValue(
+                message: "'\(SafeText.line(value))' holds both '#' and '\"', which the config file cannot")
         }
         return "\(key) = \"\(value)\""
     }

@@ -83,7 +83,8 @@ enum InitCommand {
             for line in (try? jobs.crontabBlock()) ?? [] { console.print("  " + line) }
             if flags.isSet(write) {
                 try writeConfig(configText, existing: existing, context: context)
-                throw CommandFailure("the config is written, but no scheduler was found: install cron (apt install cron)")
+                throw CommandFailure(
+                    "the config is written, but no scheduler was found: install cron (apt install cron)")
             }
             return .success
         }
@@ -110,7 +111,8 @@ enum InitCommand {
         console.print(changed ? "Installed the schedule in \(scheduler.name)." : "The schedule is as it was.")
         if let cron = scheduler as? CronScheduler {
             let listed = try? Schedulers.run(cron.crontab, ["-l"], environment: environment, runner: runner)
-            let others = CrontabText.otherAggctlLines(in: listed.map { String(decoding: $0.output, as: UTF8.self) } ?? "")
+            let others = CrontabText.otherAggctlLines(
+                in: listed.map { String(decoding: $0.output, as: UTF8.self) } ?? "")
             if !others.isEmpty {
                 console.warn(
                     "your crontab also runs aggctl on line(s) \(others.map(String.init).joined(separator: ", ")), outside "
@@ -144,7 +146,8 @@ enum InitCommand {
             return
         }
         do {
-            let folder = String(context.configFile[..<(context.configFile.lastIndex(of: "/") ?? context.configFile.startIndex)])
+            let folder = String(
+                context.configFile[..<(context.configFile.lastIndex(of: "/") ?? context.configFile.startIndex)])
             try FileSystem.createFolders(folder)
             // 0600: a notify line may hold a webhook's secret path.
             try AtomicFile.write(Data(text.utf8), to: context.configFile, mode: 0o600)

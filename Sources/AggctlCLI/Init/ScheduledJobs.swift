@@ -49,7 +49,8 @@ struct ScheduledJobs: Equatable {
         }
         carried += environment.keys.sorted().filter {
             $0.hasPrefix(carriedPattern.prefix) && $0.hasSuffix(carriedPattern.suffix)
-                && $0.count > carriedPattern.prefix.count + carriedPattern.suffix.count && !(environment[$0] ?? "").isEmpty
+                && $0.count > carriedPattern.prefix.count + carriedPattern.suffix.count
+                && !(environment[$0] ?? "").isEmpty
         }.map { Variable(name: $0, value: environment[$0]!) }
         var checkEnvironment = carried
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"), FileSystem.exists(runtime + "/bus") {
@@ -99,12 +100,15 @@ extension ScheduledJobs {
             // systemd refuses these in a program's own path ("Executable name contains special characters").
             guard !binary.contains(where: { "$\\'\"`".contains($0) }) else {
                 throw UnschedulableValue(
-                    message: "'\(SafeText.line(binary))' holds one of $ \\ ' \" `, which systemd refuses in a program's "
+                    message:
+                        "'\(SafeText.line(binary))' holds one of $ \\ ' \" `, which systemd refuses in a program's "
                         + "path; install aggctl elsewhere (script/install puts it in ~/.local/bin)")
             }
-            let command = try ([SystemdText.quoted(binary, expandsVariables: false)] + job.arguments.map {
-                word throws(UnschedulableValue) in try SystemdText.quoted(word)
-            }).joined(separator: " ")
+            let command = try
+                ([SystemdText.quoted(binary, expandsVariables: false)]
+                + job.arguments.map {
+                    word throws(UnschedulableValue) in try SystemdText.quoted(word)
+                }).joined(separator: " ")
             var service = """
                 # Written by `aggctl init --write`; running it again rewrites this file.
                 [Unit]
@@ -148,13 +152,15 @@ enum CrontabText {
     static let end = "# <<< aggctl init <<<"
 
     /// What `sh` reads as itself, unquoted.
-    static let plainCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:@%+,-".unicodeScalars)
+    static let plainCharacters = Set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:@%+,-".unicodeScalars)
 
     /// `value` for `sh`, in single quotes unless it is plain, with cron's `%` (a newline to cron) escaped. A line break
     /// cannot be written on one crontab line at all.
     static func quoted(_ value: String) throws(UnschedulableValue) -> String {
         guard !value.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" }) else {
-            throw UnschedulableValue(message: "'\(SafeText.line(value))' holds a line break, which a crontab line cannot")
+            throw UnschedulableValue(
+                message: "'\(SafeText.line(value))' holds a line break, which a crontab line cannot")
         }
         let plain = !value.isEmpty && value.unicodeScalars.allSatisfy { Self.plainCharacters.contains($0) }
         let quoted = plain ? value : "'" + value.replacing("'", with: "'\\''") + "'"

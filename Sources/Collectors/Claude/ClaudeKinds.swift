@@ -18,11 +18,14 @@ public struct ClaudeKind: CollectorKind {
     public func presence(environment: [String: String]) -> SourcePresence {
         let folders = ClaudeCollector.defaultFolders(environment: environment).map { $0 + "/projects" }
         guard let logs = folders.first(where: SourcePresence.isFolder) else {
-            let places = folders.isEmpty ? "~/.claude/projects or ~/.config/claude/projects" : folders.joined(separator: ", ")
+            let places =
+                folders.isEmpty ? "~/.claude/projects or ~/.config/claude/projects" : folders.joined(separator: ", ")
             return SourcePresence(found: false, "no Claude Code logs (\(places))")
         }
-        let answer = ClaudeAPIKind().presence(environment: environment).found ? "; signed in, so its usage answer too" : ""
-        return SourcePresence(found: true, "Claude Code logs in \(SourcePresence.shown(logs, environment: environment))" + answer)
+        let answer =
+            ClaudeAPIKind().presence(environment: environment).found ? "; signed in, so its usage answer too" : ""
+        return SourcePresence(
+            found: true, "Claude Code logs in \(SourcePresence.shown(logs, environment: environment))" + answer)
     }
 
     public func make(path: String?, context: CollectorContext) throws -> Collector {

@@ -25,7 +25,8 @@ public struct CopilotAPIKind: CollectorKind {
             found: false,
             inShell.isEmpty
                 ? "no GitHub token in \(shown)"
-                : "\(inShell[0]) is set in this shell only, which a schedule does not see (`gh auth login` keeps one in \(shown))")
+                : "\(inShell[0]) is set in this shell only, which a schedule does not see (`gh auth login` keeps one in \(shown))"
+        )
     }
 
     public func make(path: String?, context: CollectorContext) throws -> Collector {

@@ -14,7 +14,8 @@ public struct GeminiKind: CollectorKind {
         let chats = GeminiCollector.defaultHome(environment: environment) + "/tmp"
         let shown = SourcePresence.shown(chats, environment: environment)
         return SourcePresence.isFolder(chats)
-            ? SourcePresence(found: true, "Gemini CLI sessions in \(shown)") : SourcePresence(found: false, "no \(shown)")
+            ? SourcePresence(found: true, "Gemini CLI sessions in \(shown)")
+            : SourcePresence(found: false, "no \(shown)")
     }
 
     public func make(path: String?, context: CollectorContext) throws -> Collector {
