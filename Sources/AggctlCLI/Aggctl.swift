@@ -8,9 +8,8 @@ public enum Aggctl {
     static let commands: [Command] = [
         PublishCommand.command, StatusCommand.command, DevicesCommand.command, CheckCommand.command,
         WatchCommand.command, ReportCommand.command, ExportCommand.command, ServeCommand.command,
-        StatuslineCommand.command,
-        InitCommand.command, KeyCommand.command, DoctorCommand.command, ConfigCommand.command, CompletionsCommand.command,
-        ManpageCommand.command,
+        StatuslineCommand.command, InitCommand.command, KeyCommand.command, DoctorCommand.command,
+        ConfigCommand.command, CompletionsCommand.command, ManpageCommand.command,
     ]
 
     static var help: String {
