@@ -3,70 +3,53 @@ import Snapshots
 import TestSupport
 import Testing
 
-/// The example crontab and systemd unit publish what they say, on a machine that has the agents' logs.
+/// The examples run what they say: the crontab and units `aggctl init` writes, the serve unit and plist.
 struct ExampleFilesEndToEndTests {
     let root = TemporaryDirectory("aggctl-examples")
 
-    /// The `aggctl publish ...` arguments of the example's first line that runs one.
-    func publishArguments(_ file: String, marker: String) throws -> [String] {
+    /// The arguments after `aggctl` of the example's first line that runs `job`.
+    func arguments(_ file: String, job: String) throws -> [String] {
         let text = try String(contentsOfFile: Repository.path(file), encoding: .utf8)
         let line = try #require(
-            text.split(separator: "\n").first { !$0.hasPrefix("#") && $0.contains(marker) }, "\(file) publishes")
+            text.split(separator: "\n").first { !$0.hasPrefix("#") && $0.hasSuffix("aggctl " + job) },
+            "\(file) runs \(job)")
         let words = line.split(separator: " ").map(String.init)
-        let start = try #require(words.firstIndex(of: "publish"))
-        return Array(words[start...])
+        return Array(words[try #require(words.firstIndex(of: job))...])
     }
 
-    @Test(
-        "the crontab's and the systemd unit's publish read this machine's agents",
-        arguments: [
-            ("Examples/crontab", "aggctl publish"), ("Examples/systemd/aggctl-publish.service", "ExecStart="),
-        ])
-    func examplesPublish(_ file: String, _ marker: String) throws {
-        let home = root.file("home")
-        for (fixture, place) in [("codex-home", ".codex"), ("claude-home", ".claude"), ("gemini-home", ".gemini")] {
-            try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(
-                atPath: Repository.path("Tests/CollectorsTests/Fixtures/\(fixture)"), toPath: home + "/" + place)
-        }
-        let arguments = try publishArguments(file, marker: marker)
-        #expect(!arguments.contains("--from"), "the default is the agents' own logs")
-        let run = try BinaryRun.run(
-            arguments + ["--dry-run", "--now", "2026-11-30T12:00:00Z"],
-            environment: ["HOME": home, "XDG_STATE_HOME": root.file("state"), "PATH": "/usr/bin:/bin"])
-        #expect(run.status == 0, "\(file): \(run.errors)")
-        let providers = try SnapshotCodec.decode(Data(run.output.utf8), fileName: "x.json").snapshot.providers
-        #expect(Set(providers.map(\.providerID)) == ["codex", "claude", "gemini"], "\(file)")
-        try FileManager.default.removeItem(atPath: home)
-    }
-
-    @Test("the crontab publishes on a machine without Gemini, and its check line needs nothing it does not install")
-    func crontabAsWritten() throws {
+    /// Examples/config in a home with Codex and Claude Code (no Gemini), its store made a test folder.
+    func home() throws -> [String: String] {
         let home = root.file("home")
         for (fixture, place) in [("codex-home", ".codex"), ("claude-home", ".claude")] {
             try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
             try FileManager.default.copyItem(
                 atPath: Repository.path("Tests/CollectorsTests/Fixtures/\(fixture)"), toPath: home + "/" + place)
         }
-        let arguments = try publishArguments("Examples/crontab", marker: "aggctl publish")
-        let run = try BinaryRun.run(
-            arguments + ["--dry-run", "--now", "2026-11-30T12:00:00Z"],
-            environment: ["HOME": home, "XDG_STATE_HOME": root.file("state"), "PATH": "/usr/bin:/bin"])
-        #expect(run.status == 0, "\(run.errors)")
-        let providers = try SnapshotCodec.decode(Data(run.output.utf8), fileName: "x.json").snapshot.providers
-        #expect(Set(providers.map(\.providerID)) == ["codex", "claude"])
-        let text = try String(contentsOfFile: Repository.path("Examples/crontab"), encoding: .utf8)
-        let line = try #require(text.split(separator: "\n").first { !$0.hasPrefix("#") && $0.contains("aggctl check") })
-        let words = line.split(separator: " ").map(String.init)
-        let checkArguments = Array(words[try #require(words.firstIndex(of: "check"))...])
-        #expect(!checkArguments.contains { $0.hasPrefix("command:") }, "a hook script/install does not install")
-        // The line as written, on a store with nothing to tell yet: its flags and backends must all be
-        // taken (nothing is sent, so its ntfy.sh topic is never reached).
-        try FileManager.default.createDirectory(atPath: root.file("empty-store"), withIntermediateDirectories: true)
+        let config = try String(contentsOfFile: Repository.path("Examples/config"), encoding: .utf8)
+        try root.write(
+            "home/.config/aggctl/config", config.replacing("/home/you/Sync/aggctl", with: root.file("store")))
+        try FileManager.default.createDirectory(atPath: root.file("store"), withIntermediateDirectories: true)
+        return ["HOME": home, "XDG_STATE_HOME": root.file("state"), "PATH": "/usr/bin:/bin"]
+    }
+
+    @Test(
+        "the example crontab's and units' lines, with the example config, publish this machine's agents and check",
+        arguments: [
+            ("Examples/crontab", "Examples/crontab"),
+            ("Examples/systemd/aggctl-publish.service", "Examples/systemd/aggctl-check.service"),
+        ])
+    func examplesRun(_ publishFile: String, _ checkFile: String) throws {
+        let environment = try home()
+        let publish = try BinaryRun.run(
+            try arguments(publishFile, job: "publish") + ["--dry-run", "--now", "2026-11-30T12:00:00Z"],
+            environment: environment)
+        #expect(publish.status == 0, "\(publishFile): \(publish.errors)")
+        let providers = try SnapshotCodec.decode(Data(publish.output.utf8), fileName: "x.json").snapshot.providers
+        #expect(Set(providers.map(\.providerID)) == ["codex", "claude"], "\(publishFile)")
+        // On a store with nothing to tell yet: its backends are all taken, and nothing is sent.
         let check = try BinaryRun.run(
-            checkArguments + ["--store", root.file("empty-store"), "--now", "2026-11-30T12:00:00Z"],
-            environment: ["HOME": home, "XDG_STATE_HOME": root.file("state"), "PATH": "/usr/bin:/bin"])
-        #expect(check.status == 0, "\(check.errors)")
+            try arguments(checkFile, job: "check") + ["--now", "2026-11-30T12:00:00Z"], environment: environment)
+        #expect(check.status == 0, "\(checkFile): \(check.errors)")
     }
 
     @Test("the serve unit and plist start what serve takes: their arguments pass its parser")

@@ -97,11 +97,31 @@ struct InitTextTests {
         #expect(verified.status == 0, "\(verified.errors)")
         // What systemd makes of the quoting: the path and the value exactly.
         let service = try #require(try jobs.systemdUnits().first { $0.name == "aggctl-publish.service" }?.text)
-        #expect(service.contains(#"ExecStart="\#(root.path)/bin/it is 100%%/aggctl" "publish""#))
+        #expect(service.contains(#"ExecStart="\#(root.path)/bin/it is 100%%/aggctl" publish"#))
         #expect(throws: UnschedulableValue.self) {
             try ScheduledJobs.standard(binary: "/it's/aggctl", publishes: true, environment: [:]).systemdUnits()
         }
         #expect(service.contains(#"Environment="XDG_STATE_HOME=/s/a \"b\" %%h $HOME""#))
+    }
+
+    @Test("Examples/config, Examples/crontab and Examples/systemd's publish and check units are what init writes")
+    func examplesAreInitsOutput() throws {
+        func example(_ path: String) throws -> String {
+            try String(contentsOfFile: Repository.path("Examples/" + path), encoding: .utf8)
+        }
+        let config = try ConfigFileText.updating(
+            nil,
+            with: [
+                ("store", ["/home/you/Sync/aggctl"]), ("source", ["codex", "claude"]),
+                ("notify", ["desktop", "ntfy:https://ntfy.sh/CHANGE-ME-to-your-topic"]),
+            ])
+        #expect(try example("config") == config)
+        let jobs = ScheduledJobs.standard(binary: "/home/you/.local/bin/aggctl", publishes: true, environment: [:])
+        let block = try jobs.crontabBlock().joined(separator: "\n") + "\n"
+        #expect(try example("crontab").hasSuffix(block))
+        for unit in try jobs.systemdUnits() {
+            #expect(try example("systemd/" + unit.name) == unit.text, "\(unit.name)")
+        }
     }
 
     /// Runs `executable` with exactly `environment`; its exit status, stdout and stderr.

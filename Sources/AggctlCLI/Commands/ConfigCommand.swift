@@ -12,7 +12,8 @@ enum ConfigCommand {
     static let details = """
         The config file is $XDG_CONFIG_HOME/aggctl/config (~/.config/aggctl/config): one `key = value` a line,
         `#` comments, `~/` and $HOME expanded; keys: store, device-id, device-name, stale-after, max-skew,
-        notify, warn-at, state-dir, interval. Flags given to a command win over all of these.
+        source, notify, warn-at, state-dir, interval, key-file (source, notify and key-file on as many lines as
+        wanted, one value each). Flags given to a command win over all of these. `aggctl init --write` writes it.
         """
     static let command: Command = Command(name: name, summary: summary, flags: [], details: details) { _, context in
         var table = TextTable(headers: ["KEY", "VALUE", "FROM", "NOTE"])
@@ -27,10 +28,12 @@ enum ConfigCommand {
             let spec = FlagSpec.option(key, "V", "")
             let setting = context.setting(spec, flags: none, environmentName: environmentNames[key])
             var value = setting?.value ?? defaults[key] ?? "-"
-            if key == "store" { value = HTTPRequest.displayURL(value) }
-            if key == "notify", value.contains("://") {
-                let url = value.hasPrefix("webhook:") ? String(value.dropFirst("webhook:".count)) : value
-                value = "webhook:" + HTTPRequest.origin(of: url) + "/..."
+            // A key on several lines: each of its values, in order.
+            if setting?.source.isConfig == true, Configuration.repeatableKeys.contains(key) {
+                value = context.configuration.settings(key).map { InitCommand.shown($0.value, key: key) }
+                    .joined(separator: ", ")
+            } else {
+                value = InitCommand.shown(value, key: key)
             }
             var source = setting.map { "\($0.source)" + ($0.source.isConfig ? " of '\(context.configFile)'" : "") }
             if key == "device-id", setting == nil {

@@ -132,10 +132,11 @@ enum InitCommand {
     /// A value as it may be shown: a store URL without its password, a webhook without its path.
     static func shown(_ value: String, key: String) -> String {
         if key == "store" { return HTTPRequest.displayURL(value) }
-        if key == "notify", value.contains("://") {
-            guard let colon = value.firstIndex(of: ":") else { return value }
-            let url = String(value[value.index(after: colon)...])
-            return String(value[...colon]) + HTTPRequest.origin(of: url) + "/..."
+        // A notify URL's path and query may be its secret (a webhook's token, an ntfy topic).
+        if key == "notify", let scheme = value.firstRange(of: "://") {
+            let kind = value[..<scheme.lowerBound].split(separator: ":", maxSplits: 1)
+            let prefix = kind.count == 2 ? String(kind[0]) + ":" : ""
+            return prefix + HTTPRequest.origin(of: String(value.dropFirst(prefix.count))) + "/..."
         }
         return value
     }

@@ -210,12 +210,18 @@ enum CrontabText {
 
 /// systemd's unit-file quoting (systemd.syntax(7), systemd.service(5) "Command lines").
 enum SystemdText {
+    /// What systemd reads as itself, unquoted.
+    static let plainCharacters = Set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:@+,=-".unicodeScalars)
+
     /// `value` in double quotes, with `\` and `"` escaped, `%` written `%%` (a specifier otherwise) and,
     /// where the setting expands variables (`ExecStart=`, not `Environment=`), `$` written `$$`.
     static func quoted(_ value: String, expandsVariables: Bool = true) throws(UnschedulableValue) -> String {
         guard !value.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" }) else {
             throw UnschedulableValue(message: "'\(SafeText.line(value))' holds a line break, which a unit file cannot")
         }
+        let plain = !value.isEmpty && value.unicodeScalars.allSatisfy { SystemdText.plainCharacters.contains($0) }
+        if plain { return value }
         var out = "\""
         for character in value {
             switch character {

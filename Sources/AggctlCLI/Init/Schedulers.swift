@@ -110,7 +110,8 @@ struct SystemdUserScheduler: Scheduler {
 
     func preview(_ jobs: ScheduledJobs) throws(UnschedulableValue) -> [String] {
         try jobs.systemdUnits().flatMap { unit in
-            ["\(unitFolder)/\(unit.name):"] + unit.text.split(separator: "\n").map { "    " + $0 }
+            ["\(unitFolder)/\(unit.name):"]
+                + unit.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { "    " + $0 }
         }
     }
 
