@@ -9,6 +9,8 @@ Prints one JSON object:
   charts     per svg[data-series]: its data-series/start/end, the section's data-key, and the polyline's
              points as the browser parsed them ([[x, y], ...]), plus the reset lines' x
   width      the document's scroll width at the given window width (a phone layout must not scroll sideways)
+  smallestText  the smallest size any visible text is drawn at, in CSS pixels (an SVG's text scaled with
+             its drawing), with that text
 A screenshot of the whole page is written to SCREENSHOT.png.
 """
 import json, os, sys, time
@@ -28,6 +30,19 @@ try:
     browser.screenshot(screenshot)
     found = browser.evaluate("""JSON.stringify({
       width: document.documentElement.scrollWidth,
+      smallestText: (() => {
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        let smallest = null;
+        while (walker.nextNode()) {
+          const node = walker.currentNode, element = node.parentElement;
+          if (!node.textContent.trim() || !element || !element.getClientRects().length) continue;
+          let size = parseFloat(getComputedStyle(element).fontSize);
+          const svg = element.closest('svg');
+          if (svg) size *= svg.getScreenCTM().a;
+          if (!smallest || size < smallest.size) smallest = {size: size, text: node.textContent.trim().slice(0, 40)};
+        }
+        return smallest;
+      })(),
       charts: [...document.querySelectorAll('svg[data-series]')].map(svg => ({
         series: svg.dataset.series, start: Number(svg.dataset.start), end: Number(svg.dataset.end),
         key: svg.closest('section') ? svg.closest('section').dataset.key : null,

@@ -21,6 +21,8 @@ struct ReportBrowserTests {
         var errors: [String]
         var width: Double
         var charts: [[String: Any]]
+        /// The smallest size text is drawn at, in CSS pixels, and that text.
+        var smallestText: (size: Double, text: String)
     }
 
     static func load(_ page: String, screenshot: String, width: Int = 1000) throws -> Loaded {
@@ -36,7 +38,11 @@ struct ReportBrowserTests {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
         return Loaded(
             requests: document["requests"] as? [String] ?? ["?"], errors: document["errors"] as? [String] ?? ["?"],
-            width: document["width"] as? Double ?? .infinity, charts: document["charts"] as? [[String: Any]] ?? [])
+            width: document["width"] as? Double ?? .infinity, charts: document["charts"] as? [[String: Any]] ?? [],
+            smallestText: (
+                (document["smallestText"] as? [String: Any])?["size"] as? Double ?? 0,
+                (document["smallestText"] as? [String: Any])?["text"] as? String ?? ""
+            ))
     }
 
     @Test(
@@ -66,6 +72,11 @@ struct ReportBrowserTests {
         let phone = try Self.load(page, screenshot: week.root.file("report-phone.png"), width: 390)
         #expect(phone.width <= 390)
         #expect(phone.errors.isEmpty)
+        // Every text, the charts' axes included, readable at 100 % zoom on a laptop and on a phone.
+        for (name, page) in [("laptop", loaded), ("phone", phone)] {
+            #expect(
+                page.smallestText.size >= 11, "\(name): '\(page.smallestText.text)' at \(page.smallestText.size) px")
+        }
     }
 
     @Test("record text that tries markup stays text: nothing runs, nothing loads", .enabled(if: runs, "\(reason)"))

@@ -1,5 +1,6 @@
 import Aggregator
 import Foundation
+import Portable
 import Snapshots
 import Stores
 import TestSupport
@@ -27,6 +28,17 @@ struct ReportPageTests {
         let expected = ReportPage.tokens(Double(Int.max))
         #expect(html.contains("<td>2</td><td>\(expected)</td><td>\(expected)</td>"))
         #expect(!html.contains("<td>-2</td>"))
+    }
+
+    @Test("the page says when it was made in the reader's zone, with the zone named")
+    func madeInTheReadersZone() throws {
+        let zone = try #require(ZoneInfo.named("America/Los_Angeles"))
+        let html = ReportPage(result: result(tokensOnLastDay: 5), days: 7, zone: zone).render()
+        #expect(
+            html.contains(
+                #"as of <time datetime="2026-11-30T12:00:00Z">\#(zone.peopleText(Records.date("2026-11-30T12:00:00Z")))</time>"#
+            ))
+        #expect(zone.peopleText(Records.date("2026-11-30T12:00:00Z")).contains("04:00"))
     }
 
     func result(tokensOnLastDay: Int, now: String = "2026-11-30T12:00:00Z") -> MergeResult {

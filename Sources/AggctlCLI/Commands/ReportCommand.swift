@@ -64,7 +64,10 @@ enum ReportCommand {
             in: context.cacheFolder, store: options.merge.location.displayName, extension: "report")
         let readerVersion = "aggctl \(Aggctl.version)"
         let memo = ReportMemo.load(from: memoPath, readerVersion: readerVersion)
-        let page = ReportPage(result: result, days: days, forecasts: forecasts, memo: memo).render()
+        let page = ReportPage(
+            result: result, days: days, forecasts: forecasts, memo: memo,
+            zone: ZoneInfo.local(environment: context.environment)
+        ).render()
         memo.finishRendering()
         memo.save(to: memoPath, readerVersion: readerVersion)
         try out.write(Data(page.utf8), console: context.console)

@@ -16,6 +16,8 @@ struct ReportPage {
     var forecasts: [String: WeeklyForecast] = [:]
     /// Pieces kept from an earlier rendering (the daily bars), when there is one to reuse.
     var memo: ReportMemo? = nil
+    /// The reader's zone: the page says when it was made in it, with the zone named.
+    var zone: ZoneInfo = .utc
 
     var now: Date { result.now }
     var lineStart: Date { now.addingTimeInterval(-Double(days) * 86_400) }
@@ -36,7 +38,7 @@ struct ReportPage {
             <header><h1>Usage report</h1>
             <p>\(result.accounts.count) account\(result.accounts.count == 1 ? "" : "s") on \(result.devices.count) \
             device\(result.devices.count == 1 ? "" : "s"), as of <time datetime="\(RFC3339.format(now))">\
-            \(RFC3339.format(now))</time>; window lines of the last \(days) day\(days == 1 ? "" : "s"), daily \
+            \(HTML.text(zone.peopleText(now)))</time>; window lines of the last \(days) day\(days == 1 ? "" : "s"), daily \
             tokens and cost of the last 30.</p></header>
 
             """
@@ -286,7 +288,13 @@ struct ReportPage {
         .chart{width:100%;height:auto;display:block}
         .chart .line{fill:none;stroke:var(--line);stroke-width:2;stroke-linejoin:round}
         .chart .grid,.chart .tick{stroke:var(--grid);stroke-width:1}.chart .reset{stroke:var(--muted);stroke-dasharray:3 3}
-        .chart .now{fill:var(--line)}.chart .axis,.chart .empty{fill:var(--muted);font-size:10px}
+        .chart .now{fill:var(--line)}
+        .plot{display:grid;grid-template-columns:auto 1fr;column-gap:4px;margin-bottom:4px}\
+        .plot .ys{position:relative;min-width:2.4em}.plot .area{position:relative}.plot .xs{grid-column:2;position:relative;height:1.4em}\
+        .plot .axis{position:absolute;font-size:12px;line-height:1;color:var(--muted);white-space:nowrap}\
+        .plot .ys .axis{right:0;transform:translateY(-50%)}.plot .xs .axis{top:2px;transform:translateX(-50%)}\
+        .plot .xs .axis.end{transform:translateX(-100%)}\
+        .plot .note{position:absolute;left:50%;top:50%;transform:translate(-50%,-50%);font-size:.85rem;color:var(--muted)}
         .level.ok{color:var(--ok)}.level.warning{color:var(--warn)}.level.critical,.level.depleted{color:var(--bad)}.level.unknown{color:var(--muted,#888)}
         table.limits{margin-top:8px}
         .empty{color:var(--muted);font-size:.85rem;margin:4px 0}.pace.short,.error{color:var(--warn)}.stale{color:var(--muted)}.forecast{color:var(--muted)}

@@ -38,10 +38,11 @@ enum SVGChart {
             aria-label="\(HTML.text(label))" data-series="\(series)" \
             data-start="\(Int(start.timeIntervalSince1970))" data-end="\(Int(end.timeIntervalSince1970))">
             """
-        svg += grid(start: start, end: end)
+        let (lines, days) = grid(start: start, end: end)
+        svg += lines
+        var note: String?
         if shown.isEmpty {
-            svg +=
-                #"<text class="empty" x="\#(HTML.number(left + plotWidth / 2))" y="\#(HTML.number(top + plotHeight / 2))" text-anchor="middle">no history in this period</text>"#
+            note = "no history in this period"
         } else {
             let coordinates = shown.map {
                 "\(HTML.number(x($0.at, start: start, end: end))),\(HTML.number(y($0.usedPercent)))"
@@ -57,18 +58,42 @@ enum SVGChart {
                     #"<circle class="now" cx="\#(HTML.number(x(last.at, start: start, end: end)))" cy="\#(HTML.number(y(last.usedPercent)))" r="3"/>"#
             }
         }
-        return svg + "</svg>"
+        let quarters = stride(from: 0.0, through: 100, by: 25).map { (text: "\(Int($0))%", y: y($0)) }
+        return framed(svg + "</svg>", yLabels: quarters, xLabels: days, note: note)
     }
 
-    /// Quarter lines with their percent, and a tick with the date at each UTC midnight (thinned to fit).
-    private static func grid(start: Date, end: Date) -> String {
+    /// The chart with its labels in HTML around it, placed by the chart's own geometry in percent of its
+    /// box: text inside an SVG scales with it (a 640-unit chart in a 300 px column drew 10-unit labels at
+    /// 4.7 px), text in HTML keeps the page's size at every width.
+    static func framed(
+        _ svg: String, yLabels: [(text: String, y: Double)], xLabels: [(text: String, x: Double)], note: String?
+    ) -> String {
+        func percent(_ value: Double, of whole: Double) -> String { HTML.number(value / whole * 100) + "%" }
+        var html = "<div class=\"plot\"><div class=\"ys\">"
+        for label in yLabels {
+            html +=
+                #"<span class="axis" style="top:\#(percent(label.y, of: viewHeight))">\#(HTML.text(label.text))</span>"#
+        }
+        html += "</div><div class=\"area\">" + svg
+        if let note { html += "<span class=\"note\">\(HTML.text(note))</span>" }
+        html += "</div><div class=\"xs\">"
+        for label in xLabels {
+            // Near the right edge a label ends at its place, so it never pushes the page sideways.
+            let end = label.x > viewWidth * 0.9 ? " end" : ""
+            html +=
+                #"<span class="axis\#(end)" style="left:\#(percent(label.x, of: viewWidth))">\#(HTML.text(label.text))</span>"#
+        }
+        return html + "</div></div>"
+    }
+
+    /// Quarter lines, and a tick at each UTC midnight with its date as a label (thinned to fit).
+    private static func grid(start: Date, end: Date) -> (lines: String, days: [(text: String, x: Double)]) {
         var svg = ""
+        var labels: [(text: String, x: Double)] = []
         for used in stride(from: 0.0, through: 100, by: 25) {
             let py = HTML.number(y(used))
             svg +=
                 #"<line class="grid" x1="\#(HTML.number(left))" x2="\#(HTML.number(viewWidth - right))" y1="\#(py)" y2="\#(py)"/>"#
-            svg +=
-                #"<text class="axis" x="\#(HTML.number(left - 4))" y="\#(HTML.number(y(used) + 4))" text-anchor="end">\#(Int(used))%</text>"#
         }
         let day = 86_400.0
         let days = max(1, Int(end.timeIntervalSince(start) / day))
@@ -80,14 +105,11 @@ enum SVGChart {
             let px = HTML.number(x(date, start: start, end: end))
             svg +=
                 #"<line class="tick" x1="\#(px)" x2="\#(px)" y1="\#(HTML.number(top))" y2="\#(HTML.number(top + plotHeight))"/>"#
-            if index % step == 0 {
-                svg +=
-                    #"<text class="axis" x="\#(px)" y="\#(HTML.number(viewHeight - 6))" text-anchor="middle">\#(dayLabel(date))</text>"#
-            }
+            if index % step == 0 { labels.append((dayLabel(date), x(date, start: start, end: end))) }
             midnight += day
             index += 1
         }
-        return svg
+        return (svg, labels)
     }
 
     /// `11-28`: month and day of a UTC date.
@@ -120,12 +142,10 @@ enum SVGChart {
         for (device, path) in paths.enumerated() where !path.isEmpty {
             svg += #"<path class="d\#(device % 8)" d="\#(path)"/>"#
         }
-        for day in days.indices where day % 5 == 4 || day == days.count - 1 {
-            svg +=
-                #"<text class="axis" x="\#(HTML.number(left + (Double(day) + 0.5) * slot))" y="\#(HTML.number(viewHeight - 6))" text-anchor="middle">\#(String(days[day].dropFirst(5)))</text>"#
+        // A week apart, counted back from the last day: five labels fit a 300 px column at 12 px.
+        let dayLabels = stride(from: days.count - 1, through: 0, by: -7).reversed().map {
+            (text: String(days[$0].dropFirst(5)), x: left + (Double($0) + 0.5) * slot)
         }
-        svg +=
-            #"<text class="axis" x="\#(HTML.number(left - 4))" y="\#(HTML.number(top + 8))" text-anchor="end">\#(HTML.text(unit(largest)))</text>"#
-        return svg + "</svg>"
+        return framed(svg + "</svg>", yLabels: [(unit(largest), top)], xLabels: dayLabels, note: nil)
     }
 }
