@@ -31,6 +31,34 @@ struct Claude2026Tests {
         #expect(entry.tokens?.today == expected["tokens"] as? Int, "\(name): tokens")
     }
 
+    @Test("each limit message is history: used up when written, until its reset; kept across runs")
+    func limitMessagesAsHistory() throws {
+        let folder = TemporaryDirectory("aggctl-claude-trail")
+        // The session-limit case, and a response after its reset: the person went on working.
+        let log = try String(
+            contentsOfFile: "\(Self.root)/session-limit/projects/-home-dev-work/s1.jsonl", encoding: .utf8)
+        let first = try #require(log.split(separator: "\n").first)
+        let later = first.replacing("2026-11-30T10:59:00.000Z", with: "2026-11-30T15:30:00.000Z")
+            .replacing("msg_a", with: "msg_c").replacing("req_a", with: "req_c")
+        try folder.write("claude/projects/-home-dev-work/s1.jsonl", log + later + "\n")
+        let now = Records.date("2026-11-30T16:00:00Z")
+        for run in ["first", "from what was kept"] {
+            let entry = try ClaudeCollector(folders: [folder.file("claude")]).collect(
+                now: now, stateFolder: folder.file("state"), readerVersion: "test")
+            #expect(entry.lastUpdated == Records.date("2026-11-30T15:30:00Z"), "\(run)")
+            #expect(
+                entry.sessionSamples == [
+                    UsageSample(
+                        at: Records.date("2026-11-30T11:00:00Z"), usedPercent: 100,
+                        resetsAt: Records.date("2026-11-30T14:50:00Z"))
+                ], "\(run)")
+            #expect(entry.weeklySamples == nil, "\(run)")
+        }
+        // A message after the newest response is the entry's own window, not a sample from after it.
+        let alone = try ClaudeCollector(folders: ["\(Self.root)/weekly-limit"]).collect(now: now)
+        #expect(alone.weekly?.usedPercent == 100 && alone.weeklySamples == nil)
+    }
+
     @Test("reset times in words: named zones, the next such time, the next such date, claude.ai's wording")
     func times() throws {
         let at = Records.date("2026-12-30T20:00:00Z")

@@ -5,8 +5,8 @@ import Snapshots
 extension ClaudeCollector.FileScan: LogScanPartial {
     // 3: responses keyed by message id, the side-chain mark in the key, streamed lines collapsed;
     // 4: models' and spend limits kept; 5: sub-agents' usage on progress lines kept, marked; 6: each
-    // response's request kept.
-    static var magic: String { "AGGCLAU6" }
+    // response's request kept; 7: limit messages kept as history.
+    static var magic: String { "AGGCLAU7" }
 
     /// Appends a response; a line of the response just before (a streamed response's next, fuller line)
     /// takes its place, so the state keeps one entry a response where lines follow each other. Lines
@@ -25,6 +25,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
     mutating func append(_ later: Self) {
         for response in later.responses { keep(response) }
         ClaudeCollector.raise(&modelResets, &modelLimitsAt, &spendLimit, with: later)
+        for hit in later.hits { ClaudeCollector.keep(hit, in: &hits) }
         limitResetsAt.raise(to: later.limitResetsAt)
         limitReachedAt.raise(to: later.limitReachedAt)
         weeklyResetsAt.raise(to: later.weeklyResetsAt)
@@ -60,6 +61,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
         out.optionalDate(limitMessageAt)
         out.optionalDate(newest)
         ClaudeCollector.encodeLimits(modelResets, modelLimitsAt, spendLimit, into: &out)
+        ClaudeCollector.encodeHits(hits, into: &out)
     }
 
     static func decode(from input: inout BinaryReader) throws -> Self {
@@ -83,6 +85,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
         file.limitMessageAt = try input.optionalDate()
         file.newest = try input.optionalDate()
         (file.modelResets, file.modelLimitsAt, file.spendLimit) = try ClaudeCollector.decodeLimits(from: &input)
+        file.hits = try ClaudeCollector.decodeHits(from: &input)
         return file
     }
 
@@ -164,7 +167,9 @@ extension ClaudeCollector.FileScan: LogScanPartial {
                 found = true
                 let rest = text[marker.upperBound...]
                 if rest.first == "|", let epoch = Double(rest.dropFirst().prefix { $0.isNumber }) {
-                    limitResetsAt.raise(to: Date(timeIntervalSince1970: epoch))
+                    let reset = Date(timeIntervalSince1970: epoch)
+                    limitResetsAt.raise(to: reset)
+                    ClaudeCollector.keep(ClaudeCollector.LimitHit(at: at, resetsAt: reset, isWeekly: false), in: &hits)
                     continue
                 }
             } else if synthetic, text.firstRange(ofCaseInsensitive: "hit your") != nil,
@@ -181,8 +186,12 @@ extension ClaudeCollector.FileScan: LogScanPartial {
                 if spendLimit.map({ at > $0.at }) ?? true { spendLimit = (at, what) }
             case (.model(let name), let reset):
                 if let reset { modelResets[name].raise(to: reset) } else { modelLimitsAt[name].raise(to: at) }
-            case (.weekly, let reset?): weeklyResetsAt.raise(to: reset)
-            case (.session, let reset?): limitResetsAt.raise(to: reset)
+            case (.weekly, let reset?):
+                weeklyResetsAt.raise(to: reset)
+                ClaudeCollector.keep(ClaudeCollector.LimitHit(at: at, resetsAt: reset, isWeekly: true), in: &hits)
+            case (.session, let reset?):
+                limitResetsAt.raise(to: reset)
+                ClaudeCollector.keep(ClaudeCollector.LimitHit(at: at, resetsAt: reset, isWeekly: false), in: &hits)
             case (_, nil): limitReachedAt.raise(to: at)
             }
         }

@@ -71,6 +71,8 @@ public struct ClaudeCollector: Sendable {
         /// The latest spend-limit message ("monthly spend limit", "individual spend limit", "contact
         /// your admin"): what it says is reached, and when.
         var spendLimit: (at: Date, what: String)?
+        /// Each limit message with a reset time: the window's history the logs hold (`LimitHit`).
+        var hits: [LimitHit] = []
     }
 
     /// Everything read, de-duplicated.
@@ -110,6 +112,7 @@ public struct ClaudeCollector: Sendable {
         var modelResets: [String: Date] = [:]
         var modelLimitsAt: [String: Date] = [:]
         var spendLimit: (at: Date, what: String)?
+        var hits: [LimitHit] = []
         /// The times of the responses since `since`, for the current 5-hour block.
         var recentTimes: [Double] = []
         var since = -Double.infinity
@@ -120,6 +123,7 @@ public struct ClaudeCollector: Sendable {
             weeklyResetsAt.raise(to: file.weeklyResetsAt)
             limitMessageAt.raise(to: file.limitMessageAt)
             ClaudeCollector.raise(&modelResets, &modelLimitsAt, &spendLimit, with: file)
+            for hit in file.hits { ClaudeCollector.keep(hit, in: &hits) }
             newest.raise(to: file.newest)
             let index = files
             files += 1
@@ -259,6 +263,7 @@ public struct ClaudeCollector: Sendable {
             entry.weekly = UsageWindow(usedPercent: 100, windowMinutes: 10_080, resetsAt: weekly)
         }
         entry.modelWeekly = Self.modelWindows(scan, now: now)
+        (entry.sessionSamples, entry.weeklySamples) = Self.samples(scan.hits, until: min(now, entry.lastUpdated))
         // Reached, and not used since (a response after the message means paid use goes on).
         if let spend = scan.spendLimit, spend.at > (scan.newest ?? .distantPast),
             now.timeIntervalSince(spend.at) < 31 * 86_400
@@ -324,8 +329,8 @@ extension ClaudeCollector {
 
 extension ClaudeCollector.Scan: LogScanMemo.Summary {
     // 2: the counting of streamed, side-chain and id-less lines changed.
-    // 5: a message's further requests on the main chain count.
-    static var memoMagic: String { "AGGCLME5" }
+    // 5: a message's further requests on the main chain count. 6: limit messages kept as history.
+    static var memoMagic: String { "AGGCLME6" }
 
     func encode(into out: inout BinaryWriter) {
         out.u32(UInt32(tokensByDay.count))
@@ -339,6 +344,7 @@ extension ClaudeCollector.Scan: LogScanMemo.Summary {
         out.u32(UInt32(recentTimes.count))
         for time in recentTimes { out.double(time) }
         ClaudeCollector.encodeLimits(modelResets, modelLimitsAt, spendLimit, into: &out)
+        ClaudeCollector.encodeHits(hits, into: &out)
     }
 
     static func decode(from input: inout BinaryReader) throws -> Self {
@@ -356,6 +362,7 @@ extension ClaudeCollector.Scan: LogScanMemo.Summary {
         scan.since = try input.double()
         scan.recentTimes = try input.doubles(Int(try input.u32()))
         (scan.modelResets, scan.modelLimitsAt, scan.spendLimit) = try ClaudeCollector.decodeLimits(from: &input)
+        scan.hits = try ClaudeCollector.decodeHits(from: &input)
         return scan
     }
 }
