@@ -65,7 +65,15 @@ struct StoreEndToEndTests {
         #expect(healthy.output.contains("ok    listing     0 records"))
         #expect(healthy.output.contains("ok    write       wrote, read back and removed a probe record"))
         #expect(healthy.output.contains("ok    clock"))
+        // What a typo in --store leaves: a store this machine alone writes to, healthy in every other check.
+        #expect(healthy.output.contains("warn  machines    no other machine publishes here"), "\(healthy.output)")
         #expect(root.entries("store") == [])
+        try root.write(
+            "store/desktop.json",
+            Records.json(Records.snapshot("desktop", generatedAt: "2026-11-30T11:00:00Z", [])))
+        let shared = try BinaryRun.run(["doctor", "--store", store], environment: machine("laptop"))
+        #expect(shared.output.contains("ok    machines    1 other machine publishes here"), "\(shared.output)")
+        try FileManager.default.removeItem(atPath: root.file("store/desktop.json"))
         let missing = try BinaryRun.run(
             ["doctor", "--store", root.file("no/such/store")], environment: machine("laptop"))
         #expect(missing.status == 1)

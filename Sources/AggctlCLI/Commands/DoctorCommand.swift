@@ -46,6 +46,7 @@ enum DoctorCommand {
             if checkListing(store, report: report) {
                 checkWrite(store, diagnosis: diagnosis, clock: context.clock, report: report)
                 checkDeviceID(store, location: location, context: context, report: report)
+                checkMachines(store, context: context, report: report)
                 checkSealing(
                     try backend.open(location, context: context.storeContext), context: context, report: report)
             } else {
@@ -142,6 +143,31 @@ enum DoctorCommand {
         case nil:
             report(
                 StoreFinding(check: "device id", outcome: .ok, detail: "'\(deviceID)', written by this machine only"))
+        }
+    }
+
+    /// Whether other machines publish here: a store only this machine writes to is what a typo in
+    /// `--store` (or in one machine's config) makes, and it looks healthy in every other check.
+    private static func checkMachines(_ store: any SnapshotStore, context: RunContext, report: (StoreFinding) -> Void) {
+        let own = (try? DeviceIdentity.existingOrPreview(stateDirectory: context.stateDirectory, hostName: ""))?
+            .recordName
+        let others = ((try? store.listRecords()) ?? []).map(\.name).filter {
+            $0 != own && !$0.hasPrefix("aggctl-doctor-")
+        }
+        if others.isEmpty {
+            report(
+                StoreFinding(
+                    check: "machines", outcome: .warning, detail: "no other machine publishes here",
+                    fix:
+                        "if another should, compare the store each one names ('aggctl config' says where it comes from)"
+                ))
+        } else {
+            report(
+                StoreFinding(
+                    check: "machines", outcome: .ok,
+                    detail:
+                        "\(others.count) other machine\(others.count == 1 ? "" : "s") publish\(others.count == 1 ? "es" : "") here"
+                ))
         }
     }
 
