@@ -280,7 +280,9 @@ struct WebDAVEndToEndTests {
             $0.split(separator: " ")[1]
         }
         #expect(
-            checks == ["store", "credentials", "server", "login", "clock", "listing", "write", "device", "machines", "sealing"],
+            checks == [
+                "store", "credentials", "server", "login", "clock", "listing", "write", "device", "machines", "sealing",
+            ],
             "\(healthy.output)")
         #expect(healthy.output.contains("user 'aggctl' from AGGCTL_WEBDAV_PASSWORD"))
         #expect(healthy.output.contains("wrote, read back and removed a probe record"))
