@@ -14,8 +14,9 @@ import TextSafety
 ///
 /// - `record`: the fast record reader, with Foundation's decoder as the oracle: whatever the fast reader
 ///   accepts, Foundation must accept as the same record (the fast reader may be stricter, never laxer);
-///   the reader that keeps only the weekly trend (`status`'s table) on the same bytes; and arrays skipped
-///   by their repeated shape against the plain loop.
+///   the reader that keeps only the weekly trend (`status`'s table) on the same bytes; arrays skipped
+///   by their repeated shape against the plain loop; and the CPU time of each skip and read, bounded by
+///   the input's size (linear, whatever its shape).
 /// - `input`: `publish --from` input (aggctl's shapes and CodexBar's); what it accepts must make a record
 ///   that reads back and writes back to the same bytes, the bytes Foundation's encoder writes.
 /// - `listing`: a WebDAV PROPFIND answer.
@@ -53,14 +54,29 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         // Arrays skipped by their repeated shape against the plain loop: the same verdict, end and error byte;
         // also a second time with the shapes the first pass kept (as a read worker's next record finds
         // them), so that kept shapes meet arrays from their first element on. Deterministic per input.
+        // Each skip, and a whole read, in time linear in the input's size whatever its shape: a 543-byte
+        // record of nested arrays once held every reader of a store for minutes, and a fuzzer that only
+        // waits for a crash calls that a pass. The bound is generous for the instrumented build (50 ms and
+        // 50 µs a byte: 3.3 s for 64 KiB), far below anything quadratic in 64 KiB.
+        func linear<Result>(_ what: String, _ work: () -> Result) -> Result {
+            let started = threadTime()
+            let result = work()
+            let spent = threadTime() - started
+            guard spent < 0.05 + Double(bytes.count) * 50e-6 else {
+                fatalError("\(what) of \(bytes.count) bytes took \(spent) s of CPU: not linear in its size")
+            }
+            return result
+        }
         func skipped(_ shapes: Bool, memory: JSONScanner.ShapeMemory? = nil) -> Int {
-            var scanner = JSONScanner(bytes)
-            scanner.shapeMemory = memory
-            do throws(JSONSyntaxError) {
-                try scanner.skipValue(repeatedShapes: shapes)
-                return scanner.index
-            } catch {
-                return -1 - error.offset
+            linear(shapes ? "the shape skip" : "the plain skip") {
+                var scanner = JSONScanner(bytes)
+                scanner.shapeMemory = memory
+                do throws(JSONSyntaxError) {
+                    try scanner.skipValue(repeatedShapes: shapes)
+                    return scanner.index
+                } catch {
+                    return -1 - error.offset
+                }
             }
         }
         let plain = skipped(false)
@@ -69,6 +85,7 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         guard skipped(true, memory: kept) == plain else {
             fatalError("the shape skip with the shapes it kept and the plain loop disagree")
         }
+        _ = linear("a record's read") { try? FastRecordDecoder.decode(bytes, fileName: "fuzz.json") }
         if var fast = try? FastRecordDecoder.decode(bytes, fileName: "fuzz.json") {
             guard let reference = try? SnapshotCodec.decodeWithFoundation(Data(bytes), fileName: "fuzz.json") else {
                 fatalError("the fast reader accepted a record Foundation rejects")
@@ -244,7 +261,9 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         }
         // The report's kept daily bars: read whole or refused, never a trap.
         let memoPath = NSTemporaryDirectory() + "aggctl-fuzz-report-memo-\(getpid())"
-        if (try? sealed(ReportMemo.magic, ReportMemo.format, store: nil).write(to: URL(fileURLWithPath: memoPath))) != nil {
+        if (try? sealed(ReportMemo.magic, ReportMemo.format, store: nil).write(to: URL(fileURLWithPath: memoPath)))
+            != nil
+        {
             _ = ReportMemo.load(from: memoPath, readerVersion: "fuzz")
         }
     case "pipeline":
@@ -334,4 +353,11 @@ func fuzzEnvelope(_ bytes: UnsafeRawBufferPointer) {
     } catch {
         _ = "\(error)"
     }
+}
+
+/// This thread's CPU time in seconds: a bound on work that waiting on another process cannot break.
+func threadTime() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }

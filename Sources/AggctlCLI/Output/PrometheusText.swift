@@ -9,74 +9,161 @@ import TextSafety
 /// (`SafeText.reversible`, never cut: two accounts must never share a series) and then escaped as the
 /// format says (`\\`, `\"`, `\n`).
 enum PrometheusText {
-    struct Sample {
-        var labels: [(String, String)]
-        var value: Double
+    /// One account's figures as its series need them, its label set written once: escaping labels per
+    /// series and family, and copying the account into each family's pass, was most of an export (19x a
+    /// warm `status --json`).
+    struct Series {
+        var labels: [UInt8]
+        var lastUpdated: Double
+        var tokensToday: Double?
+        var costToday: Double?
+        var blocked: Bool
+        var windows: [Window]
     }
 
-    static func render(_ result: MergeResult) -> String {
-        var used: [Sample] = []
-        var resets: [Sample] = []
-        var depleted: [Sample] = []
-        var updated: [Sample] = []
-        var tokens: [Sample] = []
-        var cost: [Sample] = []
-        var blocked: [Sample] = []
-        for account in result.accounts {
-            var labels = [("provider", account.providerID), ("account", account.key.normalizedEmail ?? "")]
-            if account.key.normalizedEmail == nil { labels.append(("device", account.deviceID.rawValue)) }
+    struct Window {
+        var labels: [UInt8]
+        var used: Double
+        var resetsAt: Double?
+        var depleted: Bool
+    }
+
+    /// The exposition text's bytes (UTF-8), written as they go: no string made for a line or a number.
+    static func render(_ result: MergeResult) -> [UInt8] {
+        let series = result.accounts.map { account in
+            var labels: [UInt8] = []
+            label("provider", account.providerID, to: &labels)
+            label("account", account.key.normalizedEmail ?? "", to: &labels)
+            if account.key.normalizedEmail == nil { label("device", account.deviceID.rawValue, to: &labels) }
             // A limit named like another window would repeat a series: the first stands. A due window's
             // figures are not current, and are left out.
-            var named = Set<String>()
-            for (name, window) in account.windows where !window.due && named.insert(name).inserted {
-                let windowLabels = labels + [("window", name)]
-                // Above 1 for a provider's overage.
-                used.append(Sample(labels: windowLabels, value: max(0, window.usedPercent / 100)))
-                if let resetsAt = window.resetsAt {
-                    resets.append(Sample(labels: windowLabels, value: resetsAt.timeIntervalSince1970.rounded(.down)))
+            var named: [String] = []
+            var windows: [Window] = []
+            for (name, window) in account.windows where !window.due && !named.contains(name) {
+                named.append(name)
+                var windowLabels = labels
+                label("window", name, to: &windowLabels)
+                windows.append(
+                    Window(
+                        // Above 1 for a provider's overage.
+                        labels: windowLabels, used: max(0, window.usedPercent / 100),
+                        resetsAt: window.resetsAt?.timeIntervalSince1970.rounded(.down),
+                        depleted: window.level == .depleted))
+            }
+            return Series(
+                labels: labels, lastUpdated: account.lastUpdated.timeIntervalSince1970.rounded(.down),
+                tokensToday: account.tokens?.today.map(Double.init), costToday: account.costUSD?.today,
+                blocked: account.blocked, windows: windows)
+        }
+        var text: [UInt8] = []
+        text.reserveCapacity(200 * series.count * 4 + 80 * result.devices.count)
+        func header(_ name: String, _ help: String) {
+            text += "# HELP \(name) \(help)\n# TYPE \(name) gauge\n".utf8
+        }
+        func line(_ name: [UInt8], _ labels: [UInt8], _ value: Double) {
+            text += name
+            if !labels.isEmpty {
+                text.append(UInt8(ascii: "{"))
+                text += labels
+                text.append(UInt8(ascii: "}"))
+            }
+            text.append(UInt8(ascii: " "))
+            append(value, to: &text)
+            text.append(UInt8(ascii: "\n"))
+        }
+        /// A family of one series a window of every account (`value` nil: none for that window).
+        func windowFamily(_ name: String, _ help: String, _ value: (Window) -> Double?) {
+            header(name, help)
+            let name = Array(name.utf8)
+            for account in series {
+                for window in account.windows {
+                    if let value = value(window) { line(name, window.labels, value) }
                 }
-                depleted.append(Sample(labels: windowLabels, value: window.level == .depleted ? 1 : 0))
-            }
-            updated.append(Sample(labels: labels, value: account.lastUpdated.timeIntervalSince1970.rounded(.down)))
-            blocked.append(Sample(labels: labels, value: account.blocked ? 1 : 0))
-            if let today = account.tokens?.today { tokens.append(Sample(labels: labels, value: Double(today))) }
-            if let today = account.costUSD?.today { cost.append(Sample(labels: labels, value: today)) }
-        }
-        let devices = result.devices.map {
-            Sample(
-                labels: [("device", $0.deviceID.rawValue)], value: $0.generatedAt.timeIntervalSince1970.rounded(.down))
-        }
-        var text = ""
-        func family(_ name: String, _ help: String, _ samples: [Sample]) {
-            text += "# HELP \(name) \(help)\n# TYPE \(name) gauge\n"
-            for sample in samples {
-                let labels = sample.labels.map { "\($0.0)=\"\(escape($0.1))\"" }.joined(separator: ",")
-                text += labels.isEmpty ? name : "\(name){\(labels)}"
-                text += " " + number(sample.value) + "\n"
             }
         }
-        family("aggctl_quota_used_ratio", "Used share of a quota window, 0 to 1 (above 1 for overage).", used)
-        family("aggctl_quota_resets_at_timestamp_seconds", "When a quota window resets, Unix seconds.", resets)
-        family("aggctl_quota_depleted", "1 when a quota window is used up, else 0.", depleted)
-        family(
-            "aggctl_account_last_updated_timestamp_seconds", "When the account's figures were read, Unix seconds.",
-            updated)
-        family("aggctl_tokens_today", "Tokens today (UTC), summed over the account's devices.", tokens)
-        family("aggctl_cost_today_usd", "Cost today (UTC) in US dollars, summed over the account's devices.", cost)
-        family(
-            "aggctl_device_last_published_timestamp_seconds", "When a device last published its record, Unix seconds.",
-            devices)
-        family(
+        /// A family of one series an account.
+        func accountFamily(_ name: String, _ help: String, _ value: (Series) -> Double?) {
+            header(name, help)
+            let name = Array(name.utf8)
+            for account in series {
+                if let value = value(account) { line(name, account.labels, value) }
+            }
+        }
+        windowFamily("aggctl_quota_used_ratio", "Used share of a quota window, 0 to 1 (above 1 for overage).") {
+            $0.used
+        }
+        windowFamily("aggctl_quota_resets_at_timestamp_seconds", "When a quota window resets, Unix seconds.") {
+            $0.resetsAt
+        }
+        windowFamily("aggctl_quota_depleted", "1 when a quota window is used up, else 0.") { $0.depleted ? 1 : 0 }
+        accountFamily(
+            "aggctl_account_last_updated_timestamp_seconds", "When the account's figures were read, Unix seconds."
+        ) { $0.lastUpdated }
+        accountFamily("aggctl_tokens_today", "Tokens today (UTC), summed over the account's devices.") {
+            $0.tokensToday
+        }
+        accountFamily("aggctl_cost_today_usd", "Cost today (UTC) in US dollars, summed over the account's devices.") {
+            $0.costToday
+        }
+        let published = "aggctl_device_last_published_timestamp_seconds"
+        header(published, "When a device last published its record, Unix seconds.")
+        for device in result.devices {
+            var labels: [UInt8] = []
+            label("device", device.deviceID.rawValue, to: &labels)
+            line(Array(published.utf8), labels, device.generatedAt.timeIntervalSince1970.rounded(.down))
+        }
+        accountFamily(
             "aggctl_account_blocked",
-            "1 while the session, the weekly window or a binding limit is used up: nothing can be used.", blocked)
-        family(
-            "aggctl_record_problems", "Records or entries in the store that could not be read as they are.",
-            [Sample(labels: [], value: Double(result.problems.count))])
+            "1 while the session, the weekly window or a binding limit is used up: nothing can be used."
+        ) { $0.blocked ? 1 : 0 }
+        header("aggctl_record_problems", "Records or entries in the store that could not be read as they are.")
+        line(Array("aggctl_record_problems".utf8), [], Double(result.problems.count))
         return text
+    }
+
+    /// `name="value"` (escaped), after a comma when `labels` has one already.
+    static func label(_ name: String, _ value: String, to labels: inout [UInt8]) {
+        if !labels.isEmpty { labels.append(UInt8(ascii: ",")) }
+        labels += name.utf8
+        labels += #"=""#.utf8
+        labels += escape(value).utf8
+        labels.append(UInt8(ascii: "\""))
+    }
+
+    /// `number(value)`'s text, whole numbers written digit by digit (nearly every value: times, counts,
+    /// 0 and 1) without making a string for each.
+    static func append(_ value: Double, to text: inout [UInt8]) {
+        guard value == value.rounded(), abs(value) < 1e15 else {
+            text += number(value).utf8
+            return
+        }
+        var whole = Int64(value)
+        if whole < 0 {
+            text.append(UInt8(ascii: "-"))
+            whole = -whole
+        }
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8
+            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[15 - count] = UInt8(ascii: "0") + UInt8(whole % 10)
+                whole /= 10
+                count += 1
+            } while whole > 0
+            text += buffer[(16 - count)...]
+        }
     }
 
     /// A label value: one safe line that tells every two values apart, then the exposition format's escapes.
     static func escape(_ value: String) -> String {
+        // Printable ASCII without `\` or `"` is its own escape (what nearly every e-mail and id is).
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "\"") }) {
+            return value
+        }
         var out = ""
         for character in SafeText.reversible(value) {
             switch character {

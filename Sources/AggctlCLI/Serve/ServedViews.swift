@@ -35,7 +35,7 @@ struct ServedViews: Sendable {
         document.append(0x0A)
         status = View(document, contentType: "application/json")
         metrics = View(
-            Array(PrometheusText.render(result).utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
+            PrometheusText.render(result), contentType: "text/plain; version=0.0.4; charset=utf-8")
         let page = DashboardPage(
             result: result, refresh: refresh, withFigures: true, tokenRequired: tokenRequired, memo: memo)
         self.page = View(Array(page.render().utf8), contentType: "text/html; charset=utf-8")
