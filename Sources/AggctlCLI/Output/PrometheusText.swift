@@ -9,11 +9,13 @@ import TextSafety
 /// (`SafeText.reversible`, never cut: two accounts must never share a series) and then escaped as the
 /// format says (`\\`, `\"`, `\n`).
 enum PrometheusText {
-    /// One account's figures as its series need them, its label set written once: escaping labels per
-    /// series and family, and copying the account into each family's pass, was most of an export (19x a
-    /// warm `status --json`).
+    /// One account's figures as its series need them, its label set written once into a shared pool:
+    /// escaping labels per series and family, and copying the account into each family's pass, was most
+    /// of an export (19x a warm `status --json`); an array of bytes per series, freeing them most of the
+    /// rest.
     struct Series {
-        var labels: [UInt8]
+        /// `provider="...",account="..."` in the pool.
+        var labels: Range<Int>
         var lastUpdated: Double
         var tokensToday: Double?
         var costToday: Double?
@@ -22,7 +24,8 @@ enum PrometheusText {
     }
 
     struct Window {
-        var labels: [UInt8]
+        /// `,window="..."` in the pool.
+        var label: Range<Int>
         var used: Double
         var resetsAt: Double?
         var depleted: Bool
@@ -30,23 +33,26 @@ enum PrometheusText {
 
     /// The exposition text's bytes (UTF-8), written as they go: no string made for a line or a number.
     static func render(_ result: MergeResult) -> [UInt8] {
+        var pool: [UInt8] = []
+        pool.reserveCapacity(80 * result.accounts.count)
         let series = result.accounts.map { account in
-            var labels: [UInt8] = []
-            label("provider", account.providerID, to: &labels)
-            label("account", account.key.normalizedEmail ?? "", to: &labels)
-            if account.key.normalizedEmail == nil { label("device", account.deviceID.rawValue, to: &labels) }
+            let start = pool.count
+            label("provider", account.providerID, to: &pool, first: true)
+            label("account", account.key.normalizedEmail ?? "", to: &pool)
+            if account.key.normalizedEmail == nil { label("device", account.deviceID.rawValue, to: &pool) }
+            let labels = start..<pool.count
             // A limit named like another window would repeat a series: the first stands. A due window's
             // figures are not current, and are left out.
             var named: [String] = []
             var windows: [Window] = []
             for (name, window) in account.windows where !window.due && !named.contains(name) {
                 named.append(name)
-                var windowLabels = labels
-                label("window", name, to: &windowLabels)
+                let start = pool.count
+                label("window", name, to: &pool)
                 windows.append(
                     Window(
                         // Above 1 for a provider's overage.
-                        labels: windowLabels, used: max(0, window.usedPercent / 100),
+                        label: start..<pool.count, used: max(0, window.usedPercent / 100),
                         resetsAt: window.resetsAt?.timeIntervalSince1970.rounded(.down),
                         depleted: window.level == .depleted))
             }
@@ -58,13 +64,14 @@ enum PrometheusText {
         var text: [UInt8] = []
         text.reserveCapacity(200 * series.count * 4 + 80 * result.devices.count)
         func header(_ name: String, _ help: String) {
-            text += "# HELP \(name) \(help)\n# TYPE \(name) gauge\n".utf8
+            appendUTF8("# HELP \(name) \(help)\n# TYPE \(name) gauge\n", to: &text)
         }
-        func line(_ name: [UInt8], _ labels: [UInt8], _ value: Double) {
+        func line(_ name: [UInt8], _ labels: Range<Int>, _ more: Range<Int>? = nil, value: Double) {
             text += name
             if !labels.isEmpty {
                 text.append(UInt8(ascii: "{"))
-                text += labels
+                text += pool[labels]
+                if let more { text += pool[more] }
                 text.append(UInt8(ascii: "}"))
             }
             text.append(UInt8(ascii: " "))
@@ -77,7 +84,7 @@ enum PrometheusText {
             let name = Array(name.utf8)
             for account in series {
                 for window in account.windows {
-                    if let value = value(window) { line(name, window.labels, value) }
+                    if let value = value(window) { line(name, account.labels, window.label, value: value) }
                 }
             }
         }
@@ -86,7 +93,7 @@ enum PrometheusText {
             header(name, help)
             let name = Array(name.utf8)
             for account in series {
-                if let value = value(account) { line(name, account.labels, value) }
+                if let value = value(account) { line(name, account.labels, value: value) }
             }
         }
         windowFamily("aggctl_quota_used_ratio", "Used share of a quota window, 0 to 1 (above 1 for overage).") {
@@ -107,26 +114,34 @@ enum PrometheusText {
         }
         let published = "aggctl_device_last_published_timestamp_seconds"
         header(published, "When a device last published its record, Unix seconds.")
+        let publishedName = Array(published.utf8)
         for device in result.devices {
-            var labels: [UInt8] = []
-            label("device", device.deviceID.rawValue, to: &labels)
-            line(Array(published.utf8), labels, device.generatedAt.timeIntervalSince1970.rounded(.down))
+            let start = pool.count
+            label("device", device.deviceID.rawValue, to: &pool, first: true)
+            line(publishedName, start..<pool.count, value: device.generatedAt.timeIntervalSince1970.rounded(.down))
         }
         accountFamily(
             "aggctl_account_blocked",
             "1 while the session, the weekly window or a binding limit is used up: nothing can be used."
         ) { $0.blocked ? 1 : 0 }
         header("aggctl_record_problems", "Records or entries in the store that could not be read as they are.")
-        line(Array("aggctl_record_problems".utf8), [], Double(result.problems.count))
+        line(Array("aggctl_record_problems".utf8), 0..<0, value: Double(result.problems.count))
         return text
     }
 
-    /// `name="value"` (escaped), after a comma when `labels` has one already.
-    static func label(_ name: String, _ value: String, to labels: inout [UInt8]) {
-        if !labels.isEmpty { labels.append(UInt8(ascii: ",")) }
-        labels += name.utf8
-        labels += #"=""#.utf8
-        labels += escape(value).utf8
+    /// `string`'s bytes appended, copied whole (appending a `String.UTF8View` goes a byte at a time).
+    static func appendUTF8(_ string: String, to bytes: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// `name="value"` (escaped), after a comma unless `first`.
+    static func label(_ name: String, _ value: String, to labels: inout [UInt8], first: Bool = false) {
+        if !first { labels.append(UInt8(ascii: ",")) }
+        appendUTF8(name, to: &labels)
+        labels.append(UInt8(ascii: "="))
+        labels.append(UInt8(ascii: "\""))
+        appendUTF8(escape(value), to: &labels)
         labels.append(UInt8(ascii: "\""))
     }
 
@@ -161,9 +176,11 @@ enum PrometheusText {
     /// A label value: one safe line that tells every two values apart, then the exposition format's escapes.
     static func escape(_ value: String) -> String {
         // Printable ASCII without `\` or `"` is its own escape (what nearly every e-mail and id is).
-        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "\"") }) {
-            return value
+        var plain = value
+        let isPlain = plain.withUTF8 { bytes in
+            bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "\"") }
         }
+        if isPlain { return value }
         var out = ""
         for character in SafeText.reversible(value) {
             switch character {
