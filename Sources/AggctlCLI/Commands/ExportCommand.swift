@@ -7,10 +7,12 @@ import Snapshots
 enum ExportCommand {
     static let name: String = "export"
     static let summary = "Print the merged view for other tools: Prometheus text exposition, or CSV for spreadsheets."
+    static let formats = OutputFormats.offered(by: .export)
     static let format = FlagSpec.option(
-        "format", "FORMAT", choices: ["prometheus", "csv"], "prometheus or csv; required")
+        "format", "FORMAT", choices: formats.map(\.name),
+        formats.map { "\($0.name) (\($0.summary))" }.joined(separator: ", ") + "; required")
     static let table = FlagSpec.option(
-        "table", "TABLE", choices: ["accounts", "daily"],
+        "table", "TABLE", choices: Array(Set(formats.flatMap(\.tables))).sorted(),
         "with csv: accounts (a row per account and window; default) or daily (tokens and cost per device and day)")
     static let out = FlagSpec.option(
         "out", "FILE",
@@ -21,9 +23,6 @@ enum ExportCommand {
         CommonFlags.staleAfter, CommonFlags.maxSkew,
     ]
 
-    enum Output: Equatable {
-        case prometheus, csvAccounts, csvDaily
-    }
     static let details = """
         The metrics of docs/prometheus.md, gauges without timestamps. For node_exporter's textfile collector:
           aggctl export --format prometheus --out /var/lib/prometheus/node-exporter/aggctl.prom
@@ -36,26 +35,38 @@ enum ExportCommand {
     }
 
     /// `export`'s options, settled before anything is read.
-    struct Options: Equatable {
+    struct Options {
         var merge: MergeSettings
         var out: OutputTarget
-        var output: Output
+        var format: any OutputFormat
+        /// The format's table: `--table`, else its first; "" for a format with one table.
+        var table: String
 
         init(_ flags: ParsedFlags, context: RunContext) throws {
+            let names = ExportCommand.formats.map(\.name)
             guard let chosen = flags.value(ExportCommand.format) else {
-                throw UsageError("export needs --format prometheus or --format csv", command: name)
+                throw UsageError(
+                    "export needs " + names.map { "--format \($0)" }.joined(separator: " or "), command: name)
             }
-            let table = flags.value(ExportCommand.table)
-            switch (chosen, table) {
-            case ("prometheus", nil): output = .prometheus
-            case ("prometheus", _?):
-                throw UsageError("--table is for --format csv; Prometheus has one table", command: name)
-            case ("csv", nil), ("csv", "accounts"?): output = .csvAccounts
-            case ("csv", "daily"?): output = .csvDaily
-            case ("csv", let other?):
-                throw UsageError("--table: '\(other)' is not a table; expected accounts or daily", command: name)
-            default:
-                throw UsageError("--format: '\(chosen)' is not a format; expected prometheus or csv", command: name)
+            guard let format = OutputFormats.named(chosen, for: .export) else {
+                throw UsageError(
+                    "--format: '\(chosen)' is not a format; expected \(names.joined(separator: " or "))", command: name)
+            }
+            self.format = format
+            switch (flags.value(ExportCommand.table), format.tables.first) {
+            case (nil, let first): table = first ?? ""
+            case (let given?, nil):
+                let withTables = ExportCommand.formats.filter { !$0.tables.isEmpty }.map { "--format \($0.name)" }
+                throw UsageError(
+                    "--table '\(given)' is for \(withTables.joined(separator: " or ")); \(chosen) has one table",
+                    command: name)
+            case (let given?, _?):
+                guard format.tables.contains(given) else {
+                    throw UsageError(
+                        "--table: '\(given)' is not a table of \(chosen); expected "
+                            + format.tables.joined(separator: " or "), command: name)
+                }
+                table = given
             }
             out =
                 try flags.value(ExportCommand.out).map { try OutputTarget.parse($0, command: name) } ?? .standardOutput
@@ -65,19 +76,12 @@ enum ExportCommand {
 
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
         let options = try Options(flags, context: context)
-        // Daily ledgers are history: read past the caches.
         let (result, saveCache) = try StatusCommand.merge(
-            options.merge, context: context, history: options.output == .csvDaily ? .full : .skip)
+            options.merge, context: context, history: options.format.history(table: options.table))
         defer { saveCache() }
         // Freed at exit, not here: freeing a merge of thousands of accounts was a tenth of an export.
         context.keepUntilExit(result)
-        let bytes =
-            switch options.output {
-            case .prometheus: Data(PrometheusText.render(result))
-            case .csvAccounts: Data(CSVTable.accounts(result).utf8)
-            case .csvDaily: Data(CSVTable.daily(result).utf8)
-            }
-        try options.out.write(bytes, console: context.console)
+        try options.out.write(Data(options.format.render(result, table: options.table)), console: context.console)
         StatusCommand.report(result.problems, on: context.console)
         return .success
     }

@@ -11,7 +11,7 @@ enum StatusCommand {
     static let format = FlagSpec.option(
         "format", "FORMAT", choices: Format.names,
         "table (default), json, "
-            + StatusBarFormats.standard.map { "\($0.name) (\($0.summary))" }.joined(separator: ", "))
+            + OutputFormats.offered(by: .status).map { "\($0.name) (\($0.summary))" }.joined(separator: ", "))
     static let provider = FlagSpec.option("provider", "P", "only this provider's accounts (claude, codex, ...)")
     static let account = FlagSpec.option("account", "A", "only this account (its e-mail)")
     static let flags = [
@@ -20,19 +20,19 @@ enum StatusCommand {
         CommonFlags.maxSkew,
     ]
 
-    /// The table, JSON, or a status bar's line (`StatusBarFormats`).
+    /// The table, JSON, or one of the registered formats (`OutputFormats`: the status bars' lines).
     enum Format: Equatable {
         case table, json
         case bar(String)
 
-        static var names: [String] { ["table", "json"] + StatusBarFormats.standard.map(\.name) }
+        static var names: [String] { ["table", "json"] + OutputFormats.offered(by: .status).map(\.name) }
 
         init?(name: String) {
             switch name {
             case "table": self = .table
             case "json": self = .json
             default:
-                guard StatusBarFormats.named(name) != nil else { return nil }
+                guard OutputFormats.named(name, for: .status) != nil else { return nil }
                 self = .bar(name)
             }
         }
@@ -114,7 +114,9 @@ enum StatusCommand {
         case .json:
             break  // answered by runJSON
         case .bar(let name):
-            context.console.output.write((StatusBarFormats.named(name)?.render(result) ?? "") + "\n")
+            if let format = OutputFormats.named(name, for: .status) {
+                format.render(result, table: "").withUnsafeBytes { context.console.output.write(bytes: $0) }
+            }
         case .table:
             if result.accounts.isEmpty, !merged.accounts.isEmpty {
                 // The store has accounts; the filters kept none of them.
