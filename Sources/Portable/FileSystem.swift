@@ -26,6 +26,17 @@ public enum FileSystem {
         }
     }
 
+    /// The first executable file `name` in the folders of `environment`'s `PATH` (default `/usr/bin:/bin`),
+    /// as a shell finds a program. Relative entries are passed over: what they name depends on the
+    /// folder a run happens to start in.
+    public static func program(_ name: String, in environment: [String: String]) -> String? {
+        for folder in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") where folder.hasPrefix("/") {
+            let candidate = "\(folder)/\(name)"
+            if access(candidate, X_OK) == 0, isFolder(candidate) == false { return candidate }
+        }
+        return nil
+    }
+
     /// Whether anything is at `path` (following links).
     public static func exists(_ path: String) -> Bool {
         isFolder(path) != nil

@@ -56,6 +56,12 @@ struct InitEndToEndTests {
         #expect(again.output.contains("The schedule is as it was."), "\(again.output)")
         #expect(again.output.contains("is as it was."))
         #expect(machine.scheduled.count == 2)
+        // A line of the old examples, written by hand: it would publish a second time, and init says so.
+        let user = String(cString: getpwuid(getuid()).pointee.pw_name)
+        try root.write(
+            "laptop-cron/" + user, machine.crontab + "* * * * * $HOME/.local/bin/aggctl publish --source codex\n")
+        let warned = try machine.aggctl(["init", "--store", store, "--write"])
+        #expect(warned.errors.contains("your crontab also runs aggctl on line(s) "), "\(warned.errors)")
         for text in [look.output, look.errors, write.output, write.errors, machine.crontab, config] {
             #expect(!text.contains("INIT-SECRET"))
         }
@@ -91,6 +97,12 @@ struct InitEndToEndTests {
         #expect(look.output.contains("no systemd user manager answers and no crontab is installed here"))
         let binary = URL(fileURLWithPath: CronMachine.binary).resolvingSymlinksInPath().path
         #expect(look.output.contains("* * * * * \(binary) publish"), "\(look.output)")
+        // The store from the environment, as every command takes it (this run crashed on it once).
+        let fromEnvironment = try BinaryRun.run(
+            ["init"], environment: environment.merging(["AGGCTL_STORE": root.file("store")]) { $1 },
+            executable: CronMachine.binary)
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment.errors)")
+        #expect(fromEnvironment.output.contains("store = \(root.file("store"))"))
         let write = try BinaryRun.run(
             ["init", "--store", root.file("store"), "--write"], environment: environment, executable: CronMachine.binary
         )

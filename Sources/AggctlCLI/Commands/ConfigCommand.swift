@@ -30,10 +30,10 @@ enum ConfigCommand {
             var value = setting?.value ?? defaults[key] ?? "-"
             // A key on several lines: each of its values, in order.
             if setting?.source.isConfig == true, Configuration.repeatableKeys.contains(key) {
-                value = context.configuration.settings(key).map { InitCommand.shown($0.value, key: key) }
+                value = context.configuration.settings(key).map { Configuration.shown($0.value, key: key) }
                     .joined(separator: ", ")
             } else {
-                value = InitCommand.shown(value, key: key)
+                value = Configuration.shown(value, key: key)
             }
             var source = setting.map { "\($0.source)" + ($0.source.isConfig ? " of '\(context.configFile)'" : "") }
             if key == "device-id", setting == nil {

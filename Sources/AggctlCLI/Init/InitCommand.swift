@@ -1,5 +1,4 @@
 import Collectors
-import HTTP
 import Notify
 import Portable
 import Stores
@@ -30,7 +29,9 @@ enum InitCommand {
 
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
         let location = try context.storeLocation(flags, command: name)
-        let store = storeValue(location, given: context.setting(CommonFlags.store, flags: flags)!.value)
+        // The text the store was given as (a URL keeps its user and form); `storeLocation` threw without one.
+        let given = context.setting(CommonFlags.store, flags: flags, environmentName: "AGGCTL_STORE")?.value
+        let store = storeValue(location, given: given ?? location.displayName)
         let notifySpecs = flags.all(notify)
         // Made once to refuse a bad backend before anything is written; the specs are what is kept.
         _ = try CheckCommand.notifiers(notifySpecs, context: context)
@@ -71,7 +72,7 @@ enum InitCommand {
         console.print("")
         console.print("Config \(context.configFile)\(existing == nil ? " (new)" : ""):")
         for (key, values) in settings {
-            for value in values { console.print("  \(key) = \(shown(value, key: key))") }
+            for value in values { console.print("  \(key) = \(Configuration.shown(value, key: key))") }
         }
         if sources.isEmpty {
             console.print("  (no agent found here: this machine only checks; run init again once one is installed)")
@@ -107,18 +108,9 @@ enum InitCommand {
         }
         console.print("")
         try writeConfig(configText, existing: existing, context: context)
-        let changed = try scheduler.install(jobs)
-        console.print(changed ? "Installed the schedule in \(scheduler.name)." : "The schedule is as it was.")
-        if let cron = scheduler as? CronScheduler {
-            let listed = try? Schedulers.run(cron.crontab, ["-l"], environment: environment, runner: runner)
-            let others = CrontabText.otherAggctlLines(
-                in: listed.map { String(decoding: $0.output, as: UTF8.self) } ?? "")
-            if !others.isEmpty {
-                console.warn(
-                    "your crontab also runs aggctl on line(s) \(others.map(String.init).joined(separator: ", ")), outside "
-                        + "init's lines: remove them, or this machine publishes and alerts twice")
-            }
-        }
+        let installed = try scheduler.install(jobs)
+        console.print(installed.changed ? "Installed the schedule in \(scheduler.name)." : "The schedule is as it was.")
+        for warning in installed.warnings { console.warn(warning) }
         return .success
     }
 
@@ -127,18 +119,6 @@ enum InitCommand {
     static func storeValue(_ location: StoreLocation, given: String) -> String {
         guard case .folder(let path) = location.target, !path.hasPrefix("/") else { return given }
         return FileManager.default.currentDirectoryPath + "/" + path
-    }
-
-    /// A value as it may be shown: a store URL without its password, a webhook without its path.
-    static func shown(_ value: String, key: String) -> String {
-        if key == "store" { return HTTPRequest.displayURL(value) }
-        // A notify URL's path and query may be its secret (a webhook's token, an ntfy topic).
-        if key == "notify", let scheme = value.firstRange(of: "://") {
-            let kind = value[..<scheme.lowerBound].split(separator: ":", maxSplits: 1)
-            let prefix = kind.count == 2 ? String(kind[0]) + ":" : ""
-            return prefix + HTTPRequest.origin(of: String(value.dropFirst(prefix.count))) + "/..."
-        }
-        return value
     }
 
     static func writeConfig(_ text: String, existing: String?, context: RunContext) throws {

@@ -7,16 +7,24 @@ protocol Scheduler {
     var name: String { get }
     /// What would be installed, as lines to print.
     func preview(_ jobs: ScheduledJobs) throws(UnschedulableValue) -> [String]
-    /// Installs `jobs`, replacing what an earlier `init` installed; true when anything changed.
+    /// Installs `jobs`, replacing what an earlier `init` installed.
     /// - Throws: `CommandFailure` naming what failed.
-    func install(_ jobs: ScheduledJobs) throws -> Bool
+    func install(_ jobs: ScheduledJobs) throws -> ScheduleInstall
+}
+
+/// What installing a schedule did.
+struct ScheduleInstall {
+    /// Whether anything changed (else it was installed as it is already).
+    var changed: Bool
+    /// What the person should know of what was there: a hand-written line that runs aggctl too.
+    var warnings: [String] = []
 }
 
 enum Schedulers {
     /// The scheduler this machine runs for its user: systemd's user manager when one answers, else cron
     /// when `crontab` is there; nil when neither is.
     static func detect(environment: [String: String], home: String, runner: SpawnProcessRunner) -> (any Scheduler)? {
-        if let systemctl = program("systemctl", in: environment),
+        if let systemctl = FileSystem.program("systemctl", in: environment),
             let outcome = try? runner.run(
                 systemctl, arguments: ["--user", "show-environment"], environment: environment, input: Data(),
                 timeout: 10),
@@ -26,17 +34,8 @@ enum Schedulers {
             return SystemdUserScheduler(
                 systemctl: systemctl, unitFolder: base + "/systemd/user", environment: environment, runner: runner)
         }
-        if let crontab = program("crontab", in: environment) {
+        if let crontab = FileSystem.program("crontab", in: environment) {
             return CronScheduler(crontab: crontab, environment: environment, runner: runner)
-        }
-        return nil
-    }
-
-    /// The first executable `name` in `PATH`.
-    static func program(_ name: String, in environment: [String: String]) -> String? {
-        for folder in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") where folder.hasPrefix("/") {
-            let candidate = "\(folder)/\(name)"
-            if access(candidate, X_OK) == 0, FileSystem.isFolder(candidate) == false { return candidate }
         }
         return nil
     }
@@ -71,7 +70,7 @@ struct CronScheduler: Scheduler {
         try jobs.crontabBlock()
     }
 
-    func install(_ jobs: ScheduledJobs) throws -> Bool {
+    func install(_ jobs: ScheduledJobs) throws -> ScheduleInstall {
         let block: [String]
         do {
             block = try jobs.crontabBlock()
@@ -88,7 +87,14 @@ struct CronScheduler: Scheduler {
                     + (listed.outcome.firstErrorLine.map { ": \($0)" } ?? ""))
         }
         let updated = CrontabText.replacingBlock(in: existing, with: block)
-        if updated == existing { return false }
+        var warnings: [String] = []
+        let others = CrontabText.otherAggctlLines(in: updated)
+        if !others.isEmpty {
+            warnings.append(
+                "your crontab also runs aggctl on line(s) \(others.map(String.init).joined(separator: ", ")), outside "
+                    + "init's lines: remove them, or this machine publishes and alerts twice")
+        }
+        if updated == existing { return ScheduleInstall(changed: false, warnings: warnings) }
         let written = try Schedulers.run(
             crontab, ["-"], input: Data(updated.utf8), environment: environment, runner: runner)
         guard written.outcome.status == 0 else {
@@ -96,7 +102,7 @@ struct CronScheduler: Scheduler {
                 "crontab - exited with status \(written.outcome.status)"
                     + (written.outcome.firstErrorLine.map { ": \($0)" } ?? "") + "; your crontab is as it was")
         }
-        return true
+        return ScheduleInstall(changed: true, warnings: warnings)
     }
 }
 
@@ -115,7 +121,7 @@ struct SystemdUserScheduler: Scheduler {
         }
     }
 
-    func install(_ jobs: ScheduledJobs) throws -> Bool {
+    func install(_ jobs: ScheduledJobs) throws -> ScheduleInstall {
         let units: [(name: String, text: String)]
         do {
             units = try jobs.systemdUnits()
@@ -143,6 +149,6 @@ struct SystemdUserScheduler: Scheduler {
                         + (result.outcome.firstErrorLine.map { ": \($0)" } ?? ""))
             }
         }
-        return changed
+        return ScheduleInstall(changed: changed)
     }
 }

@@ -103,6 +103,18 @@ struct Configuration: Equatable {
         return text[..<end].trimmingBlanks()
     }
 
+    /// A value of `key` as `config` and `init` show it: a store URL without its password, a webhook without its path.
+    static func shown(_ value: String, key: String) -> String {
+        if key == "store" { return HTTPRequest.displayURL(value) }
+        // A notify URL's path and query may be its secret (a webhook's token, an ntfy topic).
+        if key == "notify", let scheme = value.firstRange(of: "://") {
+            let kind = value[..<scheme.lowerBound].split(separator: ":", maxSplits: 1)
+            let prefix = kind.count == 2 ? String(kind[0]) + ":" : ""
+            return prefix + HTTPRequest.origin(of: String(value.dropFirst(prefix.count))) + "/..."
+        }
+        return value
+    }
+
     /// `$HOME` and `${HOME}` replaced by `home` where they are the whole variable name.
     static func expandingHome(_ value: String, home: String) -> String {
         var out = ""

@@ -61,11 +61,7 @@ public struct DesktopNotifier: Notifier {
                 !(environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty
                 || environment["XDG_RUNTIME_DIR"].map { FileManager.default.fileExists(atPath: $0 + "/bus") } == true
             guard hasBus else { return nil }
-            for folder in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-                let candidate = "\(folder)/notify-send"
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            }
-            return nil
+            return FileSystem.program("notify-send", in: environment)
         #endif
     }
 }
