@@ -43,10 +43,10 @@ enum DoctorCommand {
         let diagnosis = backend.diagnosis(of: location, context: context.storeContext)
         if try diagnosis.checkAccess(report: report) {
             let store = try context.openStore(location)
-            if checkListing(store, report: report) {
+            if let listed = checkListing(store, report: report) {
                 checkWrite(store, diagnosis: diagnosis, clock: context.clock, report: report)
                 checkDeviceID(store, location: location, context: context, report: report)
-                checkMachines(store, context: context, report: report)
+                checkMachines(listed, context: context, report: report)
                 checkSealing(
                     try backend.open(location, context: context.storeContext), context: context, report: report)
             } else {
@@ -148,12 +148,11 @@ enum DoctorCommand {
 
     /// Whether other machines publish here: a store only this machine writes to is what a typo in
     /// `--store` (or in one machine's config) makes, and it looks healthy in every other check.
-    private static func checkMachines(_ store: any SnapshotStore, context: RunContext, report: (StoreFinding) -> Void) {
+    /// - Parameter listed: the records the listing check read (no second listing: one request on a server).
+    private static func checkMachines(_ listed: [String], context: RunContext, report: (StoreFinding) -> Void) {
         let own = (try? DeviceIdentity.existingOrPreview(stateDirectory: context.stateDirectory, hostName: ""))?
             .recordName
-        let others = ((try? store.listRecords()) ?? []).map(\.name).filter {
-            $0 != own && !$0.hasPrefix("aggctl-doctor-")
-        }
+        let others = listed.filter { $0 != own }
         if others.isEmpty {
             report(
                 StoreFinding(
@@ -179,8 +178,9 @@ enum DoctorCommand {
         if let fix = finding.fix { console.print("      \(String(repeating: " ", count: 12))fix: \(fix)") }
     }
 
-    /// Reads every record, as `status` would. Returns whether the store exists.
-    private static func checkListing(_ store: any SnapshotStore, report: (StoreFinding) -> Void) -> Bool {
+    /// Reads every record, as `status` would. Returns the names of the files listed (records and those
+    /// with problems), or nil when the store does not exist.
+    private static func checkListing(_ store: any SnapshotStore, report: (StoreFinding) -> Void) -> [String]? {
         do {
             let contents = try store.readContents()
             let records = contents.records.count
@@ -200,18 +200,18 @@ enum DoctorCommand {
                     )
                 }
             }
-            return true
+            return contents.records.map(\.fileName) + Set(contents.problems.map(\.file)).sorted()
         } catch SnapshotStoreError.storeMissing {
             report(
                 StoreFinding(
                     check: "listing", outcome: .warning, detail: "the store does not exist yet",
                     fix: "the first publish creates it"))
-            return false
+            return nil
         } catch {
             report(
                 StoreFinding(
                     check: "listing", outcome: .failed, detail: "\(error)", fix: "check read permission on the store"))
-            return true
+            return []
         }
     }
 
