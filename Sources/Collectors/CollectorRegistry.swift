@@ -57,9 +57,6 @@ public struct SourcePresence: Sendable, Equatable {
         guard !home.isEmpty, home != "/", path == home || path.hasPrefix(home + "/") else { return path }
         return "~" + path.dropFirst(home.count)
     }
-
-    /// Whether `path` is a folder.
-    public static func isFolder(_ path: String) -> Bool { FileSystem.isFolder(path) == true }
 }
 
 /// What a collector may use of the run that makes it, handed in.

@@ -31,6 +31,25 @@ struct Claude2026Tests {
         #expect(entry.tokens?.today == expected["tokens"] as? Int, "\(name): tokens")
     }
 
+    @Test("the limit line ccusage's adapter test reads: its reset, a limit hit; '|0' gives no time")
+    func ccusageLimitLine() throws {
+        // rust/crates/ccusage/src/main.rs at 5816e640, `extracts_usage_limit_reset_time_from_raw_line`:
+        // the line as it asserts it (no `type`), its reset 2025-01-10T10:00:00.000Z; and `|0`, no reset.
+        let line =
+            #"{"timestamp":"2025-01-10T10:00:00.000Z","isApiErrorMessage":true,"message":{"content":[{"text":"Claude AI usage limit reached|1736503200 remaining"}],"usage":{"input_tokens":0,"output_tokens":0}}}"#
+        let file = Array(line.utf8).withUnsafeBytes {
+            ClaudeCollector.FileScan.read($0, keepingSince: .distantPast, zones: .utc)
+        }
+        #expect(file.limitResetsAt == Records.date("2025-01-10T10:00:00Z"))
+        #expect(file.hits.map(\.resetsAt) == [Records.date("2025-01-10T10:00:00Z")])
+        #expect(file.responses.isEmpty, "a limit message is never a response")
+        let zero = line.replacing("|1736503200 remaining", with: "|0")
+        let none = Array(zero.utf8).withUnsafeBytes {
+            ClaudeCollector.FileScan.read($0, keepingSince: .distantPast, zones: .utc)
+        }
+        #expect(none.limitResetsAt == nil && none.hits.isEmpty)
+    }
+
     @Test("each limit message is history: used up when written, until its reset; kept across runs")
     func limitMessagesAsHistory() throws {
         let folder = TemporaryDirectory("aggctl-claude-trail")

@@ -42,7 +42,9 @@ enum AgentFiles {
 
     /// Claude Code signed in as `email`: its logs (Tests/CollectorsTests/Fixtures/claude-home), the account
     /// in `~/.claude.json` (`oauthAccount`, the shape ai-screams/howl's internal/account_test.go at 34dc6d7c
-    /// reads `emailAddress` from), and with `token` the credentials file Claude Code keeps.
+    /// reads `emailAddress` from), and with `token` the credentials file Claude Code keeps, in the shape
+    /// steipete/CodexBar's Tests/CodexBarTests/ClaudeOAuthTests.swift at 27c7f334 parses ("parses OAuth
+    /// credentials"), its token replaced.
     static func claude(home: String, email: String, token: String? = nil) throws {
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: fixtures + "/claude-home", toPath: home + "/.claude")
@@ -53,7 +55,7 @@ enum AgentFiles {
         if let token {
             try write(
                 home + "/.claude/.credentials.json",
-                #"{"claudeAiOauth": {"accessToken": "\#(token)", "subscriptionType": "team", "rateLimitTier": "default_claude_max_5x"}}"#
+                #"{"claudeAiOauth": {"accessToken": "\#(token)", "refreshToken": "test-refresh", "expiresAt": 4102444800000, "scopes": ["usage:read"], "rateLimitTier": "default_claude_max_20x", "subscriptionType": "pro"}}"#
             )
         }
     }

@@ -53,4 +53,28 @@ struct FirstPublishHistoryEndToEndTests {
             try Data(contentsOf: URL(fileURLWithPath: root.file("store/box.json"))), fileName: "box.json")
         #expect(again.snapshot.providers.first?.weeklySamples == entry.weeklySamples, "nothing twice")
     }
+
+    @Test("the first Claude publish carries the logs' limit messages: the session used up until each reset")
+    func claudeLimitMessages() throws {
+        // Tests/CollectorsTests/Fixtures/claude-home: three days of Claude Code sessions with one
+        // "Claude AI usage limit reached|1795874400" line at 2026-11-28T12:09:14Z, responses after it.
+        try FileManager.default.createDirectory(atPath: root.file("home"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: Repository.path("Tests/CollectorsTests/Fixtures/claude-home"), toPath: root.file("home/.claude"))
+        let run = try BinaryRun.run(
+            [
+                "publish", "--store", root.file("store"), "--source", "claude", "--device-id", "box", "--now",
+                "2026-11-30T09:30:00Z",
+            ],
+            environment: ["HOME": root.file("home"), "XDG_STATE_HOME": root.file("state"), "PATH": "/usr/bin:/bin"])
+        #expect(run.status == 0, "\(run.errors)")
+        let record = try SnapshotCodec.decode(
+            try Data(contentsOf: URL(fileURLWithPath: root.file("store/box.json"))), fileName: "box.json")
+        let samples = record.snapshot.providers.first?.sessionSamples ?? []
+        #expect(
+            samples.contains {
+                $0.usedPercent == 100 && $0.resetsAt == Records.date("2026-11-28T14:00:00Z")
+                    && abs($0.at.timeIntervalSince(Records.date("2026-11-28T12:09:14Z"))) < 1
+            }, "\(samples)")
+    }
 }

@@ -152,13 +152,17 @@ extension ClaudeCollector.FileScan: LogScanPartial {
     /// - Returns: whether the line is a limit message.
     @discardableResult
     mutating func recordLimit(_ event: JSONValue, zones: Zones) -> Bool {
-        guard event["type"]?.string == "assistant", case .array(let blocks)? = event["message"]?["content"],
+        // Claude Code's own error line may come without a `type` (the line ccusage's adapter test reads:
+        // rust/crates/ccusage/src/main.rs at 5816e640, `extracts_usage_limit_reset_time_from_raw_line`).
+        let isErrorLine = event["isApiErrorMessage"] == .bool(true)
+        guard event["type"]?.string == "assistant" || (event["type"] == nil && isErrorLine),
+            case .array(let blocks)? = event["message"]?["content"],
             let at = event["timestamp"]?.string.flatMap(RFC3339.parse)
         else { return false }
         // The newer wordings are trusted only on Claude Code's own error lines: a model may well write
         // "you've hit your limit" in an answer.
         let synthetic =
-            event["isApiErrorMessage"] == .bool(true) || event["error"]?.string == "rate_limit"
+            isErrorLine || event["error"]?.string == "rate_limit"
             || event["message"]?["model"]?.string == "<synthetic>"
         var found = false
         for block in blocks {
@@ -166,7 +170,8 @@ extension ClaudeCollector.FileScan: LogScanPartial {
             if let marker = text.firstRange(of: "limit reached") {
                 found = true
                 let rest = text[marker.upperBound...]
-                if rest.first == "|", let epoch = Double(rest.dropFirst().prefix { $0.isNumber }) {
+                // `|0` gives no time (ccusage's test asserts none): the message is read as one without.
+                if rest.first == "|", let epoch = Double(rest.dropFirst().prefix { $0.isNumber }), epoch > 0 {
                     let reset = Date(timeIntervalSince1970: epoch)
                     limitResetsAt.raise(to: reset)
                     ClaudeCollector.keep(ClaudeCollector.LimitHit(at: at, resetsAt: reset, isWeekly: false), in: &hits)

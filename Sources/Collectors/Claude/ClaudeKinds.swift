@@ -17,7 +17,7 @@ public struct ClaudeKind: CollectorKind {
 
     public func presence(environment: [String: String]) -> SourcePresence {
         let folders = ClaudeCollector.defaultFolders(environment: environment).map { $0 + "/projects" }
-        guard let logs = folders.first(where: SourcePresence.isFolder) else {
+        guard let logs = folders.first(where: { FileSystem.isFolder($0) == true }) else {
             let places =
                 folders.isEmpty ? "~/.claude/projects or ~/.config/claude/projects" : folders.joined(separator: ", ")
             return SourcePresence(found: false, "no Claude Code logs (\(places))")

@@ -11,7 +11,7 @@ public struct CodexKind: CollectorKind {
     public func presence(environment: [String: String]) -> SourcePresence {
         let sessions = CodexCollector.defaultHome(environment: environment) + "/sessions"
         let shown = SourcePresence.shown(sessions, environment: environment)
-        return SourcePresence.isFolder(sessions)
+        return FileSystem.isFolder(sessions) == true
             ? SourcePresence(found: true, "Codex logs in \(shown)") : SourcePresence(found: false, "no \(shown)")
     }
 

@@ -13,7 +13,7 @@ public struct GeminiKind: CollectorKind {
     public func presence(environment: [String: String]) -> SourcePresence {
         let chats = GeminiCollector.defaultHome(environment: environment) + "/tmp"
         let shown = SourcePresence.shown(chats, environment: environment)
-        return SourcePresence.isFolder(chats)
+        return FileSystem.isFolder(chats) == true
             ? SourcePresence(found: true, "Gemini CLI sessions in \(shown)")
             : SourcePresence(found: false, "no \(shown)")
     }
