@@ -33,12 +33,9 @@ struct OncePerPersonEndToEndTests {
             .compactMap { $0.decoded?["title"] ?? nil }
     }
 
-    @Test("three machines, one store: the phone hears 'depleted' and the reset's 'restored' once each; stdout on each")
-    func threeMachines() throws {
-        let server = try LocalServer.sharedHTTPServer()
-        let topic = "once-\(UUID().uuidString.prefix(8))"
-        let ntfy = server.origin + "/ntfy/" + topic
-        try publish("2026-11-30T12:00:00Z", used: 40)
+    /// Every machine checks while the session stands at 40 %, then it is used up and every machine checks
+    /// again: each one's own backend (stdout) hears it.
+    func runsOut(ntfy: String) throws {
         for machine in Self.machines { #expect(try check(machine, "2026-11-30T12:00:30Z", ntfy: ntfy).status == 0) }
         try publish("2026-11-30T12:10:00Z", used: 100)
         for machine in Self.machines {
@@ -46,6 +43,15 @@ struct OncePerPersonEndToEndTests {
             #expect(run.status == 0, "\(machine): \(run.errors)")
             #expect(run.output.contains(#""kind":"depleted""#), "\(machine)'s own backend hears it")
         }
+    }
+
+    @Test("three machines, one store: the phone hears 'depleted' and the reset's 'restored' once each; stdout on each")
+    func threeMachines() throws {
+        let server = try LocalServer.sharedHTTPServer()
+        let topic = "once-\(UUID().uuidString.prefix(8))"
+        let ntfy = server.origin + "/ntfy/" + topic
+        try publish("2026-11-30T12:00:00Z", used: 40)
+        try runsOut(ntfy: ntfy)
         // No newer figures: the reset alone says it is back.
         for machine in Self.machines {
             let run = try check(machine, "2026-11-30T15:00:30Z", ntfy: ntfy)
@@ -110,13 +116,7 @@ struct OncePerPersonEndToEndTests {
         try FileManager.default.moveItem(atPath: root.file("store"), toPath: root.file("sync/store"))
         try FileManager.default.createSymbolicLink(
             atPath: root.file("store"), withDestinationPath: root.file("sync/store"))
-        for machine in Self.machines { #expect(try check(machine, "2026-11-30T12:00:30Z", ntfy: ntfy).status == 0) }
-        try publish("2026-11-30T12:10:00Z", used: 100)
-        for machine in Self.machines {
-            let run = try check(machine, "2026-11-30T12:10:30Z", ntfy: ntfy)
-            #expect(run.status == 0, "\(machine): \(run.errors)")
-            #expect(run.output.contains(#""kind":"depleted""#), "\(machine)'s own backend hears it")
-        }
+        try runsOut(ntfy: ntfy)
         #expect(try posts(server, topic) == ["Claude session depleted"])
         let senders = try FileManager.default.contentsOfDirectory(atPath: root.file("sync/store/alerts"))
             .filter { $0.hasPrefix("sender-") }

@@ -69,6 +69,25 @@ struct TimeZoneEndToEndTests {
             "\(binary) TZ=\(zone)")
     }
 
+    @Test("the report says when it was made in the reader's zone, the zone named", arguments: cases)
+    func reportInReadersZone(binary: String, zone: String) throws {
+        let entry = Records.entry(email: "you@example.com", at: "2026-11-30T11:00:00Z", sessionUsed: 40)
+        try root.write(
+            "store/laptop.json", Records.json(Records.snapshot("laptop", generatedAt: "2026-11-30T11:00:00Z", [entry])))
+        let run = try BinaryRun.run(
+            ["report", "--store", root.file("store"), "--out", "-", "--now", "2026-11-30T12:00:00Z"],
+            environment: ["HOME": root.file("home"), "XDG_STATE_HOME": root.file("state-\(zone)"), "TZ": zone],
+            executable: binary)
+        #expect(run.status == 0, "\(binary) TZ=\(zone): \(run.errors)")
+        let expected = [
+            "UTC": "2026-11-30 12:00 UTC", "America/Los_Angeles": "2026-11-30 04:00 America/Los_Angeles",
+            "Asia/Kolkata": "2026-11-30 17:30 Asia/Kolkata",
+        ]
+        #expect(
+            run.output.contains(#"as of <time datetime="2026-11-30T12:00:00Z">\#(expected[zone] ?? "?")</time>"#),
+            "\(binary) TZ=\(zone)")
+    }
+
     @Test("Copilot's date-only reset is a calendar month in UTC, and never crashes the run", arguments: cases)
     func copilotMonth(binary: String, zone: String) throws {
         let origin = try LocalServer.sharedHTTPServer().origin
