@@ -23,12 +23,13 @@ let package = Package(
         // The record: its model and its one schema, from which the reader, the writer and the binary
         // coding of kept files follow, and validation. Links no HTTP.
         .target(name: "Snapshots", dependencies: ["TextSafety", "Portable"]),
-        // Where records live: the store protocol, its registry and typed locations, the read caches, and
-        // one folder per store (Directory, WebDAV, S3).
+        // Where records live: the store protocol, its registry and typed locations, one folder per store
+        // (Directory, WebDAV, S3), and the one read layer above them (Reading/: listing, parallel reads,
+        // decoding, the read caches, and the names of every file kept about a store).
         .target(name: "Stores", dependencies: ["Snapshots", "HTTP", "TextSafety", "Portable"]),
-        // Merge, staleness, availability, history and transition detection; reads stores through the
-        // protocol, never a medium.
-        .target(name: "Aggregator", dependencies: ["Snapshots", "Stores", "Portable"]),
+        // Merge, staleness, availability, history and transition detection: pure functions of records,
+        // which it is handed (it knows no store).
+        .target(name: "Aggregator", dependencies: ["Snapshots", "Portable"]),
         // Notification values, NotifierRegistry with one folder per backend, and the delivery ledger
         // (state, outbox, lock, journal) that delivers each event once; uses the record module only for
         // its JSON date coding, and knows nothing of stores.

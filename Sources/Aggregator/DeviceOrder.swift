@@ -1,5 +1,4 @@
 import Snapshots
-import Stores
 
 /// The records' device ids in byte order, as plain numbers: what the merge compares and sorts devices
 /// by, without reading the ids' text (or counting references to it) on every comparison.

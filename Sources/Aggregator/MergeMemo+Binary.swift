@@ -1,6 +1,5 @@
 import Portable
 import Snapshots
-import Stores
 
 /// The memo's file: magic, format, reader version, store, fingerprint, options, devices, accounts (in
 /// chunks, referring to devices by position), problems, checksum. Device ids are most of an account's

@@ -1,6 +1,5 @@
 import Portable
 import Snapshots
-import Stores
 
 #if canImport(Glibc)
     import Glibc
@@ -18,7 +17,7 @@ import Stores
 public struct MergeMemo: Sendable {
     public let store: String
     public let readerVersion: String
-    /// Identifies the listing the merge was made from (`RecordInfo.fingerprint(of:)`).
+    /// Identifies the listing the merge was made from (the read layer's fingerprint of it).
     public let fingerprint: UInt64
     /// The options the merge was made with.
     public let options: MergeOptions
@@ -37,11 +36,6 @@ public struct MergeMemo: Sendable {
     public func result(for fingerprint: UInt64, options: MergeOptions) -> MergeResult? {
         guard fingerprint == self.fingerprint else { return nil }
         return result.reevaluated(options, mergedWith: self.options)
-    }
-
-    /// The memo file for `store` inside `directory`.
-    public static func path(in directory: String, store: String) -> String {
-        ParseCache.path(in: directory, store: store, extension: "merge")
     }
 
     /// Reads the memo at `path`; nil when it is missing, damaged or foreign, or (given `fingerprint`) made

@@ -1,6 +1,5 @@
 import Portable
 import Snapshots
-import Stores
 
 /// The merge of the merge rules: every device's entries, grouped by account, one winner per account.
 ///

@@ -30,7 +30,7 @@ struct HistoryArchiveTests {
     @Test("saved and loaded back bit for bit; a damaged file is set aside and reads as fresh")
     func file() throws {
         let root = TemporaryDirectory("aggctl-archive")
-        let path = HistoryArchive.path(in: root.path, store: "s")
+        let path = root.file("store-s.weekly")
         var archive = HistoryArchive(store: "s")
         _ = archive.absorb([account([sample(daysAgo: 3, 1), sample(daysAgo: 2, 2)])], now: now, maxSkew: 300)
         try archive.save(to: path)

@@ -1,7 +1,6 @@
 import Aggregator
 import Foundation
 import Snapshots
-import Stores
 import TestSupport
 
 /// One entry published by one device, merged as the store would give it: what the detector and history

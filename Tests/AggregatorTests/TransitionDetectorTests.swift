@@ -1,7 +1,6 @@
 import Aggregator
 import Foundation
 import Snapshots
-import Stores
 import TestSupport
 import Testing
 

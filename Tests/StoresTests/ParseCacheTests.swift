@@ -200,11 +200,14 @@ struct ParseCacheTests {
         #expect(ParseCache.load(from: cachePath, store: storePath, readerVersion: "test").count == 2)
     }
 
-    @Test("each store has its own cache file name")
+    @Test("each store has its own kept files, one name per kind, no store's name in any")
     func pathsPerStore() {
-        let a = ParseCache.path(in: "/state", store: "/mnt/a")
-        #expect(a == ParseCache.path(in: "/state", store: "/mnt/a"))
-        #expect(a != ParseCache.path(in: "/state", store: "/mnt/b"))
+        let a = KeptFile.parseCache.path(in: "/state", store: "/mnt/a")
+        #expect(a == KeptFile.parseCache.path(in: "/state", store: "/mnt/a"))
+        #expect(a != KeptFile.parseCache.path(in: "/state", store: "/mnt/b"))
         #expect(a.hasPrefix("/state/store-") && a.hasSuffix(".cache"))
+        let kinds = KeptFile.allCases.map { $0.path(in: "/state", store: "https://me@dav.example/s/") }
+        #expect(Set(kinds).count == KeptFile.allCases.count)
+        #expect(kinds.allSatisfy { !$0.contains("me@") && !$0.contains("dav.example") })
     }
 }

@@ -238,7 +238,7 @@ enum PublishCommand {
         guard !store.traits.sweepsCheaply else {
             return store.removeLeftoverTemporaryFiles(of: deviceID, olderThan: 3600, now: realNow)
         }
-        let stamp = ParseCache.path(in: context.cacheFolder, store: store.displayName, extension: "swept")
+        let stamp = KeptFile.sweptStamp.path(in: context.cacheFolder, store: store.displayName)
         let last = (try? FileManager.default.attributesOfItem(atPath: stamp)[.modificationDate]) as? Date
         guard last.map({ realNow.timeIntervalSince($0) >= 3600 }) ?? true else { return }
         try? FileManager.default.createDirectory(atPath: context.cacheFolder, withIntermediateDirectories: true)

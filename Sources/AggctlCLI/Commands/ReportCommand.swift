@@ -60,8 +60,7 @@ enum ReportCommand {
             forecasts[key] = WeeklyForecast.make(history: history, current: current, now: result.now)
         }
         // The daily bars drawn by the last run are reused where their figures did not change.
-        let memoPath = ParseCache.path(
-            in: context.cacheFolder, store: options.merge.location.displayName, extension: "report")
+        let memoPath = KeptFile.reportBars.path(in: context.cacheFolder, store: options.merge.location.displayName)
         let readerVersion = "aggctl \(Aggctl.version)"
         let memo = ReportMemo.load(from: memoPath, readerVersion: readerVersion)
         let page = ReportPage(
@@ -82,7 +81,7 @@ enum ReportCommand {
     static func archived(
         _ result: MergeResult, store: String, maxSkew: TimeInterval, context: RunContext
     ) -> [String: [UsageSample]] {
-        let path = HistoryArchive.path(in: context.stateDirectory, store: store)
+        let path = KeptFile.weeklyArchive.path(in: context.stateDirectory + "/archive", store: store)
         var archive = HistoryArchive(store: store)
         switch HistoryArchive.load(from: path, store: store) {
         case .fresh: break

@@ -143,7 +143,7 @@ enum StatusCommand {
         let mergeOptions = options.merge.options(clock: context.clock)
         let listing = try storeAccess { try merging.list() }
         let identity = merging.identity(of: listing, options: mergeOptions)
-        let templatePath = identity.map { StatusTemplate.path(in: context.cacheFolder, store: $0.store) }
+        let templatePath = identity.flatMap { _ in merging.reader.keptFile(.statusDocument) }
         if let identity, let templatePath,
             let template = StatusTemplate.load(
                 from: templatePath, readerVersion: merging.readerVersion,
@@ -157,7 +157,7 @@ enum StatusCommand {
             merging.keepNames(of: listing)
             return .success
         }
-        let outcome = try storeAccess { try merging.merge(listing, options: mergeOptions, realNow: Date()) }
+        let outcome = merging.merge(listing, options: mergeOptions, realNow: Date())
         context.keepUntilExit(outcome)
         let result = options.filtered(outcome.result)
         let saving = DispatchGroup()
@@ -210,8 +210,8 @@ enum StatusCommand {
         return (outcome.result, outcome.finish)
     }
 
-    private static func cachedMerge(_ settings: MergeSettings, context: RunContext) throws -> CachedMerge {
-        CachedMerge(
+    private static func cachedMerge(_ settings: MergeSettings, context: RunContext) throws -> StoreMerge {
+        StoreMerge(
             store: try context.openStore(settings.location), cacheFolder: context.cacheFolder,
             readerVersion: "aggctl \(Aggctl.version)")
     }

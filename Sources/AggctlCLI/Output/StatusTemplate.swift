@@ -152,10 +152,6 @@ struct StatusTemplate {
         }
     }
 
-    /// The template's file for `store` (a cache name) inside `directory`.
-    static func path(in directory: String, store: String) -> String {
-        ParseCache.path(in: directory, store: store, extension: "status")
-    }
 }
 
 // MARK: The file

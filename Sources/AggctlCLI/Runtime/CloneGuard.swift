@@ -31,7 +31,7 @@ struct CloneGuard {
     }
 
     init(stateDirectory: String, store: String) {
-        path = ParseCache.path(in: stateDirectory + "/cache", store: store, extension: "published")
+        path = KeptFile.publishedRecord.path(in: stateDirectory + "/cache", store: store)
     }
 
     func remembered() -> Written? {

@@ -1,6 +1,5 @@
 import Portable
 import Snapshots
-import Stores
 
 #if canImport(Glibc)
     import Glibc
@@ -27,10 +26,6 @@ public struct HistoryArchive: Sendable, Equatable {
     }
 
     public static let retention: TimeInterval = 56 * 86_400
-
-    public static func path(in stateDirectory: String, store: String) -> String {
-        ParseCache.path(in: stateDirectory + "/archive", store: store, extension: "weekly")
-    }
 
     /// Adds the accounts' merged weekly history and returns, per account key, everything known of it.
     public mutating func absorb(_ merged: [MergedAccount], now: Date, maxSkew: TimeInterval) -> [String: [UsageSample]]

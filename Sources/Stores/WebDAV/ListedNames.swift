@@ -12,7 +12,7 @@ enum ListedNames {
     static let format: UInt32 = 1
 
     static func path(in folder: String, store: String) -> String {
-        ParseCache.path(in: folder, store: store, extension: "listed")
+        KeptFile.listedNames.path(in: folder, store: store)
     }
 
     /// The names kept at `path` for `store`; none when the file is missing, damaged or another's.

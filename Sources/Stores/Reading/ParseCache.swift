@@ -116,13 +116,4 @@ public struct ParseCache: Sendable {
     public func save(to path: String) throws {
         try AtomicFile.writePrivate(encode(), to: path)
     }
-
-    /// A file aggctl keeps about `store` inside `directory` (`cache` for this cache; the merge memo and
-    /// publish's sweep stamp use their own extensions): named by a stable hash of the store's name.
-    public static func path(in directory: String, store: String, extension fileExtension: String = "cache") -> String {
-        // FNV-1a: stable across runs and machines, unlike Swift's seeded Hasher.
-        let hash = BinaryWriter.fnv1a(store.utf8)
-        let hex = String(hash, radix: 16)
-        return directory + "/store-" + String(repeating: "0", count: 16 - hex.count) + hex + "." + fileExtension
-    }
 }

@@ -1,6 +1,5 @@
 import Portable
 import Snapshots
-import Stores
 
 /// The newest record this reader has seen of each device in a store (its `generatedAt`): a record older
 /// than that is a restored backup or a replay (a server, or anyone with write access, putting an older
@@ -16,7 +15,7 @@ struct NewestRecords {
     static let memory: TimeInterval = 90 * 86_400
 
     static func path(in folder: String, store: String) -> String {
-        ParseCache.path(in: folder, store: store, extension: "newest")
+        KeptFile.newestRecords.path(in: folder, store: store)
     }
 
     static func load(from path: String) -> NewestRecords {

@@ -64,7 +64,7 @@ public struct ListingMemo: Sendable, Equatable {
 
     /// The memo file of `store` in the cache folder `directory`.
     public static func path(in directory: String, store: String) -> String {
-        ParseCache.path(in: directory, store: store, extension: "names")
+        KeptFile.folderNames.path(in: directory, store: store)
     }
 
     /// The memo at `path`; nil when it is missing, damaged, another store's or another version's, or

@@ -9,44 +9,6 @@ import TextSafety
     import Darwin
 #endif
 
-/// Everything read from a store in one pass: the usable records and a problem for each file that was not.
-public struct StoreContents: Sendable, Equatable {
-    public var records: [StoredRecord]
-    public var problems: [RecordProblem]
-    /// Whether every outcome judges its record as listed. False when a read failed for a passing reason (a
-    /// body cut short, a timeout): a memo of a merge of these contents would keep that failure.
-    public var isFinal: Bool
-
-    public init(records: [StoredRecord] = [], problems: [RecordProblem] = [], isFinal: Bool = true) {
-        self.records = records
-        self.problems = problems
-        self.isFinal = isFinal
-    }
-}
-
-/// A record read from a store, with the file it came from.
-public struct StoredRecord: Sendable, Equatable {
-    public var fileName: String
-    public var snapshot: DeviceSnapshot
-
-    public init(fileName: String, snapshot: DeviceSnapshot) {
-        self.fileName = fileName
-        self.snapshot = snapshot
-    }
-}
-
-/// A file in a store that could not be used, or was used with reservations.
-public struct RecordProblem: Error, Sendable, Equatable, Codable {
-    public var file: String
-    /// One line, lowercase, no trailing period.
-    public var reason: String
-
-    public init(file: String, reason: String) {
-        self.file = file
-        self.reason = reason
-    }
-}
-
 extension SnapshotStore {
     /// Reads and decodes every record; a record that cannot be used becomes a problem, never an error.
     ///
@@ -63,7 +25,7 @@ extension SnapshotStore {
     ///
     /// - Parameter now: the real time, for judging whether a record changed too recently to be cached.
     public func readContents(cache: inout ParseCache?, now: Date) throws -> StoreContents {
-        try readContents(listing: try listRecords().sortedByName(), cache: &cache, now: now)
+        readContents(listing: try listRecords().sortedByName(), cache: &cache, now: now)
     }
 
     /// Reads the records of `listing` (from `listRecords`), taking unchanged ones from `cache`.
@@ -73,7 +35,7 @@ extension SnapshotStore {
     ///   read must be one made by `.trend` reads.
     public func readContents(
         listing: [RecordInfo], cache: inout ParseCache?, now: Date, history: HistoryDetail = .skip
-    ) throws -> StoreContents {
+    ) -> StoreContents {
         var listing = listing.sortedByName()
         if history == .full {
             let reads = readRecords(listing, history: .full)

@@ -1,0 +1,90 @@
+import Aggregator
+import Dispatch
+import Portable
+import Snapshots
+import Stores
+
+/// The question every reading command asks: the store merged as of a moment. The read layer
+/// (`StoreReader`) lists and reads; this adds the one kept answer above it, the merge memo: while the
+/// store is exactly as the last read found it, nothing is read or merged, and only what depends on the
+/// moment (staleness, `now`) is judged again (`MergeResult.reevaluated`).
+struct StoreMerge: Sendable {
+    let reader: StoreReader
+
+    init(store: any SnapshotStore, cacheFolder: String?, readerVersion: String) {
+        reader = StoreReader(store: store, cacheFolder: cacheFolder, readerVersion: readerVersion)
+    }
+
+    var readerVersion: String { reader.readerVersion }
+
+    /// A merge, and what is left to do once it has been used.
+    struct Outcome: Sendable {
+        var result: MergeResult
+        /// Everything this run read and built that a short-lived process need not free.
+        var scratch: [any Sendable]
+        /// Saves the caches (one is already being saved on another core); call once, when convenient.
+        var finish: @Sendable () -> Void
+        /// What the result was taken from the merge memo under; nil when it was merged afresh. A result
+        /// the memo gave once will be given again while the identity holds, so it is worth keeping in
+        /// other forms (`status --json` keeps its rendered document).
+        var memoized: MergeIdentity?
+    }
+
+    /// Lists the store for a merge with `history` (`StoreReader.list`).
+    func list(history: HistoryDetail = .skip, realNow: Date = Date()) throws -> StoreReader.Listing {
+        try reader.list(history: history, realNow: realNow)
+    }
+
+    func keepNames(of listing: StoreReader.Listing) { reader.keepNames(of: listing) }
+
+    /// The identity a merge of `listing` with `options` has: nil when the listing has no fingerprint.
+    func identity(
+        of listing: StoreReader.Listing, options: MergeOptions, history: HistoryDetail = .skip
+    ) -> MergeIdentity? {
+        listing.fingerprint.map {
+            MergeIdentity(
+                store: reader.cacheName(history: history), readerVersion: readerVersion, fingerprint: $0,
+                staleAfter: options.staleAfter, maxSkew: options.maxSkew)
+        }
+    }
+
+    /// Merges the store as it is now (`options.now` may be a chosen moment; `realNow` is the clock's).
+    /// - Throws: `SnapshotStoreError` when the store cannot be listed.
+    func merge(options: MergeOptions, realNow: Date, history: HistoryDetail = .skip) throws -> Outcome {
+        try merge(list(history: history, realNow: realNow), options: options, realNow: realNow, history: history)
+    }
+
+    /// Merges the records of `listing` (from `list()`, just now).
+    ///
+    /// - Parameter history: `.full` (for `report`) is never memoized: no memo holds history.
+    func merge(
+        _ listing: StoreReader.Listing, options: MergeOptions, realNow: Date, history: HistoryDetail = .skip
+    ) -> Outcome {
+        let memoPath = history == .full ? nil : reader.keptFile(.mergeMemo, history: history)
+        let identity = identity(of: listing, options: options, history: history)
+        if let identity, let memoPath,
+            let memo = MergeMemo.load(
+                from: memoPath, store: identity.store, readerVersion: readerVersion, fingerprint: identity.fingerprint),
+            let result = memo.result(for: identity.fingerprint, options: options)
+        {
+            keepNames(of: listing)
+            return Outcome(result: result, scratch: [memo], finish: {}, memoized: identity)
+        }
+        let read = reader.read(listing, realNow: realNow, history: history)
+        let result = Merger.merge(read.contents, options: options)
+        let memo: MergeMemo? =
+            if let identity, read.isUnchanged {
+                MergeMemo(
+                    store: identity.store, readerVersion: readerVersion, fingerprint: identity.fingerprint,
+                    options: options, result: result)
+            } else {
+                nil
+            }
+        return Outcome(
+            result: result, scratch: read.scratch,
+            finish: {
+                if let memo, let memoPath { try? memo.save(to: memoPath) }
+                read.finish()
+            }, memoized: nil)
+    }
+}
