@@ -123,7 +123,7 @@ enum CheckCommand {
             baselineOnly = true
         }
 
-        let (result, finish) = try StatusCommand.merge(setup.merge, context: context)
+        let (result, finish) = try context.merged(setup.merge)
         defer { finish() }
         StatusCommand.report(result.problems, on: context.console)
         let detection = TransitionDetector.evaluate(

@@ -43,7 +43,7 @@ enum DevicesCommand {
         if flags.isSet(newID) { return try giveNewID(context: context) }
         let options = try Options(flags, context: context)
         if let device = options.forget { return try forget(device, options: options, context: context) }
-        let (result, saveCache) = try StatusCommand.merge(options.merge, context: context)
+        let (result, saveCache) = try context.merged(options.merge)
         let saving = DispatchGroup()
         DispatchQueue.global().async(group: saving) { saveCache() }
         defer { saving.wait() }

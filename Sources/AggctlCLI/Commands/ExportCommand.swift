@@ -76,8 +76,8 @@ enum ExportCommand {
 
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
         let options = try Options(flags, context: context)
-        let (result, saveCache) = try StatusCommand.merge(
-            options.merge, context: context, history: options.format.history(table: options.table))
+        let (result, saveCache) = try context.merged(
+            options.merge, history: options.format.history(table: options.table))
         defer { saveCache() }
         // Freed at exit, not here: freeing a merge of thousands of accounts was a tenth of an export.
         context.keepUntilExit(result)

@@ -47,7 +47,7 @@ enum ReportCommand {
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
         let options = try Options(flags, context: context)
         let (out, days) = (options.out, options.days)
-        let (result, finish) = try StatusCommand.merge(options.merge, context: context, history: .full)
+        let (result, finish) = try context.merged(options.merge, history: .full)
         defer { finish() }
         StatusCommand.report(result.problems, on: context.console)
 

@@ -160,7 +160,7 @@ enum ServeCommand {
     static func merge(_ options: Options, context: RunContext, into state: ServedState, memo: ReportMemo) {
         let failure: String
         do {
-            let (result, finish) = try StatusCommand.merge(options.merge, context: context, history: .full)
+            let (result, finish) = try context.merged(options.merge, history: .full)
             finish()
             if state.current.error != nil { context.console.note("the store can be read again") }
             state.publish(

@@ -103,8 +103,8 @@ enum StatusCommand {
         let options = try Options(flags, context: context)
         if options.format == .json { return try runJSON(options, context: context) }
         // The table's sparkline needs the weekly trend; status bars pay nothing for it.
-        let (merged, saveCache) = try merge(
-            options.merge, context: context, history: options.format == .table ? .trend : .skip)
+        let (merged, saveCache) = try context.merged(
+            options.merge, history: options.format == .table ? .trend : .skip)
         let result = options.filtered(merged)
         // The cache is saved on another core while the report is written; nobody waits for it.
         let saving = DispatchGroup()
@@ -139,7 +139,7 @@ enum StatusCommand {
     /// `status --json`: what programs and status bars poll, so a store that stays the same is answered
     /// from the document of an earlier run (`StatusTemplate`) with its moment-dependent values judged anew.
     private static func runJSON(_ options: Options, context: RunContext) throws -> ExitStatus {
-        let merging = try cachedMerge(options.merge, context: context)
+        let merging = try context.storeMerge(options.merge)
         let mergeOptions = options.merge.options(clock: context.clock)
         let listing = try storeAccess { try merging.list() }
         let identity = merging.identity(of: listing, options: mergeOptions)
@@ -192,32 +192,8 @@ enum StatusCommand {
         }
     }
 
-    /// Reads the store and merges it: what `status`, `devices`, `check`, `report` and `statusline` share.
-    ///
-    /// - Returns: the merge, and a function that saves the updated parse cache (call it once the output
-    ///   is written).
-    /// - Parameter history: how much history to read: `.full` for `report` (past the caches), `.trend`
-    ///   for the table's sparkline.
-    static func merge(
-        _ settings: MergeSettings, context: RunContext, history: HistoryDetail = .skip
-    ) throws -> (MergeResult, saveCache: @Sendable () -> Void) {
-        let options = settings.options(clock: context.clock)
-        let merging = try cachedMerge(settings, context: context)
-        let outcome = try storeAccess { try merging.merge(options: options, realNow: Date(), history: history) }
-        // Freeing a large merge just before the process ends is wasted time.
-        context.keepUntilExit(outcome.result)
-        context.keepUntilExit(outcome.scratch)
-        return (outcome.result, outcome.finish)
-    }
-
-    private static func cachedMerge(_ settings: MergeSettings, context: RunContext) throws -> StoreMerge {
-        StoreMerge(
-            store: try context.openStore(settings.location), cacheFolder: context.cacheFolder,
-            readerVersion: "aggctl \(Aggctl.version)")
-    }
-
     /// Runs `body`, turning a store that cannot be read into the command's failure.
-    private static func storeAccess<Value>(_ body: () throws -> Value) throws -> Value {
+    static func storeAccess<Value>(_ body: () throws -> Value) throws -> Value {
         do {
             return try body()
         } catch let error as SnapshotStoreError {

@@ -54,7 +54,7 @@ enum StatuslineCommand {
         }
         var accounts: [MergedAccount] = []
         if let settings = try? MergeSettings(flags, context: context, command: name),
-            let (result, saveCache) = try? StatusCommand.merge(settings, context: context)
+            let (result, saveCache) = try? context.merged(settings)
         {
             accounts = result.accounts
             saveCache()

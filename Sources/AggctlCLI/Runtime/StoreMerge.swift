@@ -88,3 +88,32 @@ struct StoreMerge: Sendable {
             }, memoized: nil)
     }
 }
+
+extension RunContext {
+    /// The store of `settings` as this run reads it: its kept files in the cache folder.
+    func storeMerge(_ settings: MergeSettings) throws -> StoreMerge {
+        StoreMerge(
+            store: try openStore(settings.location), cacheFolder: cacheFolder, readerVersion: "aggctl \(Aggctl.version)"
+        )
+    }
+
+    /// The store merged as of this run's moment: the one question `status`, `devices`, `check`, `report`,
+    /// `serve`, `export` and `statusline` ask.
+    ///
+    /// - Returns: the merge, and a function that saves the caches (call it once the output is written).
+    /// - Parameter history: how much history to read: `.full` for `report` (past the caches), `.trend`
+    ///   for the table's sparkline.
+    func merged(
+        _ settings: MergeSettings, history: HistoryDetail = .skip
+    ) throws -> (MergeResult, saveCache: @Sendable () -> Void) {
+        let options = settings.options(clock: clock)
+        let merging = try storeMerge(settings)
+        let outcome = try StatusCommand.storeAccess {
+            try merging.merge(options: options, realNow: Date(), history: history)
+        }
+        // Freeing a large merge just before the process ends is wasted time.
+        keepUntilExit(outcome.result)
+        keepUntilExit(outcome.scratch)
+        return (outcome.result, outcome.finish)
+    }
+}
