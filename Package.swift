@@ -10,7 +10,10 @@ let package = Package(
         // quick readers of aggctl's own state files, and the outputs a record reaches.
         .library(
             name: "AggctlParsers",
-            targets: ["Portable", "Snapshots", "Stores", "Collectors", "Aggregator", "Notify", "Privacy", "AggctlCLI"]),
+            targets: [
+                "Portable", "Serialization", "Snapshots", "Stores", "Collectors", "Aggregator", "Notify", "Privacy",
+                "AggctlCLI",
+            ]),
     ],
     targets: [
         // Hostile text made safe for a terminal, a notification or an HTTP header: the one place.
@@ -20,20 +23,24 @@ let package = Package(
         // modules share: atomic files, locked state files, whole writes to a descriptor, the parallel map,
         // time zones.
         .target(name: "Portable", dependencies: ["CShims"]),
+        // Serialisation that the record and the kept files share: the JSON reader (`JSONScanner`, and the
+        // small `JSONCursor`), the binary coding of kept files, RFC 3339 dates. Knows no record.
+        .target(name: "Serialization", dependencies: ["Portable"]),
         // The record: its model and its one schema, from which the reader, the writer and the binary
         // coding of kept files follow, and validation. Links no HTTP.
-        .target(name: "Snapshots", dependencies: ["TextSafety", "Portable"]),
+        .target(name: "Snapshots", dependencies: ["Serialization", "TextSafety", "Portable"]),
         // Where records live: the store protocol, its registry and typed locations, one folder per store
         // (Directory, WebDAV, S3), and the one read layer above them (Reading/: listing, parallel reads,
         // decoding, the read caches, and the names of every file kept about a store).
-        .target(name: "Stores", dependencies: ["Snapshots", "HTTP", "TextSafety", "Portable"]),
+        .target(name: "Stores", dependencies: ["Snapshots", "Serialization", "HTTP", "TextSafety", "Portable"]),
         // Merge, staleness, availability, history and transition detection: pure functions of records,
         // which it is handed (it knows no store).
-        .target(name: "Aggregator", dependencies: ["Snapshots", "Portable"]),
+        .target(name: "Aggregator", dependencies: ["Snapshots", "Serialization", "Portable"]),
         // Notification values, NotifierRegistry with one folder per backend, and the delivery ledger
         // (state, outbox, lock, journal) that delivers each event once; uses the record module only for
         // its JSON date coding, and knows nothing of stores.
-        .target(name: "Notify", dependencies: ["Snapshots", "HTTP", "TextSafety", "CShims", "Portable"]),
+        .target(
+            name: "Notify", dependencies: ["Snapshots", "Serialization", "HTTP", "TextSafety", "CShims", "Portable"]),
         // C functions the toolchain's Glibc module does not declare (memmem, closing descriptors in a spawn,
         // the affinity mask), and the opening of a system library on first use that the loaders share.
         .target(name: "CShims"),
@@ -44,7 +51,7 @@ let package = Package(
         .target(name: "CSodium", dependencies: ["CShims"]),
         // Sealed records: the store's key, its file, and the envelope around a record (ChaCha20-Poly1305
         // from libsodium or CryptoKit); knows nothing of stores.
-        .target(name: "Privacy", dependencies: ["CSodium", "TextSafety", "Portable"]),
+        .target(name: "Privacy", dependencies: ["CSodium", "Serialization", "TextSafety", "Portable"]),
         // libmicrohttpd for `serve`, opened with dlopen on first use (its header: Debian libmicrohttpd-dev,
         // which script/bootstrap installs; at run time libmicrohttpd12, needed only by `serve`).
         .target(name: "CMicroHTTPD", dependencies: ["CShims"]),
@@ -54,13 +61,16 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["CCurl", "TextSafety", "Portable"]),
         // This machine's agent logs and usage endpoints read into provider entries (`publish --source`):
         // CollectorRegistry and one folder per source.
-        .target(name: "Collectors", dependencies: ["Snapshots", "CShims", "HTTP", "TextSafety", "Portable"]),
+        .target(
+            name: "Collectors",
+            dependencies: ["Snapshots", "Serialization", "CShims", "HTTP", "TextSafety", "Portable"]),
         // The command line as a library: argument parsing, commands, output, console, exit codes; tested
         // in-process.
         .target(
             name: "AggctlCLI",
             dependencies: [
-                "Snapshots", "Stores", "Aggregator", "Notify", "Collectors", "Privacy", "HTTP", "HTTPServer",
+                "Snapshots", "Serialization", "Stores", "Aggregator", "Notify", "Collectors", "Privacy", "HTTP",
+                "HTTPServer",
                 "TextSafety", "Portable",
             ]),
         // The executable: its entry point only. A release build on Linux links the C++ runtime and the
@@ -76,23 +86,32 @@ let package = Package(
 
         // Helpers the test targets share: temporary folders, record builders, the repository's paths.
         .target(
-            name: "TestSupport", dependencies: ["Snapshots", "Stores", "HTTP", "Notify"], path: "Tests/TestSupport"),
+            name: "TestSupport", dependencies: ["Serialization", "Snapshots", "Stores", "HTTP", "Notify"],
+            path: "Tests/TestSupport"),
         .testTarget(name: "TextSafetyTests", dependencies: ["TextSafety"]),
         .testTarget(name: "PortableTests", dependencies: ["Portable"]),
-        .testTarget(name: "SnapshotsTests", dependencies: ["Snapshots", "TestSupport"]),
-        .testTarget(name: "StoresTests", dependencies: ["Stores", "Snapshots", "TestSupport"]),
-        .testTarget(name: "AggregatorTests", dependencies: ["Aggregator", "Snapshots", "Stores", "TestSupport"]),
+        .testTarget(name: "SerializationTests", dependencies: ["Serialization", "TestSupport"]),
+        .testTarget(name: "SnapshotsTests", dependencies: ["Serialization", "Snapshots", "TestSupport"]),
+        .testTarget(name: "StoresTests", dependencies: ["Serialization", "Stores", "Snapshots", "TestSupport"]),
+        .testTarget(
+            name: "AggregatorTests",
+            dependencies: ["Serialization", "Aggregator", "Snapshots", "Stores", "TestSupport"]),
         .testTarget(name: "NotifyTests", dependencies: ["Notify", "TestSupport"]),
         .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(
-            name: "CollectorsTests", dependencies: ["Collectors", "Snapshots", "HTTP", "Portable", "TestSupport"],
+            name: "CollectorsTests",
+            dependencies: ["Serialization", "Collectors", "Snapshots", "HTTP", "Portable", "TestSupport"],
             exclude: ["Fixtures", "RealWorld"]),
         .testTarget(
             name: "aggctlTests",
-            dependencies: ["AggctlCLI", "Snapshots", "Stores", "Aggregator", "HTTPServer", "TestSupport"]),
+            dependencies: [
+                "Serialization", "AggctlCLI", "Snapshots", "Stores", "Aggregator", "HTTPServer", "TestSupport",
+            ]),
         // Runs the built binary as a user would; depends on it so `swift test` builds it first.
-        .testTarget(name: "EndToEndTests", dependencies: ["aggctl", "Snapshots", "Stores", "HTTP", "TestSupport"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["Serialization", "aggctl", "Snapshots", "Stores", "HTTP", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

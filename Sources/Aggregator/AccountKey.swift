@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// What makes two provider entries the same account: provider plus normalised e-mail.

@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// The memo's file: magic, format, reader version, store, fingerprint, options, devices, accounts (in

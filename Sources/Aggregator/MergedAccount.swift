@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// One account after the merge: the winning entry's windows, where they came from, and the token and cost

@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// `publish`'s history (`history.json`) read straight from its bytes: the file's one reader.

@@ -1,3 +1,4 @@
+import Serialization
 import Snapshots
 
 /// A small JSON tree, for the few short lines a collector reads whole (one log event at a time).

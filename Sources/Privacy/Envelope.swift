@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import TextSafety
 
 /// A sealed record as the store holds it (the record format, "Encrypted records"):

@@ -1,4 +1,5 @@
 import Foundation
+import Serialization
 import Snapshots
 import TestSupport
 import Testing

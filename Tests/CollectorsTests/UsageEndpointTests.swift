@@ -1,6 +1,7 @@
 import Collectors
 import Foundation
 import HTTP
+import Serialization
 import Snapshots
 import TestSupport
 import Testing

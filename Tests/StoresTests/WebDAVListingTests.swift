@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Serialization
 import TestSupport
 import Testing
 

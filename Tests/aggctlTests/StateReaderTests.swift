@@ -1,6 +1,7 @@
 import Aggregator
 import Foundation
 import Notify
+import Serialization
 import Snapshots
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Aggregator
 import Foundation
 import Portable
+import Serialization
 import Snapshots
 import Stores
 import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+@testable import Serialization
 import TextSafety
 
 @testable import AggctlCLI

@@ -1,6 +1,7 @@
 import HTTP
 import Portable
 import Privacy
+import Serialization
 import Snapshots
 import Stores
 

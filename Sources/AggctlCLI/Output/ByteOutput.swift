@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// A growable byte buffer: one `memcpy` per piece instead of `Array.append`'s generic path. With a sink

@@ -1,3 +1,4 @@
+import Serialization
 import Snapshots
 
 /// A 128-bit digest of bytes (FNV-1a from two starting points): stable across runs and machines, for

@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 extension StatusTemplate {

@@ -1,5 +1,6 @@
 import Aggregator
 import Portable
+import Serialization
 import Snapshots
 
 /// `serve`'s page: the report's page with a live part on top, kept current by `/dashboard.js` from

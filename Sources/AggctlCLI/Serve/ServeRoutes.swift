@@ -1,5 +1,6 @@
 import HTTPServer
 import Portable
+import Serialization
 import Snapshots
 
 /// How `serve` answers a request, from the views of the last merge: a pure function of the request, the

@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// Something a person should be told about a window: it ran out, came back, or is running low.

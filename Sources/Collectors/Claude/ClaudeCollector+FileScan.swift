@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// One Claude Code log file read: its responses and limit messages, kept between runs (`LogScanState`).

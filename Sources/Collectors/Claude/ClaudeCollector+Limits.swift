@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// The limits Claude Code's limit messages name, and how the scans keep them.

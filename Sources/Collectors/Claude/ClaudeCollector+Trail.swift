@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// The limit messages the logs hold, as history: each "limit reached · resets ..." says the window was

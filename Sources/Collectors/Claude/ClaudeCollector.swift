@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// What this machine's Claude Code logs say: tokens and cost per UTC day, and a session window that a

@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// Reads one Claude Code assistant log line straight from its bytes: timestamp, ids, model, usage and

@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// The official figures Claude Code hands its status-line command: `rate_limits.five_hour` and

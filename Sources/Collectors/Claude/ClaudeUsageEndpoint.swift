@@ -1,5 +1,6 @@
 import HTTP
 import Portable
+import Serialization
 import Snapshots
 
 /// `--source claude-api`: the session and weekly windows from Anthropic's OAuth usage endpoint, exact where

@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// The memo of all files combined: the newest limits, and the tokens per day as `counts.sums`.

@@ -1,5 +1,6 @@
 import CShims
 import Portable
+import Serialization
 import Snapshots
 
 extension CodexCollector {

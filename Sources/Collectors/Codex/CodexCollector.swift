@@ -1,5 +1,6 @@
 import CShims
 import Portable
+import Serialization
 import Snapshots
 
 /// What this machine's Codex CLI logs say: the newest rate limits (session and weekly windows), tokens

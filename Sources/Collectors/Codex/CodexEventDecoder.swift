@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// Reads one Codex log line straight from its bytes: only what the collector needs, everything else

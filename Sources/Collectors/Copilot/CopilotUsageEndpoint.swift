@@ -1,5 +1,6 @@
 import HTTP
 import Portable
+import Serialization
 import Snapshots
 
 /// `--source copilot-api`: GitHub Copilot's monthly premium-requests quota, from the endpoint the editors

@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// What this machine's Gemini CLI sessions say: tokens per UTC day (`publish --source gemini[:DIR]`).

@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// Field readers shared by the decoders of agent log lines. They are lenient: a value of another type

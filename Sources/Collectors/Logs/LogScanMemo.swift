@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// What a collector made of all its log files last time, kept while not one of them changed.

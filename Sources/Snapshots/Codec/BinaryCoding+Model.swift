@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 
 /// The model's types in the binary form of aggctl's kept files (the parse cache, the merge memo, the
 /// collectors' states), as their schemas say (`SchemaObject.keep`).

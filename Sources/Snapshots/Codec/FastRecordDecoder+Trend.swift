@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 
 /// The weekly trend a reader of trends keeps instead of `weeklySamples` (`HistoryDetail.trend`).
 extension FastRecordDecoder {

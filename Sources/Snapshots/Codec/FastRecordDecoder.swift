@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 
 /// Reads stored records straight from their bytes, decoding exactly the schema's fields (the objects
 /// by `SchemaObject.read`; here the scalars, the containers and the errors).
@@ -44,7 +45,8 @@ package enum FastRecordDecoder {
                 throw RecordDecodingError(reason: error.reason)
             }
         }
-        return try (consume fields).validated(fileName: fileName, dropped: scanner.dropped.map(\.note))
+        return try (consume fields).validated(
+            fileName: fileName, dropped: scanner.readerNotes.compactMap { ($0 as? DroppedValue)?.note })
     }
 
     // MARK: Errors
@@ -91,7 +93,7 @@ package enum FastRecordDecoder {
 
     /// A member left out for its shape (`SchemaField.isDroppable`): why, and how many leading steps of
     /// the error's path name the value left out (`limits[2]` of `limits[2].usedPercent`).
-    struct DroppedValue {
+    struct DroppedValue: Sendable {
         var error: SchemaError
         var named: Int
 

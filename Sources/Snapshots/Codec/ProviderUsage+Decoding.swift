@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 
 extension CodingUserInfoKey {
     /// Where a tolerant reader of stored records collects the values it left out (`DroppedValues`).

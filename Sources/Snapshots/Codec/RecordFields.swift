@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 
 /// A record as stored, before validation: what the reader gives (`FastRecordDecoder`), what the writer
 /// and the caches take (`SnapshotCodec.encode`, `BinaryWriter.snapshot`), and where validation and its
@@ -290,16 +291,17 @@ struct ProviderEntries: SchemaValue {
         var entries: [Result<ProviderUsage, RecordFields.EntryFailure>] = []
         try FastRecordDecoder.array(&s) { (s, index) throws(FastRecordDecoder.Failure) in
             let mark = (index: s.index, depth: s.depth)
-            let droppedBefore = s.dropped.count
+            let droppedBefore = s.readerNotes.count
             do throws(FastRecordDecoder.Failure) {
                 entries.append(.success(try ProviderUsage.read(&s, history)))
-                for position in droppedBefore..<s.dropped.count {
-                    s.dropped[position] = s.dropped[position].prefixed(.index(index)).prefixed(.key("providers"))
+                for position in droppedBefore..<s.readerNotes.count {
+                    guard let value = s.readerNotes[position] as? FastRecordDecoder.DroppedValue else { continue }
+                    s.readerNotes[position] = value.prefixed(.index(index)).prefixed(.key("providers"))
                 }
             } catch let failure {
                 guard case .schema(let error) = failure else { throw failure }
                 // A skipped entry is reported once, as skipped: what it left out goes with it.
-                s.dropped.removeSubrange(droppedBefore...)
+                s.readerNotes.removeSubrange(droppedBefore...)
                 s.index = mark.index
                 s.depth = mark.depth
                 try FastRecordDecoder.skip(&s)

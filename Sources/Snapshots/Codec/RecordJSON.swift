@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 
 /// A record as canonical JSON: byte for byte what `JSONEncoder` writes with sorted keys and unescaped
 /// slashes, compact or indented (`SnapshotCodecTests` holds the two together on random and hostile

@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 
 /// A limit beyond the session and weekly windows (the record format, "Limits"): a per-model week
 /// (Claude's Opus), a per-feature window (Codex's Spark), a monthly quota (Copilot's premium requests, a

@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 
 /// The shape of an entry's weekly history in a few numbers: where the weekly window stood at the end of
 /// each half day (UTC) of the last week its samples cover. What `status` draws its sparkline from.

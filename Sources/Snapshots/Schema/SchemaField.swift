@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 
 /// One member of a `SchemaObject`: its key, the stored property that holds it, and when it is read and
 /// kept.
@@ -22,7 +23,7 @@ struct SchemaField<Owner>: Sendable {
     let key: StaticString
     let role: Role
     let isRequired: Bool
-    /// A member of the wrong shape is left out with a note (`JSONScanner.dropped`) instead of failing the
+    /// A member of the wrong shape is left out with a note (`JSONScanner.readerNotes`) instead of failing the
     /// object: one broken window or limit must not cost the entry its other figures.
     var isDroppable = false
     /// Where the property lies in `Owner`.
@@ -77,7 +78,7 @@ struct SchemaField<Owner>: Sendable {
                         s.index = mark.index
                         s.depth = mark.depth
                         try FastRecordDecoder.skip(&s)
-                        s.dropped.append(
+                        s.readerNotes.append(
                             FastRecordDecoder.DroppedValue(
                                 error: error.prefixed(.index(index)).prefixed(.key("\(key)")), named: 2))
                     }

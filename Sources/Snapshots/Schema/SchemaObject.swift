@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 
 /// An object of the record format: its members are the lines of `schema`, in the order the type
 /// declares its properties (which is the order problems are reported in when several members are wrong).
@@ -112,7 +113,7 @@ struct Schema<Owner>: Sendable {
                 try FastRecordDecoder.skip(&s)
                 if fields[index].isDroppable {
                     // Left as the blank has it (nil), with a note: the object's other members stand.
-                    s.dropped.append(
+                    s.readerNotes.append(
                         FastRecordDecoder.DroppedValue(error: error.prefixed(.key("\(fields[index].key)")), named: 1))
                 } else {
                     failures.append((index, error.prefixed(.key("\(fields[index].key)"))))

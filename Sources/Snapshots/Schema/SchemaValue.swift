@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 
 /// A kind of value a record field can hold, and its three codings: read from a record's JSON, written
 /// as canonical JSON, and kept in the binary form of aggctl's caches.

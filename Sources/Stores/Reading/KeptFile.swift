@@ -1,3 +1,4 @@
+import Serialization
 import Snapshots
 
 /// Every kind of file aggctl keeps about a store on the reader's machine, and the one place their names

@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// The newest record this reader has seen of each device in a store (its `generatedAt`): a record older

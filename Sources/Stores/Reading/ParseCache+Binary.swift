@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// The cache's file format: magic, format number, reader version, store, then the entries in

@@ -1,5 +1,6 @@
 import Dispatch
 import Portable
+import Serialization
 import Snapshots
 import TextSafety
 

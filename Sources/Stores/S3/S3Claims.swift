@@ -1,5 +1,6 @@
 import HTTP
 import Portable
+import Serialization
 import Snapshots
 
 /// Event claims in an S3 store: `<prefix>alerts/<name>`, created with a PUT carrying `If-None-Match: *`,

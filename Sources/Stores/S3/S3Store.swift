@@ -1,5 +1,6 @@
 import HTTP
 import Portable
+import Serialization
 import Snapshots
 import TextSafety
 

@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// The record names a server store's last listing had, kept beside the parse cache.

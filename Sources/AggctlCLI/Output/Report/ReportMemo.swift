@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 
 /// Pieces of the report's page kept from one rendering to the next, under exactly what each is drawn

@@ -1,5 +1,6 @@
 import Aggregator
 import Portable
+import Serialization
 import Snapshots
 
 /// `aggctl report`: one self-contained HTML page of the merged view and its history.

@@ -1,5 +1,6 @@
 import Aggregator
 import Portable
+import Serialization
 import Snapshots
 
 /// The report's charts as inline SVG: a used-percent line over time, and daily bars stacked by device.

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import Snapshots
+@testable import Serialization
 
 struct RFC3339Tests {
     @Test(

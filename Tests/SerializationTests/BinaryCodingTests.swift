@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import Snapshots
+@testable import Serialization
 
 struct BinaryCodingTests {
     @Test("doubles read in one pass are the doubles written one by one; a count past the end is refused")

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import Snapshots
+@testable import Serialization
 
 /// Arrays skipped by the shape their elements repeat (`skipArrayOfShapes`) against the plain loop: the
 /// same verdict, the same end, the same byte named in an error, on arrays built to repeat and then broken.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Portable
+@testable import Serialization
 
 /// Telling a sealed record's envelope from a record, whatever order a writer put the envelope's members in.
 struct SealedRecordMarkTests {

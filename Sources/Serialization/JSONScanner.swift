@@ -42,9 +42,10 @@ package struct JSONScanner {
     package var depth = 0
     /// Where array shapes are kept for later arrays (`skipArrayOfShapes`); made on first use when nil.
     package var shapeMemory: ShapeMemory?
-    /// Members a reader left out for their shape (`SchemaField.isDroppable`), with their paths: notes for
-    /// the record's problems.
-    var dropped: [FastRecordDecoder.DroppedValue] = []
+    /// What the reader over this scanner noted as it went (the record's reader: values it left out for
+    /// their shape), carried with the cursor so that every nested reader can add to it. Opaque here: only
+    /// the reader that made the notes reads them.
+    package var readerNotes: [any Sendable] = []
 
     /// A raw string token: where its content starts and ends, and whether it needs unescaping.
     package struct RawString {
