@@ -6,17 +6,17 @@ import Snapshots
 ///
 /// An entry without an e-mail cannot be proven to be the same account as any other, so its key carries
 /// its device: it is merged only with itself.
-public struct AccountKey: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public let providerID: String
+package struct AccountKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+    package let providerID: String
     /// Trimmed and lowercased; nil when the entry has no e-mail.
-    public let normalizedEmail: String?
+    package let normalizedEmail: String?
     /// Set only when `normalizedEmail` is nil.
-    public let deviceID: DeviceID?
+    package let deviceID: DeviceID?
     /// FNV-1a of the parts' bytes, taken once: a merge hashes every entry's key into a dictionary, and
     /// SipHash over the three texts was most of each lookup. Equal keys have equal bytes, so equal digests.
     private let digest: UInt64
 
-    public init(providerID: String, accountEmail: String?, deviceID: DeviceID) {
+    package init(providerID: String, accountEmail: String?, deviceID: DeviceID) {
         let email = accountEmail.map(AccountKey.normalize) ?? ""
         if email.isEmpty {
             self.init(providerID: providerID, normalizedEmail: nil, deviceID: deviceID)
@@ -67,35 +67,35 @@ public struct AccountKey: Hashable, Sendable, Comparable, CustomStringConvertibl
         self.digest = (digest ^ (normalizedEmail == nil ? 1 : 0)) &* BinaryWriter.fnv1aPrime
     }
 
-    public init(_ entry: ProviderUsage, on deviceID: DeviceID) {
+    package init(_ entry: ProviderUsage, on deviceID: DeviceID) {
         self.init(providerID: entry.providerID, accountEmail: entry.accountEmail, deviceID: deviceID)
     }
 
     /// A stable text form, e.g. `claude:you@example.com` or `codex:@laptop-1`; used as an id in state files.
-    public var description: String {
+    package var description: String {
         if let email = normalizedEmail { return "\(providerID):\(email)" }
         return "\(providerID):@\(deviceID?.rawValue ?? "")"
     }
 
     /// The order of `status`: provider, then e-mail (keys without one last), then device.
-    public static func < (lhs: AccountKey, rhs: AccountKey) -> Bool {
+    package static func < (lhs: AccountKey, rhs: AccountKey) -> Bool {
         lhs.compare(rhs) < 0
     }
 
     /// The same bytes: two e-mails are one account when they are written alike once trimmed and lowercased,
     /// as the reference merge compares them. (`String`'s `==` would also take canonically equal texts,
     /// such as a composed and a decomposed "é", as one, which the byte order of `<` does not.)
-    public static func == (lhs: AccountKey, rhs: AccountKey) -> Bool {
+    package static func == (lhs: AccountKey, rhs: AccountKey) -> Bool {
         lhs.digest == rhs.digest && lhs.compare(rhs) == 0
     }
 
     /// The digest, through the seeded `Hasher` (so a table's layout still differs from run to run).
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(digest)
     }
 
     /// Negative, zero or positive as `self` sorts before, with or after `other` in the order of `<`.
-    public func compare(_ other: AccountKey) -> Int {
+    package func compare(_ other: AccountKey) -> Int {
         let provider = ByteOrder.compare(providerID, other.providerID)
         if provider != 0 { return provider }
         switch (normalizedEmail, other.normalizedEmail) {

@@ -15,16 +15,17 @@ import Snapshots
 /// only what depends on the moment (staleness, `now`) is judged again (`MergeResult.reevaluated`), and
 /// nothing is read, parsed or merged. Kept beside the parse cache, in the same guarded binary form: a
 /// memo that is damaged, foreign or from another aggctl version is ignored.
-public struct MergeMemo: Sendable {
-    public let store: String
-    public let readerVersion: String
+package struct MergeMemo: Sendable {
+    package let store: String
+    package let readerVersion: String
     /// Identifies the listing the merge was made from (the read layer's fingerprint of it).
-    public let fingerprint: UInt64
+    package let fingerprint: UInt64
     /// The options the merge was made with.
-    public let options: MergeOptions
-    public let result: MergeResult
+    package let options: MergeOptions
+    package let result: MergeResult
 
-    public init(store: String, readerVersion: String, fingerprint: UInt64, options: MergeOptions, result: MergeResult) {
+    package init(store: String, readerVersion: String, fingerprint: UInt64, options: MergeOptions, result: MergeResult)
+    {
         self.store = store
         self.readerVersion = readerVersion
         self.fingerprint = fingerprint
@@ -34,7 +35,7 @@ public struct MergeMemo: Sendable {
 
     /// The merge of the same records judged with `options`, or nil when this memo cannot stand for it
     /// (another listing, or clock skew in play).
-    public func result(for fingerprint: UInt64, options: MergeOptions) -> MergeResult? {
+    package func result(for fingerprint: UInt64, options: MergeOptions) -> MergeResult? {
         guard fingerprint == self.fingerprint else { return nil }
         return result.reevaluated(options, mergedWith: self.options)
     }
@@ -46,7 +47,7 @@ public struct MergeMemo: Sendable {
     /// checksum checked or anything decoded: on a store that changes between runs (a team's), every run
     /// finds the memo of an older state (5 MB at 10000 records), and reading and decoding it whole was a
     /// tenth of the run.
-    public static func load(
+    package static func load(
         from path: String, store: String, readerVersion: String, fingerprint: UInt64? = nil
     ) -> MergeMemo? {
         // The listing a memo was made from, by its first bytes; nil when they do not tell (unchecked: it
@@ -69,7 +70,7 @@ public struct MergeMemo: Sendable {
 
     /// Writes the memo atomically (temporary file, rename), creating its folder. Not flushed: a torn
     /// memo fails its checksum and the next run merges afresh.
-    public func save(to path: String) throws {
+    package func save(to path: String) throws {
         try AtomicFile.writePrivate(encode(), to: path)
     }
 }

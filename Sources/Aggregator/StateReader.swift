@@ -77,7 +77,7 @@ package enum StateReader {
         return s.string(try syntax { () throws(JSONSyntaxError) in try s.readRawString() })
     }
 
-    /// A date as `SnapshotCodec.makeDecoder` reads one: an RFC 3339 string.
+    /// A date as `RecordCodec.makeDecoder` reads one: an RFC 3339 string.
     package static func date(_ s: inout JSONScanner) throws(Unusual) -> Date {
         guard try kind(&s) == .string else { throw Unusual() }
         let raw = try syntax { () throws(JSONSyntaxError) in try s.readRawString() }

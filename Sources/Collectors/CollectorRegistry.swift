@@ -5,7 +5,7 @@ import Snapshots
 /// A source of this machine's usage (`publish --source NAME[:PATH]`): what it is called, what its PATH
 /// means, what it reads from the environment (and which of that is secret), and how it is made. Help,
 /// completions, the manual and the secrets kept from hooks come from these declarations.
-public protocol CollectorKind: Sendable {
+package protocol CollectorKind: Sendable {
     /// `codex`, `claude-api`, ...
     var name: String { get }
     /// What `NAME:PATH`'s PATH is ("the Codex home"), and where it is by default.
@@ -33,26 +33,26 @@ public protocol CollectorKind: Sendable {
 }
 
 extension CollectorKind {
-    public var isEndpoint: Bool { false }
-    public var asks: [String] { [] }
-    public var variables: [(name: String, meaning: String)] { [] }
-    public var secretVariables: [String] { [] }
+    package var isEndpoint: Bool { false }
+    package var asks: [String] { [] }
+    package var variables: [(name: String, meaning: String)] { [] }
+    package var secretVariables: [String] { [] }
 }
 
 /// What `aggctl init` found of one source on this machine.
-public struct SourcePresence: Sendable, Equatable {
+package struct SourcePresence: Sendable, Equatable {
     /// Whether a schedule running `publish --source NAME` would read something here.
-    public var found: Bool
+    package var found: Bool
     /// What was found, or what is missing, where: "Codex logs in ~/.codex/sessions".
-    public var detail: String
+    package var detail: String
 
-    public init(found: Bool, _ detail: String) {
+    package init(found: Bool, _ detail: String) {
         self.found = found
         self.detail = detail
     }
 
     /// `path` with the home folder written `~`, as people read it.
-    public static func shown(_ path: String, environment: [String: String]) -> String {
+    package static func shown(_ path: String, environment: [String: String]) -> String {
         let home = environment["HOME"] ?? FileSystem.homeDirectory()
         guard !home.isEmpty, home != "/", path == home || path.hasPrefix(home + "/") else { return path }
         return "~" + path.dropFirst(home.count)
@@ -60,20 +60,20 @@ public struct SourcePresence: Sendable, Equatable {
 }
 
 /// What a collector may use of the run that makes it, handed in.
-public struct CollectorContext {
-    public var environment: [String: String]
+package struct CollectorContext {
+    package var environment: [String: String]
     /// Where collectors keep what they read, to read only what is new next time (nil: keep nothing).
-    public var stateFolder: String?
+    package var stateFolder: String?
     /// Where `aggctl statusline` keeps Claude Code's own figures (read only).
-    public var statusLineFolder: String?
+    package var statusLineFolder: String?
     /// The zones limit messages are read in.
-    public var zones: Zones
+    package var zones: Zones
     /// The version of what reads the logs (`aggctl 0.1.0`): a kept scan of another version is read again.
-    public var readerVersion: String
+    package var readerVersion: String
     /// Makes the client the usage endpoints use.
-    public var httpClient: () throws -> HTTPClient
+    package var httpClient: () throws -> HTTPClient
 
-    public init(
+    package init(
         environment: [String: String], stateFolder: String?, statusLineFolder: String?, zones: Zones,
         readerVersion: String, httpClient: @escaping () throws -> HTTPClient
     ) {
@@ -87,30 +87,30 @@ public struct CollectorContext {
 }
 
 /// A collector made for one run: reads this machine's usage into one provider entry.
-public struct Collector {
-    public var name: String
-    public var isEndpoint: Bool
+package struct Collector {
+    package var name: String
+    package var isEndpoint: Bool
     private let read: (Date) throws -> ProviderUsage
 
-    public init(name: String, isEndpoint: Bool = false, read: @escaping (Date) throws -> ProviderUsage) {
+    package init(name: String, isEndpoint: Bool = false, read: @escaping (Date) throws -> ProviderUsage) {
         self.name = name
         self.isEndpoint = isEndpoint
         self.read = read
     }
 
-    public func collect(now: Date) throws -> ProviderUsage { try read(now) }
+    package func collect(now: Date) throws -> ProviderUsage { try read(now) }
 }
 
 /// The sources aggctl knows, found by name.
-public struct CollectorRegistry: Sendable {
-    public let kinds: [any CollectorKind]
+package struct CollectorRegistry: Sendable {
+    package let kinds: [any CollectorKind]
 
-    public init(_ kinds: [any CollectorKind]) {
+    package init(_ kinds: [any CollectorKind]) {
         self.kinds = kinds
     }
 
     /// Every source aggctl ships: one line per kind.
-    public static let standard = CollectorRegistry([
+    package static let standard = CollectorRegistry([
         CodexKind(),
         ClaudeKind(),
         GeminiKind(),
@@ -119,12 +119,12 @@ public struct CollectorRegistry: Sendable {
         CopilotAPIKind(),
     ])
 
-    public var names: [String] { kinds.map(\.name) }
+    package var names: [String] { kinds.map(\.name) }
 
-    public func kind(named name: String) -> (any CollectorKind)? {
+    package func kind(named name: String) -> (any CollectorKind)? {
         kinds.first { $0.name == name }
     }
 
     /// Every secret a source reads.
-    public var secretVariables: Set<String> { Set(kinds.flatMap(\.secretVariables)) }
+    package var secretVariables: Set<String> { Set(kinds.flatMap(\.secretVariables)) }
 }

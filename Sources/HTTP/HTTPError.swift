@@ -1,6 +1,6 @@
 /// Why no usable answer came: one line naming the request (never credentials) and what went wrong.
-public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Kind: Equatable, Sendable {
+package struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Kind: Equatable, Sendable {
         /// Nothing listened, or the connection broke before an answer: worth retrying.
         case connection
         /// The server took longer than the time limit.
@@ -15,18 +15,18 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case other
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The method and URL, credentials removed (`HTTPRequest.summary`).
-    public var request: String
+    package var request: String
     /// What went wrong, without the request.
-    public var reason: String
+    package var reason: String
 
-    public init(_ kind: Kind, request: String, reason: String) {
+    package init(_ kind: Kind, request: String, reason: String) {
         self.kind = kind
         self.request = request
         self.reason = reason
     }
 
-    public var message: String { "\(request): \(reason)" }
-    public var description: String { message }
+    package var message: String { "\(request): \(reason)" }
+    package var description: String { message }
 }

@@ -1,22 +1,22 @@
 import Portable
 
 /// One HTTP exchange to make: a method, a URL, headers and an optional body.
-public struct HTTPRequest: Sendable {
-    public var method: String
+package struct HTTPRequest: Sendable {
+    package var method: String
     /// The URL without credentials: those belong to the client, so no request can carry them into a message.
-    public var url: String
+    package var url: String
     /// Sent in this order; names as given.
-    public var headers: [(name: String, value: String)]
-    public var body: Data?
+    package var headers: [(name: String, value: String)]
+    package var body: Data?
     /// A response body over this many bytes is refused while it downloads (`HTTPError.Kind.bodyTooLarge`).
-    public var maximumBodySize: Int?
+    package var maximumBodySize: Int?
     /// Whether a redirect is followed (by a client without credentials); a webhook's never is.
-    public var followsRedirects: Bool
+    package var followsRedirects: Bool
     /// What messages show instead of the URL, for a URL that is a secret as a whole (a webhook's token
     /// sits in its path or query): `HTTPRequest.origin(of:)`.
-    public var shownAs: String?
+    package var shownAs: String?
 
-    public init(
+    package init(
         method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: Data? = nil,
         maximumBodySize: Int? = nil, followsRedirects: Bool = true, shownAs: String? = nil
     ) {
@@ -34,17 +34,17 @@ public struct HTTPRequest: Sendable {
     /// POST may act twice (rclone answers a repeated MOVE by deleting what the first one moved), so its
     /// caller must check what happened before sending it again. MKCOL counts: a repeat answers 405,
     /// which every caller reads as "made already".
-    public var isIdempotent: Bool {
+    package var isIdempotent: Bool {
         ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "PROPFIND", "MKCOL"].contains(method.uppercased())
     }
 
     /// What a message may show: the method and the URL with any userinfo (`user:password@`) removed, or
     /// `shownAs`.
-    public var summary: String { "\(method) \(shownAs ?? HTTPRequest.displayURL(url))" }
+    package var summary: String { "\(method) \(shownAs ?? HTTPRequest.displayURL(url))" }
 
     /// `scheme://host[:port]` of `url`, nothing of its userinfo, path, query or fragment: how a URL that is
     /// a secret (a webhook) is shown.
-    public static func origin(of url: String) -> String {
+    package static func origin(of url: String) -> String {
         guard let scheme = url.firstRange(of: "://") else { return "(a URL)" }
         let rest = url[scheme.upperBound...]
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
@@ -54,7 +54,7 @@ public struct HTTPRequest: Sendable {
     }
 
     /// `url` as it may be shown: any userinfo removed.
-    public static func displayURL(_ url: String) -> String {
+    package static func displayURL(_ url: String) -> String {
         guard let scheme = url.firstRange(of: "://") else { return url }
         let rest = url[scheme.upperBound...]
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
@@ -64,29 +64,29 @@ public struct HTTPRequest: Sendable {
 }
 
 /// What the server answered.
-public struct HTTPResponse: Sendable, Equatable {
-    public var status: Int
+package struct HTTPResponse: Sendable, Equatable {
+    package var status: Int
     /// Header names in lower case (servers differ: `ETag`, `Etag`); a repeated header's values joined by ", ".
-    public var headers: [String: String]
-    public var body: Data
+    package var headers: [String: String]
+    package var body: Data
 
-    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+    package init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// The server's clock, from its `Date` header.
-    public var date: Date? { headers["date"].flatMap(HTTPDate.parse) }
+    package var date: Date? { headers["date"].flatMap(HTTPDate.parse) }
 
-    public var isSuccess: Bool { (200..<300).contains(status) }
+    package var isSuccess: Bool { (200..<300).contains(status) }
 
     /// "Too many requests" or a server error that may pass (not 501 "not implemented" or 507 "out of
     /// space"): worth asking again a little later.
-    public var isTransient: Bool { [429, 500, 502, 503, 504].contains(status) }
+    package var isTransient: Bool { [429, 500, 502, 503, 504].contains(status) }
 
     /// `Retry-After` in seconds (either form RFC 9110 allows), relative to `now`.
-    public func retryAfter(now: Date) -> TimeInterval? {
+    package func retryAfter(now: Date) -> TimeInterval? {
         guard let value = headers["retry-after"]?.trimmingBlanks() else { return nil }
         if let seconds = TimeInterval(value) { return max(0, seconds) }
         return HTTPDate.parse(value).map { max(0, $0.timeIntervalSince(now)) }
@@ -94,14 +94,14 @@ public struct HTTPResponse: Sendable, Equatable {
 }
 
 /// User name and password for a server. Printing one never shows the password.
-public struct HTTPCredentials: Sendable, Equatable, CustomStringConvertible {
-    public var user: String
-    public var password: String
+package struct HTTPCredentials: Sendable, Equatable, CustomStringConvertible {
+    package var user: String
+    package var password: String
 
-    public init(user: String, password: String) {
+    package init(user: String, password: String) {
         self.user = user
         self.password = password
     }
 
-    public var description: String { "credentials for '\(user)'" }
+    package var description: String { "credentials for '\(user)'" }
 }

@@ -1,9 +1,9 @@
 /// A mutual-exclusion lock over `pthread_mutex_t` (Foundation's `NSLock` is not in FoundationEssentials,
 /// and `Synchronization.Mutex` needs macOS 15).
-public final class Lock: @unchecked Sendable {
+package final class Lock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    public init() {
+    package init() {
         pthread_mutex_init(mutex, nil)
     }
 
@@ -12,16 +12,16 @@ public final class Lock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    public func lock() {
+    package func lock() {
         pthread_mutex_lock(mutex)
     }
 
-    public func unlock() {
+    package func unlock() {
         pthread_mutex_unlock(mutex)
     }
 
     /// Runs `body` holding the lock.
-    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock()
         defer { unlock() }
         return try body()

@@ -5,8 +5,8 @@ import CShims
 /// rounded up), at least one. Read with one system call and at most two small files: `ProcessInfo`'s
 /// first use built the whole `ProcessInfo` and looked up conformances at run time, a fiftieth of a warm
 /// `status`. Elsewhere (macOS) Foundation answers.
-public enum Processors {
-    public static func available() -> Int {
+package enum Processors {
+    package static func available() -> Int {
         #if os(Linux)
             var count = Int(aggctl_affinity_cpus())
             if count == 0 { count = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
@@ -44,10 +44,10 @@ public enum Processors {
 }
 
 /// The memory allocator's settings for long-running commands.
-public enum Allocator {
+package enum Allocator {
     /// Caps the allocator's arenas (glibc: one per thread that allocates, up to eight per core, whose
     /// freed memory never returns to the system in full): `watch` keeps two. Nothing elsewhere.
-    public static func limitArenas(to count: Int) {
+    package static func limitArenas(to count: Int) {
         _ = aggctl_limit_malloc_arenas(Int32(count))
     }
 }

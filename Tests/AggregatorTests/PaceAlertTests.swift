@@ -107,7 +107,7 @@ struct PaceAlertTests {
         entry.weekly = UsageWindow(
             usedPercent: 100, windowMinutes: 43_200, resetsAt: Records.date("2026-12-01T00:00:00Z"))
         let record = Records.snapshot("box", generatedAt: "2026-11-30T10:00:00Z", [entry])
-        let decoded = try SnapshotCodec.decode(try SnapshotCodec.encode(record), fileName: "box.json").snapshot
+        let decoded = try RecordCodec.decode(try RecordCodec.encode(record), fileName: "box.json").snapshot
         #expect(decoded.providers[0].weekly == nil)
         #expect(decoded.providers[0].limits?.map(\.id) == ["quota-monthly"])
         let account = Merger.merge(

@@ -90,7 +90,7 @@ struct SamplingRuleTests {
         #expect(weekly.count <= SamplingRule.budget)
         let snapshot = DeviceSnapshot(
             deviceID: Records.id("heavy"), deviceName: "heavy", generatedAt: now, providers: [entry])
-        let bytes = try SnapshotCodec.encode(snapshot, pretty: false).count
+        let bytes = try RecordCodec.encode(snapshot, pretty: false).count
         #expect(bytes < 40 * 1024, "\(bytes) bytes")
         // Every session window kept within the record ends on its peak: 100 % right before its reset.
         let peaks = zip(session, session.dropFirst()).filter { !SamplingRule.sameReset($0.resetsAt, $1.resetsAt) }

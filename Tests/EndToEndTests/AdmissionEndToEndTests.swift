@@ -12,7 +12,7 @@ struct AdmissionEndToEndTests {
     }
 
     func record(_ run: BinaryRun) throws -> [ProviderUsage] {
-        try SnapshotCodec.decode(Data(run.output.utf8), fileName: "x.json").snapshot.providers
+        try RecordCodec.decode(Data(run.output.utf8), fileName: "x.json").snapshot.providers
     }
 
     @Test(

@@ -33,7 +33,7 @@ struct DryRunEndToEndTests {
             ],
             environment: environment)
         #expect(run.status == 0, "\(run.errors)")
-        let record = try SnapshotCodec.decode(Data(run.output.utf8), fileName: "x.json")
+        let record = try RecordCodec.decode(Data(run.output.utf8), fileName: "x.json")
         #expect(record.snapshot.providers.map(\.providerID).sorted() == ["claude", "codex"])
         #expect(record.snapshot.deviceID.rawValue.hasSuffix("-dryrun"))
         #expect(record.snapshot.providers.first { $0.providerID == "claude" }?.weeklySamples?.count == 1)
@@ -58,7 +58,7 @@ struct DryRunEndToEndTests {
         let run = try BinaryRun.run(
             ["publish", "--dry-run", "--from", later, "--now", "2026-11-30T12:00:30Z"], environment: environment)
         #expect(run.status == 0, "\(run.errors)")
-        let record = try SnapshotCodec.decode(Data(run.output.utf8), fileName: "x.json")
+        let record = try RecordCodec.decode(Data(run.output.utf8), fileName: "x.json")
         let id = try String(contentsOfFile: root.file("state/aggctl/device-id"), encoding: .utf8)
         #expect(record.snapshot.deviceID.rawValue == id.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(record.snapshot.providers[0].weeklySamples?.map(\.usedPercent) == [40, 45])

@@ -44,7 +44,7 @@ struct ExampleFilesEndToEndTests {
             try arguments(publishFile, job: "publish") + ["--dry-run", "--now", "2026-11-30T12:00:00Z"],
             environment: environment)
         #expect(publish.status == 0, "\(publishFile): \(publish.errors)")
-        let providers = try SnapshotCodec.decode(Data(publish.output.utf8), fileName: "x.json").snapshot.providers
+        let providers = try RecordCodec.decode(Data(publish.output.utf8), fileName: "x.json").snapshot.providers
         #expect(Set(providers.map(\.providerID)) == ["codex", "claude"], "\(publishFile)")
         // On a store with nothing to tell yet: its backends are all taken, and nothing is sent.
         let check = try BinaryRun.run(

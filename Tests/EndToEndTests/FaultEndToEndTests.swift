@@ -50,7 +50,7 @@ struct FaultEndToEndTests {
             ["publish", "--store", url, "--device-id", "laptop", "--from", "-"], environment: machine("laptop"),
             input: input(used: 55))
         #expect(second.status == 0, "\(kind): \(second.errors) \((try? proxy.requests()) ?? [])")
-        let record = try SnapshotCodec.decode(
+        let record = try RecordCodec.decode(
             try Data(contentsOf: URL(fileURLWithPath: folder + "/laptop.json")), fileName: "laptop.json")
         #expect(record.snapshot.providers.first?.session?.usedPercent == 55, "\(kind)")
         let moves = try proxy.requests().filter { $0.method == "MOVE" }
@@ -141,7 +141,7 @@ struct FaultEndToEndTests {
                 device, generatedAt: "2026-11-30T11:50:00Z", [Records.entry(at: "2026-11-30T11:50:00Z")])
             try Records.json(record).write(to: URL(fileURLWithPath: "\(folder)/\(device).json"))
         }
-        let big = Data(repeating: UInt8(ascii: " "), count: SnapshotCodec.maximumRecordSize + 1)
+        let big = Data(repeating: UInt8(ascii: " "), count: RecordCodec.maximumRecordSize + 1)
         try big.write(to: URL(fileURLWithPath: "\(folder)/big.json"))
         try proxy.inject("stall", method: "GET", path: "slow.json", count: 10, parameters: ["seconds": 30])
         let started = Date()

@@ -40,7 +40,7 @@ struct FirstPublishHistoryEndToEndTests {
         try writeLogs()
         let first = try publish("2026-11-30T09:30:00Z")
         #expect(first.status == 0, "\(first.errors)")
-        let record = try SnapshotCodec.decode(
+        let record = try RecordCodec.decode(
             try Data(contentsOf: URL(fileURLWithPath: root.file("store/box.json"))), fileName: "box.json")
         let entry = try #require(record.snapshot.providers.first)
         let weekly = entry.weeklySamples ?? []
@@ -50,7 +50,7 @@ struct FirstPublishHistoryEndToEndTests {
         #expect(weekly.map(\.at) == weekly.map(\.at).sorted(), "in time order")
         let second = try publish("2026-11-30T09:31:00Z")
         #expect(second.status == 0)
-        let again = try SnapshotCodec.decode(
+        let again = try RecordCodec.decode(
             try Data(contentsOf: URL(fileURLWithPath: root.file("store/box.json"))), fileName: "box.json")
         #expect(again.snapshot.providers.first?.weeklySamples == entry.weeklySamples, "nothing twice")
     }
@@ -69,7 +69,7 @@ struct FirstPublishHistoryEndToEndTests {
             ],
             environment: ["HOME": root.file("home"), "XDG_STATE_HOME": root.file("state"), "PATH": "/usr/bin:/bin"])
         #expect(run.status == 0, "\(run.errors)")
-        let record = try SnapshotCodec.decode(
+        let record = try RecordCodec.decode(
             try Data(contentsOf: URL(fileURLWithPath: root.file("store/box.json"))), fileName: "box.json")
         let samples = record.snapshot.providers.first?.sessionSamples ?? []
         #expect(

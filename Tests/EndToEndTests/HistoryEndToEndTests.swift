@@ -152,7 +152,7 @@ struct HistoryEndToEndTests {
         let week = try SimulatedWeek.shared.get()
         for machine in ["laptop", "desktop"] {
             let data = try Data(contentsOf: URL(fileURLWithPath: week.store + "/\(machine).json"))
-            let record = try SnapshotCodec.decode(data, fileName: "\(machine).json")
+            let record = try RecordCodec.decode(data, fileName: "\(machine).json")
             let entry = record.snapshot.providers[0]
             #expect(entry.weeklySamples?.count == SimulatedWeek.steps / 2)
             #expect(entry.sessionSamples?.count == SimulatedWeek.steps / 2)
@@ -316,7 +316,7 @@ struct HistoryEndToEndTests {
         #expect(run.errors.contains("set aside as"))
         let names = try FileManager.default.contentsOfDirectory(atPath: root.file("state/aggctl"))
         #expect(names.contains { $0.hasPrefix("history.json.corrupt-") })
-        let record = try SnapshotCodec.decode(
+        let record = try RecordCodec.decode(
             try Data(contentsOf: URL(fileURLWithPath: root.file("store/box.json"))), fileName: "box.json")
         #expect(record.snapshot.providers[0].weeklySamples?.count == 1)
     }

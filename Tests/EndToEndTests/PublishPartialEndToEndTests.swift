@@ -24,7 +24,7 @@ struct PublishPartialEndToEndTests {
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.errors.contains("--source gemini"), "\(run.errors)")
         #expect(run.errors.contains("published without it"))
-        let record = try SnapshotCodec.decode(
+        let record = try RecordCodec.decode(
             try Data(contentsOf: URL(fileURLWithPath: root.file("store/box.json"))), fileName: "box.json")
         #expect(record.snapshot.providers.map(\.providerID) == ["codex"])
         let nothing = try publish(["--source", "gemini:\(root.file("no-gemini"))", "--device-id", "box"])
@@ -99,7 +99,7 @@ struct PublishPartialEndToEndTests {
                 environment: ["HOME": home, "XDG_STATE_HOME": root.file("state"), "PATH": "/usr/bin:/bin"]
                     .merging(extra) { $1 })
             #expect(run.status == 0, "\(run.errors)")
-            return try SnapshotCodec.decode(Data(run.output.utf8), fileName: "box.json").snapshot.providers.first
+            return try RecordCodec.decode(Data(run.output.utf8), fileName: "box.json").snapshot.providers.first
         }
         let signedIn = try run([
             "CLAUDE_CODE_OAUTH_TOKEN": "sk-ant-oat01-test",

@@ -29,7 +29,7 @@ struct SpecialFilesEndToEndTests {
             atPath: Repository.path("Tests/CollectorsTests/Fixtures/\(fixture)"), toPath: home)
         let plain = try publish(source, home: home)
         #expect(plain.status == 0, "\(plain.errors)")
-        let expected = try SnapshotCodec.decode(Data(plain.output.utf8), fileName: "x.json").snapshot.providers
+        let expected = try RecordCodec.decode(Data(plain.output.utf8), fileName: "x.json").snapshot.providers
 
         let logs = home + "/" + folder + "/" + prefix
         #expect(mkfifo(logs + "f" + suffix, 0o600) == 0)
@@ -40,7 +40,7 @@ struct SpecialFilesEndToEndTests {
         let run = try publish(source, home: home)
         #expect(Date().timeIntervalSince(started) < 20, "waited on a special file")
         #expect(run.status == 0, "\(source): \(run.errors)")
-        let providers = try SnapshotCodec.decode(Data(run.output.utf8), fileName: "x.json").snapshot.providers
+        let providers = try RecordCodec.decode(Data(run.output.utf8), fileName: "x.json").snapshot.providers
         #expect(providers.map(\.tokens) == expected.map(\.tokens), "\(source)")
     }
 }

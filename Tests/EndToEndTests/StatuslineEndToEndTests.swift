@@ -86,7 +86,7 @@ struct StatuslineEndToEndTests {
                 "--device-id", "box", "--now", "2026-11-30T12:05:00Z",
             ], environment: environment)
         #expect(publish.status == 0, "\(publish.errors)")
-        let record = try SnapshotCodec.decode(Data(publish.output.utf8), fileName: "box.json")
+        let record = try RecordCodec.decode(Data(publish.output.utf8), fileName: "box.json")
         let entry = try #require(record.snapshot.providers.first)
         #expect(
             entry.session
@@ -169,7 +169,7 @@ struct StatuslineEndToEndTests {
                 "--device-id", "box", "--now", "2026-11-30T12:05:00Z",
             ], environment: environment)
         #expect(publish.status == 0, "\(publish.errors)")
-        let record = try SnapshotCodec.decode(Data(publish.output.utf8), fileName: "box.json")
+        let record = try RecordCodec.decode(Data(publish.output.utf8), fileName: "box.json")
         let limits = try #require(record.snapshot.providers.first?.limits)
         #expect(limits.map(\.id).sorted() == ["opus-weekly", "sonnet-weekly"])
         let opus = try #require(limits.first { $0.id == "opus-weekly" })

@@ -24,7 +24,7 @@ struct TimeZoneEndToEndTests {
                 "HOME": root.file("home"), "XDG_STATE_HOME": root.file("state"), "PATH": "/usr/bin:/bin", "TZ": zone,
             ].merging(extra) { $1 }, executable: binary)
         #expect(run.status == 0, "\(binary) TZ=\(zone): \(run.errors)")
-        let record = try SnapshotCodec.decode(Data(run.output.utf8), fileName: "x.json")
+        let record = try RecordCodec.decode(Data(run.output.utf8), fileName: "x.json")
         return ProviderUsageByID(record.snapshot.providers)
     }
 

@@ -18,7 +18,7 @@ struct FastRecordDecoderTests {
     static func fast(_ data: Data, keepHistory: Bool = true) -> Outcome {
         do {
             return .accepted(
-                try SnapshotCodec.decode(data, fileName: "dev-0.json", history: keepHistory ? .full : .skip))
+                try RecordCodec.decode(data, fileName: "dev-0.json", history: keepHistory ? .full : .skip))
         } catch {
             return .rejected(error.reason)
         }
@@ -26,7 +26,7 @@ struct FastRecordDecoderTests {
 
     static func foundation(_ data: Data) -> Outcome {
         do {
-            return .accepted(try SnapshotCodec.decodeWithFoundation(data, fileName: "dev-0.json"))
+            return .accepted(try RecordCodec.decodeWithFoundation(data, fileName: "dev-0.json"))
         } catch {
             return .rejected(error.reason)
         }
@@ -61,12 +61,12 @@ struct FastRecordDecoderTests {
         var generator = SeededGenerator(seed: 2026)
         for index in 0..<400 {
             let snapshot = RandomRecords.snapshot(index, using: &generator)
-            let data = try SnapshotCodec.encode(snapshot)
+            let data = try RecordCodec.encode(snapshot)
             let fast = Self.fast(data)
             #expect(fast == .accepted(DecodedRecord(snapshot: snapshot, notes: [])))
             #expect(Self.agree(fast, Self.foundation(data)))
             // Compact output (no whitespace) reads the same.
-            let compact = try SnapshotCodec.encode(snapshot, pretty: false)
+            let compact = try RecordCodec.encode(snapshot, pretty: false)
             #expect(Self.fast(compact) == fast)
         }
     }
@@ -77,7 +77,7 @@ struct FastRecordDecoderTests {
         for index in 0..<200 {
             let snapshot = RandomRecords.snapshot(index, using: &generator)
             let tree = try JSONSerialization.jsonObject(
-                with: SnapshotCodec.encode(snapshot), options: [.fragmentsAllowed])
+                with: RecordCodec.encode(snapshot), options: [.fragmentsAllowed])
             let shuffled = Data(Self.text(of: tree, shuffling: &generator).utf8)
             #expect(Self.fast(shuffled) == .accepted(DecodedRecord(snapshot: snapshot, notes: [])))
         }
@@ -106,7 +106,7 @@ struct FastRecordDecoderTests {
         var agreed = 0
         var stricter = 0
         for index in 0..<1500 {
-            var bytes = [UInt8](try SnapshotCodec.encode(RandomRecords.snapshot(index, using: &generator)))
+            var bytes = [UInt8](try RecordCodec.encode(RandomRecords.snapshot(index, using: &generator)))
             ByteMutation.mutate(&bytes, alphabet: alphabet, using: &generator)
             if bytes.isEmpty { bytes = [0x7B] }
             let data = Data(bytes)
@@ -236,7 +236,7 @@ struct FastRecordDecoderTests {
         var generator = SeededGenerator(seed: 11)
         var snapshot = RandomRecords.snapshot(0, using: &generator)
         snapshot.providers[0].weeklySamples = [UsageSample(at: snapshot.generatedAt, usedPercent: 5)]
-        let data = try SnapshotCodec.encode(snapshot)
+        let data = try RecordCodec.encode(snapshot)
         guard case .accepted(let record) = Self.fast(data, keepHistory: false) else {
             Issue.record("not accepted")
             return

@@ -12,7 +12,7 @@ struct HistoryReadingTests {
             {"generatedAt": "2026-11-30T12:00:00Z", "deviceID": "a", "providers": [{"providerID": "claude",
              "lastUpdated": "2026-11-30T12:00:00Z", "\(key)": [\(samples)]}]}
             """
-        return try SnapshotCodec.decode(Data(json.utf8), fileName: "a.json")
+        return try RecordCodec.decode(Data(json.utf8), fileName: "a.json")
     }
 
     private func sample(_ at: String, _ used: Double, _ resetsAt: String? = nil) -> String {
@@ -77,7 +77,7 @@ struct HistoryReadingTests {
              "lastUpdated": "2026-11-30T12:00:00Z", "sessionSamples": [\(sample("2026-11-30T11:00:00Z", 300))],
              "weeklySamples": [\(sample("2026-11-30T13:00:00Z", 3))]}]}
             """
-        let record = try SnapshotCodec.decode(Data(json.utf8), fileName: "a.json", keepHistory: false)
+        let record = try RecordCodec.decode(Data(json.utf8), fileName: "a.json", keepHistory: false)
         #expect(record.snapshot.providers[0].weeklySamples == nil)
         #expect(record.snapshot.providers[0].sessionSamples == nil)
         #expect(record.notes.isEmpty)
@@ -94,7 +94,7 @@ struct HistoryReadingTests {
             used = min(100, used + 0.7)
         }
         let full = try decode(samples.joined(separator: ","))
-        let skipped = try SnapshotCodec.decode(
+        let skipped = try RecordCodec.decode(
             Data(
                 """
                 {"generatedAt": "2026-11-30T12:00:00Z", "deviceID": "a", "providers": [{"providerID": "claude",

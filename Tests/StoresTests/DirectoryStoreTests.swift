@@ -9,7 +9,7 @@ struct DirectoryHarness: StoreHarness {
     let root = TemporaryDirectory("aggctl-store")
     var storePath: String { root.file("store") }
 
-    func makeStore() throws -> any SnapshotStore { DirectoryStore(path: storePath) }
+    func makeStore() throws -> any RecordStore { DirectoryStore(path: storePath) }
 
     func plant(_ name: String, _ data: Data) throws {
         try root.write("store/" + name, data)
@@ -52,7 +52,7 @@ struct DirectoryStoreTests {
         try FileManager.default.createSymbolicLink(
             atPath: harness.storePath + "/evil.json", withDestinationPath: outside)
         let store = try harness.makeStore()
-        #expect(throws: SnapshotStoreError.notARegularFile(name: "evil.json")) {
+        #expect(throws: StoreError.notARegularFile(name: "evil.json")) {
             try store.readRecord(named: "evil.json")
         }
         let contents = try store.readContents()
@@ -65,7 +65,7 @@ struct DirectoryStoreTests {
         try harness.plant("placeholder.txt", Data())
         #expect(mkfifo(harness.storePath + "/pipe.json", 0o644) == 0)
         let store = try harness.makeStore()
-        #expect(throws: SnapshotStoreError.notARegularFile(name: "pipe.json")) {
+        #expect(throws: StoreError.notARegularFile(name: "pipe.json")) {
             try store.readRecord(named: "pipe.json")
         }
     }
@@ -77,7 +77,7 @@ struct DirectoryStoreTests {
         let socket = try UnixSocket(path: harness.storePath + "/sock.json")
         defer { socket.close() }
         let store = try harness.makeStore()
-        #expect(throws: SnapshotStoreError.notARegularFile(name: "sock.json")) {
+        #expect(throws: StoreError.notARegularFile(name: "sock.json")) {
             try store.readRecord(named: "sock.json")
         }
     }
@@ -86,7 +86,7 @@ struct DirectoryStoreTests {
     func parentIsNotCreated() throws {
         let root = TemporaryDirectory()
         let store = DirectoryStore(path: root.file("missing/store"))
-        #expect(throws: SnapshotStoreError.parentMissing(store: root.file("missing/store"))) {
+        #expect(throws: StoreError.parentMissing(store: root.file("missing/store"))) {
             try store.writeRecord(StoreConformance.record(StoreConformance.laptop), for: StoreConformance.laptop)
         }
         #expect(root.entries().isEmpty)
@@ -96,7 +96,7 @@ struct DirectoryStoreTests {
     func fileIsNotAStore() throws {
         let root = TemporaryDirectory()
         let path = try root.write("plain", "x")
-        #expect(throws: SnapshotStoreError.notAStore(store: path)) { try DirectoryStore(path: path).listRecords() }
+        #expect(throws: StoreError.notAStore(store: path)) { try DirectoryStore(path: path).listRecords() }
     }
 
     @Test("two files claiming one deviceID: the one named after it is read, the other reported")

@@ -21,8 +21,8 @@ struct FuzzRegressionTests {
     func records() throws {
         for path in Repository.fuzzRegressions("record") {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            if let fast = try? SnapshotCodec.decode(data, fileName: "fuzz.json") {
-                #expect(try SnapshotCodec.decodeWithFoundation(data, fileName: "fuzz.json").snapshot == fast.snapshot)
+            if let fast = try? RecordCodec.decode(data, fileName: "fuzz.json") {
+                #expect(try RecordCodec.decodeWithFoundation(data, fileName: "fuzz.json").snapshot == fast.snapshot)
             }
         }
     }

@@ -103,11 +103,11 @@ struct S3SettingsTests {
             bucket: "team", environment: ["AWS_ENDPOINT_URL": "https://minio.example.org:9000/"], home: "/nonexistent")
         #expect(custom.endpoint == "https://minio.example.org:9000")
         #expect(custom.pathStyle)
-        #expect(throws: SnapshotStoreError.self) {
+        #expect(throws: StoreError.self) {
             try S3Settings.resolve(bucket: "team", environment: ["AWS_ENDPOINT_URL": "ftp://x/"], home: "/nonexistent")
         }
         for region in ["eu west", "us-east-1/evil", "é", "a\r\nb"] {
-            #expect(throws: SnapshotStoreError.self, "\(region.debugDescription)") {
+            #expect(throws: StoreError.self, "\(region.debugDescription)") {
                 try S3Settings.resolve(bucket: "team", environment: ["AWS_REGION": region], home: "/nonexistent")
             }
         }

@@ -16,7 +16,7 @@ struct S3Harness: StoreHarness {
         prefix = server.makePrefix() + "store/"
     }
 
-    func makeStore() throws -> any SnapshotStore { try server.store(prefix: prefix) }
+    func makeStore() throws -> any RecordStore { try server.store(prefix: prefix) }
 
     func plant(_ name: String, _ data: Data) throws { try server.put(prefix + name, data) }
 
@@ -24,7 +24,7 @@ struct S3Harness: StoreHarness {
 
     /// The same store reached through a fault proxy that counts and breaks requests; it keeps the Host
     /// header, which the signature covers.
-    func storeThroughProxy() throws -> (store: any SnapshotStore, proxy: FaultProxy) {
+    func storeThroughProxy() throws -> (store: any RecordStore, proxy: FaultProxy) {
         let proxy = try FaultProxy(upstream: server.origin, keepsHost: true)
         var environment = server.environment
         environment["AWS_ENDPOINT_URL"] = proxy.origin
@@ -113,7 +113,7 @@ struct S3StoreBehaviourTests {
         do {
             _ = try store.listRecords()
             Issue.record("a wrong secret was accepted")
-        } catch let error as SnapshotStoreError {
+        } catch let error as StoreError {
             let text = "\(error)"
             guard case .permissionDenied = error else { return #expect(Bool(false), "\(text)") }
             #expect(text.contains("secret access key"), "\(text)")
@@ -127,7 +127,7 @@ struct S3StoreBehaviourTests {
         let location = try StoreLocation.parse("s3://no-such-bucket-here/team/")
         let store = try S3Backend().open(
             location, context: StoreContext(environment: server.environment, home: "/nonexistent"))
-        let listing = #expect(throws: SnapshotStoreError.self) { try store.listRecords() }
+        let listing = #expect(throws: StoreError.self) { try store.listRecords() }
         #expect(listing.map { "\($0)" }?.contains("bucket 'no-such-bucket-here' does not exist") == true)
         do {
             try store.writeRecord(StoreConformance.record(StoreConformance.laptop), for: StoreConformance.laptop)

@@ -75,7 +75,7 @@ struct CompressedRecordTests {
 /// An S3 listing is the server's word too: keys outside the prefix, below it or with control characters
 /// are never records of the store, and a listing that claims to go on without a new token is refused.
 struct HostileS3ListingTests {
-    func store(bucket: String) throws -> any SnapshotStore {
+    func store(bucket: String) throws -> any RecordStore {
         let server = try LocalServer.sharedHTTPServer()
         return try S3Backend().open(
             try StoreLocation.parse("s3://\(bucket)/team/"),

@@ -29,7 +29,7 @@ struct WebDAVHarness: StoreHarness {
                 }))
     }
 
-    func makeStore() throws -> any SnapshotStore { WebDAVStore(url: storeURL, client: Self.client()) }
+    func makeStore() throws -> any RecordStore { WebDAVStore(url: storeURL, client: Self.client()) }
 
     func plant(_ name: String, _ data: Data) throws {
         if !FileManager.default.fileExists(atPath: storePath) {
@@ -83,7 +83,7 @@ struct WebDAVStoreFailureTests {
         do {
             try store.writeRecord(StoreConformance.record(StoreConformance.laptop), for: StoreConformance.laptop)
             Issue.record("a wrong password wrote a record")
-        } catch let error as SnapshotStoreError {
+        } catch let error as StoreError {
             guard case .permissionDenied = error else { throw error }
             #expect("\(error)".contains(harness.storeURL.absoluteString))
             #expect(!"\(error)".contains("wrong-secret") && !"\(error)".contains(WebDAVServer.password))
@@ -101,7 +101,7 @@ struct WebDAVStoreFailureTests {
             try store.readRecord(named: StoreConformance.laptop.recordName)
                 == StoreConformance.record(StoreConformance.laptop))
         let wrong = WebDAVStore(url: url, client: WebDAVHarness.client(password: "wrong-secret"))
-        #expect(throws: SnapshotStoreError.self) { try wrong.listRecords() }
+        #expect(throws: StoreError.self) { try wrong.listRecords() }
         #expect(server.requestLog().contains { $0.hasPrefix("PROPFIND") && $0.hasSuffix(" 401") })
     }
 
@@ -136,7 +136,7 @@ struct WebDAVStoreFailureTests {
         let harness = try WebDAVHarness(.apache)
         let url = URL(string: "\(harness.server.origin)/\(harness.folder)/no/such/store/")!
         let store = WebDAVStore(url: url, client: WebDAVHarness.client())
-        #expect(throws: SnapshotStoreError.parentMissing(store: url.absoluteString)) {
+        #expect(throws: StoreError.parentMissing(store: url.absoluteString)) {
             try store.writeRecord(StoreConformance.record(StoreConformance.laptop), for: StoreConformance.laptop)
         }
     }
@@ -175,7 +175,7 @@ struct FaultyWebDAVHarness: StoreHarness {
         try proxy.inject("reset", method: "DELETE")
     }
 
-    func makeStore() throws -> any SnapshotStore {
+    func makeStore() throws -> any RecordStore {
         WebDAVStore(url: URL(string: "\(proxy.origin)/\(direct.folder)/store/")!, client: WebDAVHarness.client())
     }
 

@@ -7,9 +7,9 @@ import Testing
 /// A store under test, with the back doors the checks need to set up situations a store's own API
 /// cannot create (a foreign file, a huge file). Every store implementation provides one; the suite lives
 /// here so that every test target can run it on the stores it starts.
-public protocol StoreHarness: Sendable {
+package protocol StoreHarness: Sendable {
     /// A store at a location that does not exist yet, whose parent does.
-    func makeStore() throws -> any SnapshotStore
+    func makeStore() throws -> any RecordStore
     /// Puts raw bytes at `name` in the store, bypassing the store's API (creating the store if needed).
     func plant(_ name: String, _ data: Data) throws
     /// Every name in the store, hidden ones included.
@@ -20,30 +20,30 @@ public protocol StoreHarness: Sendable {
 }
 
 extension StoreHarness {
-    public var listsHiddenFiles: Bool { true }
+    package var listsHiddenFiles: Bool { true }
 }
 
-/// One behaviour every `SnapshotStore` must have, named so that a failure reads as the broken promise.
-public struct ConformanceCheck: Sendable, CustomTestStringConvertible {
-    public var name: String
-    public var run: @Sendable (any StoreHarness) throws -> Void
+/// One behaviour every `RecordStore` must have, named so that a failure reads as the broken promise.
+package struct ConformanceCheck: Sendable, CustomTestStringConvertible {
+    package var name: String
+    package var run: @Sendable (any StoreHarness) throws -> Void
 
-    public var testDescription: String { name }
+    package var testDescription: String { name }
 }
 
 /// The suite every store runs: `@Test(arguments: StoreConformance.checks)` in each store's tests.
-public enum StoreConformance {
-    public static let laptop = Records.id("laptop-1")
-    public static let desktop = Records.id("desktop-2")
+package enum StoreConformance {
+    package static let laptop = Records.id("laptop-1")
+    package static let desktop = Records.id("desktop-2")
 
-    public static func record(_ id: DeviceID, used: Double = 40) -> Data {
+    package static func record(_ id: DeviceID, used: Double = 40) -> Data {
         Records.json(
             Records.snapshot(
                 id.rawValue, generatedAt: "2026-11-30T12:00:00Z",
                 [Records.entry(at: "2026-11-30T11:59:00Z", sessionUsed: used)]))
     }
 
-    public static let checks: [ConformanceCheck] = [
+    package static let checks: [ConformanceCheck] = [
         ConformanceCheck(name: "a written record reads back byte for byte") { harness in
             let store = try harness.makeStore()
             try store.writeRecord(record(laptop), for: laptop)
@@ -78,7 +78,7 @@ public enum StoreConformance {
             defer { buffer.deallocate() }
             for (named, listed) in zip(names, listing) {
                 let count = try store.readRecord(
-                    named: named.name, maximumSize: SnapshotCodec.maximumRecordSize, into: &buffer)
+                    named: named.name, maximumSize: RecordCodec.maximumRecordSize, into: &buffer)
                 #expect(count == Int(listed.size ?? -1))
                 // The version the full listing gives: from the names listing, or else from the read.
                 #expect((named.version ?? buffer.examined?.version) == listed.version, "\(named.name)")
@@ -104,7 +104,7 @@ public enum StoreConformance {
         ConformanceCheck(name: "a missing store is reported as missing, and the first write creates it") { harness in
             let store = try harness.makeStore()
             if store.traits.firstWriteCreatesStore {
-                #expect(throws: SnapshotStoreError.storeMissing(store: store.displayName)) { try store.listRecords() }
+                #expect(throws: StoreError.storeMissing(store: store.displayName)) { try store.listRecords() }
             } else {
                 #expect(try store.listRecords().isEmpty, "a store with nothing written yet is empty")
             }
@@ -133,21 +133,20 @@ public enum StoreConformance {
         },
         ConformanceCheck(name: "a record over the size limit is refused without being read") { harness in
             let store = try harness.makeStore()
-            let limit = SnapshotCodec.maximumRecordSize
+            let limit = RecordCodec.maximumRecordSize
             try harness.plant("huge.json", Data(count: limit + 1))
-            #expect(throws: SnapshotStoreError.recordTooLarge(name: "huge.json", size: Int64(limit + 1), limit: limit))
-            {
+            #expect(throws: StoreError.recordTooLarge(name: "huge.json", size: Int64(limit + 1), limit: limit)) {
                 try store.readRecord(named: "huge.json")
             }
             try harness.plant("exact.json", Data(count: 1024))
-            #expect(throws: SnapshotStoreError.recordTooLarge(name: "exact.json", size: 1024, limit: 1000)) {
+            #expect(throws: StoreError.recordTooLarge(name: "exact.json", size: 1024, limit: 1000)) {
                 try store.readRecord(named: "exact.json", maximumSize: 1000)
             }
         },
         ConformanceCheck(name: "reading a record that is not there says it is missing") { harness in
             let store = try harness.makeStore()
             try store.writeRecord(record(laptop), for: laptop)
-            #expect(throws: SnapshotStoreError.recordMissing(name: desktop.recordName)) {
+            #expect(throws: StoreError.recordMissing(name: desktop.recordName)) {
                 try store.readRecord(named: desktop.recordName)
             }
         },

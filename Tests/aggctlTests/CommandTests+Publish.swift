@@ -24,7 +24,7 @@ extension CommandTests {
 
         #expect(harness.run("publish", "--store", store, "--from", "-").status == .success)
         #expect(try String(contentsOfFile: idFile, encoding: .utf8).trimmingCharacters(in: .newlines) == id)
-        let record = try SnapshotCodec.decode(
+        let record = try RecordCodec.decode(
             Data(contentsOf: URL(fileURLWithPath: store + "/\(id).json")), fileName: "\(id).json")
         #expect(record.snapshot.deviceName == "test-host")
         #expect(record.snapshot.generatedAt == harness.now)
@@ -39,7 +39,7 @@ extension CommandTests {
             "publish", "--store", harness.home.file("store"), "--device-id", "box", "--dry-run",
             "--from", Repository.path("Examples/usage/codexbar-usage.json"))
         #expect(outcome.status == .success)
-        let record = try SnapshotCodec.decode(Data(outcome.output.utf8), fileName: "box.json")
+        let record = try RecordCodec.decode(Data(outcome.output.utf8), fileName: "box.json")
         #expect(record.snapshot.deviceID.rawValue == "box")
         #expect(record.snapshot.providers.map(\.providerID) == ["codex", "claude", "cursor"])
         #expect(harness.home.entries().contains("store") == false)
@@ -71,7 +71,7 @@ extension CommandTests {
             "publish", "--store", harness.home.file("store"), "--device-id", "box", "--dry-run", "--source",
             "codex:" + home)
         #expect(outcome.status == .success, "\(outcome.errors)")
-        let record = try SnapshotCodec.decode(Data(outcome.output.utf8), fileName: "box.json")
+        let record = try RecordCodec.decode(Data(outcome.output.utf8), fileName: "box.json")
         let codex = try #require(record.snapshot.providers.first)
         #expect(codex.providerID == "codex")
         #expect(codex.accountEmail == "dev243@example.com")
@@ -92,7 +92,7 @@ extension CommandTests {
             "publish", "--store", harness.home.file("store"), "--device-id", "box", "--dry-run", "--source",
             "codex:" + home, "--source", "codex-api:" + home)
         #expect(outcome.status == .success, "\(outcome.errors)")
-        let record = try SnapshotCodec.decode(Data(outcome.output.utf8), fileName: "box.json")
+        let record = try RecordCodec.decode(Data(outcome.output.utf8), fileName: "box.json")
         #expect(record.snapshot.providers.count == 1)
         let codex = try #require(record.snapshot.providers.first)
         #expect(codex.session?.usedPercent == 14, "the endpoint's exact window wins over the logs'")
@@ -106,7 +106,7 @@ extension CommandTests {
             "publish", "--store", harness.home.file("store"), "--device-id", "box", "--dry-run", "--source", "codex-api"
         )
         #expect(signedOut.status == .success, "\(signedOut.errors)")
-        let entry = try SnapshotCodec.decode(Data(signedOut.output.utf8), fileName: "box.json").snapshot.providers.first
+        let entry = try RecordCodec.decode(Data(signedOut.output.utf8), fileName: "box.json").snapshot.providers.first
         #expect(entry?.error == "signed out (no ChatGPT login in '\(harness.home.file("nowhere"))/auth.json')")
     }
 }

@@ -65,7 +65,7 @@ struct StateReaderTests {
     }
 
     static func foundation<Value: Decodable>(_ data: Data, as type: Value.Type = Value.self) -> Value? {
-        try? SnapshotCodec.makeDecoder().decode(Value.self, from: data)
+        try? RecordCodec.makeDecoder().decode(Value.self, from: data)
     }
 
     /// Printable ASCII only: keys both writers order alike (bytes, and Foundation's sorted keys), and text
@@ -80,7 +80,7 @@ struct StateReaderTests {
         var random = SeededGenerator(seed: seed)
         for round in 0..<400 {
             let state = make(&random, round % 7)
-            let data = try SnapshotCodec.makeEncoder(pretty: round % 2 == 0).encode(state)
+            let data = try RecordCodec.makeEncoder(pretty: round % 2 == 0).encode(state)
             let read = data.withUnsafeBytes(quickly)
             let quick = try #require(read, "round \(round): \(String(decoding: data, as: UTF8.self))")
             #expect(quick == foundation(data, as: Value.self), "round \(round)")
@@ -104,7 +104,7 @@ struct StateReaderTests {
         var left = 0
         for round in 0..<3000 {
             var bytes = [UInt8](
-                try SnapshotCodec.makeEncoder(pretty: round % 2 == 0).encode(make(&random, 1 + round % 3)))
+                try RecordCodec.makeEncoder(pretty: round % 2 == 0).encode(make(&random, 1 + round % 3)))
             for _ in 0..<Int.random(in: 1...3, using: &random) {
                 let at = Int.random(in: 0...bytes.count, using: &random)
                 switch Int.random(in: 0..<4, using: &random) {
@@ -147,7 +147,7 @@ struct StateReaderTests {
             #expect(read == state, "round \(round)")
             if plain(state) {
                 identical += 1
-                let reference = try SnapshotCodec.makeEncoder(pretty: false).encode(state)
+                let reference = try RecordCodec.makeEncoder(pretty: false).encode(state)
                 #expect(
                     written == reference,
                     "round \(round):\n\(String(decoding: written, as: UTF8.self))\n\(String(decoding: reference, as: UTF8.self))"

@@ -113,7 +113,7 @@ struct StatusTemplateTests {
         entry.weekly = UsageWindow(usedPercent: 30, windowMinutes: 10080, resetsAt: now.addingTimeInterval(86_400))
         let record = try cached.home.write(
             "store/laptop.json",
-            try SnapshotCodec.encode(
+            try RecordCodec.encode(
                 DeviceSnapshot(
                     deviceID: Records.id("laptop"), deviceName: "laptop", generatedAt: now.addingTimeInterval(-60),
                     providers: [entry])))

@@ -88,7 +88,7 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         }
         _ = linear("a record's read") { try? FastRecordDecoder.decode(bytes, fileName: "fuzz.json") }
         if var fast = try? FastRecordDecoder.decode(bytes, fileName: "fuzz.json") {
-            guard let reference = try? SnapshotCodec.decodeWithFoundation(Data(bytes), fileName: "fuzz.json") else {
+            guard let reference = try? RecordCodec.decodeWithFoundation(Data(bytes), fileName: "fuzz.json") else {
                 fatalError("the fast reader accepted a record Foundation rejects")
             }
             // The one deliberate difference in words: "out of range" where Foundation says "not valid JSON".
@@ -114,16 +114,16 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         let snapshot = DeviceSnapshot(
             deviceID: DeviceID(rawValue: "fuzz")!, deviceName: "fuzz", appVersion: "fuzz", generatedAt: now,
             providers: providers)
-        guard let written = try? SnapshotCodec.encode(snapshot, pretty: false) else {
+        guard let written = try? RecordCodec.encode(snapshot, pretty: false) else {
             fatalError("publish cannot write a record of input it accepted")
         }
-        guard let read = try? SnapshotCodec.decode(written, fileName: "fuzz.json") else {
+        guard let read = try? RecordCodec.decode(written, fileName: "fuzz.json") else {
             fatalError("publish wrote a record its reader refuses")
         }
-        guard (try? SnapshotCodec.encode(read.snapshot, pretty: false)) == written else {
+        guard (try? RecordCodec.encode(read.snapshot, pretty: false)) == written else {
             fatalError("a record written and read back writes other bytes")
         }
-        guard (try? SnapshotCodec.encodeWithFoundation(snapshot)) == written else {
+        guard (try? RecordCodec.encodeWithFoundation(snapshot)) == written else {
             fatalError("the record writer and Foundation's encoder write other bytes")
         }
     case "listing":
@@ -166,7 +166,7 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         for entry in made.compactMap({ $0 }) {
             let admitted = entry.admitted(source: "fuzz", now: now).entry
             if let used = admitted.session?.usedPercent, !used.isFinite { fatalError("admitted \(used)") }
-            _ = try? SnapshotCodec.encode(
+            _ = try? RecordCodec.encode(
                 DeviceSnapshot(
                     deviceID: DeviceID(rawValue: "fuzz")!, deviceName: "fuzz", generatedAt: now, providers: [admitted]))
         }
@@ -190,7 +190,7 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         // `check`'s ledger: read by Foundation's decoder (its one reader), written back by the quick
         // writer of the alert state, which must read back, and write again to the same bytes (dates are
         // kept to the millisecond, so a finer one read changes once, in the first write).
-        let decoder = SnapshotCodec.makeDecoder()
+        let decoder = RecordCodec.makeDecoder()
         if let document = try? decoder.decode(LedgerDocument<AlertState>.self, from: Data(bytes)),
             let written = try? document.encoded()
         {
@@ -205,7 +205,7 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         fuzzEnvelope(bytes)
     case "history":
         if let quick = LocalHistory.quickly(from: bytes) {
-            guard let reference = try? SnapshotCodec.makeDecoder().decode(LocalHistory.self, from: Data(bytes)) else {
+            guard let reference = try? RecordCodec.makeDecoder().decode(LocalHistory.self, from: Data(bytes)) else {
                 fatalError("the quick history reader accepted what Foundation rejects")
             }
             guard reference == quick else { fatalError("the quick history reader and Foundation disagree") }

@@ -110,7 +110,7 @@ enum DevicesCommand {
                         + "(aggctl devices lists the ids)")
             }
             try store.removeRecord(for: device)
-        } catch let error as SnapshotStoreError {
+        } catch let error as StoreError {
             throw CommandFailure(error.description)
         }
         context.console.print("removed '\(device.recordName)' from '\(location.displayName)'")

@@ -63,7 +63,7 @@ enum DoctorCommand {
 
     /// Which records are sealed, for which key ids, which are plaintext, and whether this machine holds
     /// the key publish would seal with (`store` unsealed: the records as the server holds them).
-    private static func checkSealing(_ store: any SnapshotStore, context: RunContext, report: (StoreFinding) -> Void) {
+    private static func checkSealing(_ store: any RecordStore, context: RunContext, report: (StoreFinding) -> Void) {
         let ring = context.sealing as? KeyRing
         var byKey: [String: Int] = [:]
         var plaintext = 0
@@ -71,14 +71,14 @@ enum DoctorCommand {
         // which would send a person to look for a machine publishing without the key.
         var unreadable = 0
         for info in (try? store.listRecords()) ?? [] {
-            guard let data = try? store.readRecord(named: info.name, maximumSize: SnapshotCodec.maximumRecordSize)
+            guard let data = try? store.readRecord(named: info.name, maximumSize: RecordCodec.maximumRecordSize)
             else {
                 unreadable += 1
                 continue
             }
             if let id = Envelope.keyID(of: data) {
                 byKey[id, default: 0] += 1
-            } else if (try? SnapshotCodec.decode(data, fileName: info.name)) != nil {
+            } else if (try? RecordCodec.decode(data, fileName: info.name)) != nil {
                 plaintext += 1
             } else {
                 unreadable += 1
@@ -113,7 +113,7 @@ enum DoctorCommand {
 
     /// Whether another machine publishes under this machine's device id (`CloneGuard`).
     private static func checkDeviceID(
-        _ store: any SnapshotStore, location: StoreLocation, context: RunContext, report: (StoreFinding) -> Void
+        _ store: any RecordStore, location: StoreLocation, context: RunContext, report: (StoreFinding) -> Void
     ) {
         let kept = context.configuration.setting("device-id").flatMap { DeviceID(rawValue: $0.value) }
         guard
@@ -181,7 +181,7 @@ enum DoctorCommand {
 
     /// Reads every record, as `status` would. Returns the names of the files listed (records and those
     /// with problems), or nil when the store does not exist.
-    private static func checkListing(_ store: any SnapshotStore, report: (StoreFinding) -> Void) -> [String]? {
+    private static func checkListing(_ store: any RecordStore, report: (StoreFinding) -> Void) -> [String]? {
         do {
             let contents = try store.readContents()
             let records = contents.records.count
@@ -202,7 +202,7 @@ enum DoctorCommand {
                 }
             }
             return contents.records.map(\.fileName) + Set(contents.problems.map(\.file)).sorted()
-        } catch SnapshotStoreError.storeMissing {
+        } catch StoreError.storeMissing {
             report(
                 StoreFinding(
                     check: "listing", outcome: .warning, detail: "the store does not exist yet",
@@ -218,7 +218,7 @@ enum DoctorCommand {
 
     /// Writes, reads back and removes a probe record.
     private static func checkWrite(
-        _ store: any SnapshotStore, diagnosis: any StoreDiagnosis, clock: () -> Date, report: (StoreFinding) -> Void
+        _ store: any RecordStore, diagnosis: any StoreDiagnosis, clock: () -> Date, report: (StoreFinding) -> Void
     ) {
         let probe = DeviceID(rawValue: "aggctl-doctor-" + String(UInt32.random(in: 0...UInt32.max), radix: 16))!
         let data = Data(

@@ -157,12 +157,12 @@ enum PublishCommand {
             generatedAt: now,
             providers: providers)
         if dryRun {
-            context.console.output.write(String(decoding: try SnapshotCodec.encode(snapshot), as: UTF8.self))
+            context.console.output.write(String(decoding: try RecordCodec.encode(snapshot), as: UTF8.self))
             return .success
         }
         // Compact in the store: a record is for programs (a week of history indented was twice the size);
         // `--dry-run` shows it indented for people.
-        let data = try SnapshotCodec.encode(snapshot, pretty: false)
+        let data = try RecordCodec.encode(snapshot, pretty: false)
         guard let location else { throw CommandFailure("publish needs --store S to write the record") }
         let store = try context.openStore(location)
         let cloneGuard = CloneGuard(stateDirectory: context.stateDirectory, store: location.displayName)
@@ -173,7 +173,7 @@ enum PublishCommand {
         if cloneGuard.remembered() == nil {
             do {
                 isNew = try store.listRecordNames().isEmpty
-            } catch SnapshotStoreError.storeMissing {
+            } catch StoreError.storeMissing {
                 isNew = true
             } catch {}
         }
@@ -182,7 +182,7 @@ enum PublishCommand {
         }
         do {
             try store.writeRecord(data, for: deviceID)
-        } catch let error as SnapshotStoreError {
+        } catch let error as StoreError {
             throw CommandFailure(error.description)
         }
         cloneGuard.remember(snapshot, bytes: data)
@@ -232,7 +232,7 @@ enum PublishCommand {
     /// in a folder, hourly on a server (the sweep lists the whole store), as a stamp file in the cache
     /// folder records. Uses the real clock: `--now` dates the record, not the files. A store that writes
     /// in place (S3) stages nothing, so has nothing to sweep.
-    static func sweepLeftovers(in store: any SnapshotStore, of deviceID: DeviceID, context: RunContext) {
+    static func sweepLeftovers(in store: any RecordStore, of deviceID: DeviceID, context: RunContext) {
         guard let store = store as? any StagingStore else { return }
         let realNow = Date()
         guard !store.traits.sweepsCheaply else {
@@ -315,7 +315,7 @@ enum PublishCommand {
         } else {
             data = try readFile(input)
         }
-        guard data.count <= SnapshotCodec.maximumRecordSize else {
+        guard data.count <= RecordCodec.maximumRecordSize else {
             throw CommandFailure("--from '\(input)' is over the 32 MiB limit")
         }
         do {

@@ -196,7 +196,7 @@ enum StatusCommand {
     static func storeAccess<Value>(_ body: () throws -> Value) throws -> Value {
         do {
             return try body()
-        } catch let error as SnapshotStoreError {
+        } catch let error as StoreError {
             throw CommandFailure(error.description)
         }
     }
@@ -239,7 +239,7 @@ enum StatusCommand {
             if let error = account.error {
                 // A newer entry from another machine that has no figures: its error, and where it came from.
                 let from = account.errorDeviceID.map { " (\($0), newer)" } ?? ""
-                notes.append(SnapshotCodec.printable(error, limit: 40) + from)
+                notes.append(RecordCodec.printable(error, limit: 40) + from)
             }
             var from = "\(account.deviceName), \(HumanFormat.ago(account.lastUpdated, now: result.now))"
             if account.seenOn.count > 1 { from += " (seen on \(account.seenOn.count))" }

@@ -5,13 +5,13 @@ import Snapshots
 
 /// `check` keeps the alert state in its delivery ledger (`alerts.json`), beside the outbox.
 ///
-/// The state is written as `JSONEncoder` writes the ledger's document (`SnapshotCodec.makeEncoder(pretty:
+/// The state is written as `JSONEncoder` writes the ledger's document (`RecordCodec.makeEncoder(pretty:
 /// false)`: compact, keys sorted), the accounts written directly: encoding a thousand accounts' state took
 /// `JSONEncoder` 60 ms, and a `check` writes it whenever an account moved. Queued events are few:
 /// `JSONEncoder` writes those, in their place. Nil when a figure is not finite (which `JSONEncoder`
 /// refuses, and then says why).
 extension AlertState: LedgerDecisions {
-    public func quicklyEncodedDocument(outbox queued: Data) -> Data? {
+    package func quicklyEncodedDocument(outbox queued: Data) -> Data? {
         let accounts = self.accounts
         for state in accounts.values {
             guard state.remainingPercent.isFinite, state.heldRestore?.remainingPercent.isFinite ?? true else {

@@ -36,7 +36,7 @@ struct CloneGuard {
     }
 
     func remembered() -> Written? {
-        FileSystem.contents(of: path).flatMap { try? SnapshotCodec.makeDecoder().decode(Written.self, from: $0) }
+        FileSystem.contents(of: path).flatMap { try? RecordCodec.makeDecoder().decode(Written.self, from: $0) }
     }
 
     /// Keeps what was just written; a memory that cannot be kept only costs a later warning.
@@ -44,7 +44,7 @@ struct CloneGuard {
         let value = Written(
             deviceID: written.deviceID.rawValue, generatedAt: written.generatedAt, deviceName: written.deviceName,
             digest: Self.digest(bytes))
-        guard let data = try? SnapshotCodec.makeEncoder(pretty: false).encode(value) else { return }
+        guard let data = try? RecordCodec.makeEncoder(pretty: false).encode(value) else { return }
         try? AtomicFile.writePrivate(data, to: path)
     }
 
@@ -60,11 +60,11 @@ struct CloneGuard {
 
     /// Whether the record under `deviceID` in `store` is not the one this machine wrote last (nil when it
     /// is, when there is none, or when it cannot be read).
-    func check(in store: any SnapshotStore, deviceID: DeviceID, deviceName: String, now: Date) -> Finding? {
+    func check(in store: any RecordStore, deviceID: DeviceID, deviceName: String, now: Date) -> Finding? {
         guard let data = try? store.readRecord(named: deviceID.recordName) else { return nil }
         let last = remembered().flatMap { $0.deviceID == deviceID.rawValue ? $0 : nil }
         if let last, last.digest == Self.digest(data) { return nil }
-        guard let found = try? SnapshotCodec.decode(data, fileName: deviceID.recordName).snapshot else { return nil }
+        guard let found = try? RecordCodec.decode(data, fileName: deviceID.recordName).snapshot else { return nil }
         if let last {
             return found.generatedAt < last.generatedAt ? .older(found, wroteAt: last.generatedAt) : .otherWriter(found)
         }

@@ -161,7 +161,7 @@ extension RunContext {
     }
 
     /// A store for `location`, opened by the backend that parsed it; sealed when the run was given keys.
-    func openStore(_ location: StoreLocation) throws -> any SnapshotStore {
+    func openStore(_ location: StoreLocation) throws -> any RecordStore {
         guard let backend = StoreRegistry.standard.backend(of: location) else {
             throw CommandFailure("no store backend for '\(location.displayName)'")
         }

@@ -58,7 +58,7 @@ enum DeviceIdentity {
         let text = String(decoding: data, as: UTF8.self).trimmingWhitespace()
         guard let id = DeviceID(rawValue: text) else {
             throw CommandFailure(
-                "device id file '\(path)' holds '\(SnapshotCodec.printable(text))', not a valid device id; "
+                "device id file '\(path)' holds '\(RecordCodec.printable(text))', not a valid device id; "
                     + "fix or remove it")
         }
         return id

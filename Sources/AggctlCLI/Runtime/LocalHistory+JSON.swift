@@ -3,13 +3,13 @@ import Portable
 import Snapshots
 
 extension LocalHistory {
-    /// The history as `JSONEncoder` writes it (`SnapshotCodec.makeEncoder(pretty: false)`), written
+    /// The history as `JSONEncoder` writes it (`RecordCodec.makeEncoder(pretty: false)`), written
     /// directly: two weeks of samples of two accounts took `JSONEncoder` a third of a `publish`, which
     /// writes them on every run. Nil when a figure is not finite (which `JSONEncoder` refuses, and then
     /// says why).
     func encoded() throws -> Data {
         if let data = quicklyEncoded() { return data }
-        return try SnapshotCodec.makeEncoder(pretty: false).encode(self)
+        return try RecordCodec.makeEncoder(pretty: false).encode(self)
     }
 
     func quicklyEncoded() -> Data? {

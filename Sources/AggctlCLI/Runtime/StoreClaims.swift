@@ -39,7 +39,7 @@ struct StoreClaims: SharedDelivery {
         guard let own = ClaimName("sender-" + device.rawValue) else { return device.rawValue }
         // Rewritten a quarter of the hour it holds, not every minute: each write is a sync for every machine.
         let said = (try? claims.read(own)).flatMap {
-            try? SnapshotCodec.makeDecoder().decode(Claim.self, from: $0.data)
+            try? RecordCodec.makeDecoder().decode(Claim.self, from: $0.data)
         }
         if said.map({ abs(now.timeIntervalSince($0.at)) >= Self.senderFor / 4 }) ?? true {
             try? claims.replace(own, data: claimBytes())
@@ -47,7 +47,7 @@ struct StoreClaims: SharedDelivery {
         var senders: [String] = [device.rawValue]
         for name in (try? claims.names()) ?? [] where name.rawValue.hasPrefix("sender-") {
             guard let found = try? claims.read(name),
-                let claim = try? SnapshotCodec.makeDecoder().decode(Claim.self, from: found.data),
+                let claim = try? RecordCodec.makeDecoder().decode(Claim.self, from: found.data),
                 "sender-" + claim.device == name.rawValue, abs(now.timeIntervalSince(claim.at)) < Self.senderFor
             else { continue }
             senders.append(claim.device)
@@ -66,7 +66,7 @@ struct StoreClaims: SharedDelivery {
                 guard let name = generation == 1 ? base : ClaimName("\(event).\(generation)") else { break }
                 if try claims.create(name, data: claimBytes()) { return .send }
                 guard let found = try claims.read(name) else { continue }
-                let claim = try? SnapshotCodec.makeDecoder().decode(Claim.self, from: found.data)
+                let claim = try? RecordCodec.makeDecoder().decode(Claim.self, from: found.data)
                 if claim?.device == device.rawValue { return .send }
                 // A claim still being written reads empty: its file's time stands for it.
                 let at = claim?.at ?? found.modified
@@ -90,6 +90,6 @@ struct StoreClaims: SharedDelivery {
     }
 
     private func claimBytes() -> Data {
-        (try? SnapshotCodec.makeEncoder(pretty: false).encode(Claim(device: device.rawValue, at: now))) ?? Data()
+        (try? RecordCodec.makeEncoder(pretty: false).encode(Claim(device: device.rawValue, at: now))) ?? Data()
     }
 }

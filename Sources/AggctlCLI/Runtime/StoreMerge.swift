@@ -11,7 +11,7 @@ import Stores
 struct StoreMerge: Sendable {
     let reader: StoreReader
 
-    init(store: any SnapshotStore, cacheFolder: String?, readerVersion: String) {
+    init(store: any RecordStore, cacheFolder: String?, readerVersion: String) {
         reader = StoreReader(store: store, cacheFolder: cacheFolder, readerVersion: readerVersion)
     }
 
@@ -49,7 +49,7 @@ struct StoreMerge: Sendable {
     }
 
     /// Merges the store as it is now (`options.now` may be a chosen moment; `realNow` is the clock's).
-    /// - Throws: `SnapshotStoreError` when the store cannot be listed.
+    /// - Throws: `StoreError` when the store cannot be listed.
     func merge(options: MergeOptions, realNow: Date, history: HistoryDetail = .skip) throws -> Outcome {
         try merge(list(history: history, realNow: realNow), options: options, realNow: realNow, history: history)
     }

@@ -3,21 +3,21 @@ import Serialization
 import Snapshots
 
 /// Something a person should be told about a window: it ran out, came back, or is running low.
-public struct TransitionEvent: Codable, Sendable, Equatable {
-    public enum Kind: String, Codable, Sendable {
+package struct TransitionEvent: Codable, Sendable, Equatable {
+    package enum Kind: String, Codable, Sendable {
         case depleted, restored, warning
         /// A window will run out before its reset at the pace so far (`check --warn-pace`).
         case pace
     }
 
     /// The window an event is about.
-    public enum Window: Sendable, Equatable {
+    package enum Window: Sendable, Equatable {
         case session, weekly
         /// A limit, by its id and the provider's name for it.
         case limit(id: String, label: String)
 
         /// `session`, `weekly` or the limit's id: the event's `window`.
-        public var name: String {
+        package var name: String {
             switch self {
             case .session: "session"
             case .weekly: "weekly"
@@ -35,22 +35,22 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
     /// Stable for the life of the event: derived from the account, the window (but the session's, whose
     /// ids version 1 made without it), the kind, the threshold (warnings) and the `lastUpdated` of the
     /// entry that caused it, so a retried delivery is the same event.
-    public var id: String
-    public var kind: Kind
-    public var providerID: String
-    public var accountEmail: String?
-    public var remainingPercent: Double
-    public var resetsAt: Date?
-    public var title: String
-    public var body: String
+    package var id: String
+    package var kind: Kind
+    package var providerID: String
+    package var accountEmail: String?
+    package var remainingPercent: Double
+    package var resetsAt: Date?
+    package var title: String
+    package var body: String
     /// When the provider's figures showed the change: the causing entry's `lastUpdated`.
-    public var at: Date
+    package var at: Date
     /// The crossed threshold of a warning.
-    public var threshold: Int?
+    package var threshold: Int?
     /// `session`, `weekly` or a limit's id.
-    public var window: String
+    package var window: String
 
-    public init(
+    package init(
         kind: Kind, key: AccountKey, providerID: String, accountEmail: String?, remainingPercent: Double,
         resetsAt: Date?, at: Date, threshold: Int? = nil, window: Window = .session, etaSeconds: Double? = nil,
         atReset: Bool = false, zone: ZoneInfo = .utc

@@ -3,31 +3,31 @@ import Snapshots
 
 /// What `publish` observed of each account's windows on this machine, kept in the state directory
 /// (`history.json`, through `StateFile`) across runs, so that each record can carry its device's history.
-public struct LocalHistory: Codable, Sendable, Equatable {
+package struct LocalHistory: Codable, Sendable, Equatable {
     /// By `LocalHistory.key(of:)`.
-    public var accounts: [String: WindowHistory] = [:]
+    package var accounts: [String: WindowHistory] = [:]
 
-    public init() {}
+    package init() {}
 
     /// At most this many samples of a window are kept in the state directory.
-    public static let localBudget = 2000
+    package static let localBudget = 2000
 
     /// The samples of one account's two windows, oldest first.
-    public struct WindowHistory: Codable, Sendable, Equatable {
-        public var session: [UsageSample] = []
-        public var weekly: [UsageSample] = []
-        public init() {}
+    package struct WindowHistory: Codable, Sendable, Equatable {
+        package var session: [UsageSample] = []
+        package var weekly: [UsageSample] = []
+        package init() {}
     }
 
     /// One account of this machine: provider and normalised e-mail (no device needed: it is all one device).
-    public static func key(of entry: ProviderUsage) -> String {
+    package static func key(of entry: ProviderUsage) -> String {
         let email = entry.accountEmail.map { $0.trimmingWhitespace().lowercased() } ?? ""
         return "\(entry.providerID):\(email)"
     }
 
     /// Records what `entry` shows (and any samples it already carries, from a `--from` input), prunes what
     /// is older than the retention, and returns the entry with the history a record carries.
-    public mutating func observe(_ entry: ProviderUsage, now: Date) -> ProviderUsage {
+    package mutating func observe(_ entry: ProviderUsage, now: Date) -> ProviderUsage {
         let key = Self.key(of: entry)
         var history = accounts[key] ?? WindowHistory()
         func add(_ window: UsageWindow?, given: [UsageSample]?, to samples: inout [UsageSample]) {
@@ -58,7 +58,7 @@ public struct LocalHistory: Codable, Sendable, Equatable {
     }
 
     /// Forgets accounts with no sample in the retention before `now`.
-    public mutating func prune(now: Date) {
+    package mutating func prune(now: Date) {
         for key in Array(accounts.keys) {
             var history = accounts[key]!
             history.session = SamplingRule.pruned(history.session, now: now)

@@ -110,7 +110,7 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
     static func wholeDocument(
         _ file: String, now: (inode: UInt64, size: Int64, modified: Int64), keepingSince cutoff: Date, zones: Zones
     ) throws -> FileEntry {
-        guard now.size <= Int64(SnapshotCodec.maximumRecordSize), let data = FileSystem.contents(of: file)
+        guard now.size <= Int64(RecordCodec.maximumRecordSize), let data = FileSystem.contents(of: file)
         else { throw CollectorError("cannot read '\(file)' (unreadable, or over 32 MiB)") }
         let partial = data.withUnsafeBytes { Partial.read($0, keepingSince: cutoff, zones: zones) }
         return FileEntry(

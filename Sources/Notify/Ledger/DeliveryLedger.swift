@@ -3,7 +3,7 @@ import Snapshots
 
 /// What a ledger's owner decides and keeps beside the outbox (for `check`: the alert state). Its members
 /// sit at the top of the ledger's document, beside `outbox` and `schemaVersion`.
-public protocol LedgerDecisions: Codable, Sendable, Equatable {
+package protocol LedgerDecisions: Codable, Sendable, Equatable {
     init()
     /// The whole document (these members, the outbox as `outbox` gives it encoded, `schemaVersion` 1),
     /// byte for byte as `JSONEncoder` with sorted keys writes it, written directly; nil leaves it to
@@ -12,7 +12,7 @@ public protocol LedgerDecisions: Codable, Sendable, Equatable {
 }
 
 extension LedgerDecisions {
-    public func quicklyEncodedDocument(outbox: Data) -> Data? { nil }
+    package func quicklyEncodedDocument(outbox: Data) -> Data? { nil }
 }
 
 /// Exactly-once delivery in one place: the owner's decisions and the outbox of undelivered events in one
@@ -23,16 +23,16 @@ extension LedgerDecisions {
 /// loses no event), claims room in the journal for every delivery it may make, delivers, records each
 /// success at once (a crash repeats at most the one delivery in flight) and writes the document again. A
 /// write that would leave the file as it is (most runs of a cron job) is skipped, and its flushes with it.
-public struct DeliveryLedger<Decisions: LedgerDecisions>: Sendable {
-    public let file: StateFile
+package struct DeliveryLedger<Decisions: LedgerDecisions>: Sendable {
+    package let file: StateFile
     var journal: DeliveryJournal { DeliveryJournal(path: file.journalPath) }
 
-    public init(directory: String, name: String = "alerts") {
+    package init(directory: String, name: String = "alerts") {
         file = StateFile(directory: directory, name: name)
     }
 
     /// How the document read at the start of a cycle.
-    public enum Start: Sendable, Equatable {
+    package enum Start: Sendable, Equatable {
         case fresh
         case loaded
         /// It was not valid state: set aside at `aside`; the events of its outbox that were kept
@@ -45,7 +45,7 @@ public struct DeliveryLedger<Decisions: LedgerDecisions>: Sendable {
     /// - Parameters:
     ///   - timeout: give up (throw `StateFileError`) after waiting this many seconds for the lock.
     ///   - onWait: told once, after a few seconds of waiting, who holds the lock.
-    public func cycle<Result>(
+    package func cycle<Result>(
         timeout: TimeInterval? = nil, onWait: (String) -> Void = { _ in },
         _ body: (inout Session) throws -> Result
     ) throws -> Result {
@@ -56,10 +56,10 @@ public struct DeliveryLedger<Decisions: LedgerDecisions>: Sendable {
     }
 
     /// The ledger while its lock is held.
-    public struct Session {
-        public let start: Start
-        public var decisions: Decisions
-        public private(set) var outbox: Outbox
+    package struct Session {
+        package let start: Start
+        package var decisions: Decisions
+        package private(set) var outbox: Outbox
         /// What the file holds, when that is known exactly: then an unchanged document needs no write.
         private var persisted: LedgerDocument<Decisions>?
         private let ledger: DeliveryLedger
@@ -68,7 +68,7 @@ public struct DeliveryLedger<Decisions: LedgerDecisions>: Sendable {
             self.ledger = ledger
             var document = LedgerDocument<Decisions>()
             switch try ledger.file.load({
-                try SnapshotCodec.makeDecoder().decode(LedgerDocument<Decisions>.self, from: $0)
+                try RecordCodec.makeDecoder().decode(LedgerDocument<Decisions>.self, from: $0)
             }) {
             case .fresh:
                 start = .fresh
@@ -96,12 +96,12 @@ public struct DeliveryLedger<Decisions: LedgerDecisions>: Sendable {
         }
 
         /// Queues `notifications`, created at `now`, unless queued already.
-        public mutating func enqueue(_ notifications: [Notification], at now: Date) {
+        package mutating func enqueue(_ notifications: [Notification], at now: Date) {
             outbox.enqueue(notifications, at: now)
         }
 
         /// Writes the document unless the file holds exactly it already; the journal it now includes goes.
-        public mutating func commit() throws {
+        package mutating func commit() throws {
             let document = LedgerDocument(decisions: decisions, outbox: outbox)
             guard document != persisted else { return }
             try ledger.file.save { try document.encoded() }
@@ -115,7 +115,7 @@ public struct DeliveryLedger<Decisions: LedgerDecisions>: Sendable {
         /// Room to record every delivery is claimed first: a delivery that could not be recorded (a full
         /// disk) would go out again next run, so without that room nothing goes out.
         /// - Throws: `StateFileError` when the room cannot be claimed or a delivery cannot be recorded.
-        public mutating func deliver(
+        package mutating func deliver(
             to notifiers: [any Notifier], policy: RetryPolicy, now: Date, lifetime: TimeInterval,
             shared: (any SharedDelivery)? = nil
         ) throws -> DeliveryReport {
@@ -144,7 +144,7 @@ public struct DeliveryLedger<Decisions: LedgerDecisions>: Sendable {
         /// The events queued in a document that is not valid state as a whole, when its outbox still
         /// reads: set aside, the file must not take undelivered events with it.
         static func salvagedOutbox(from data: Data) -> Outbox? {
-            guard let document = try? SnapshotCodec.makeDecoder().decode(OutboxOnly.self, from: data) else {
+            guard let document = try? RecordCodec.makeDecoder().decode(OutboxOnly.self, from: data) else {
                 return nil
             }
             return document.outbox ?? Outbox()
@@ -159,13 +159,13 @@ private struct OutboxOnly: Decodable {
 
 /// The file's one shape, which every release has written: `{"schemaVersion": 1, <the decisions'
 /// members>, "outbox": [...]}`.
-public struct LedgerDocument<Decisions: LedgerDecisions>: Codable, Sendable, Equatable {
-    public var decisions = Decisions()
-    public var outbox = Outbox()
+package struct LedgerDocument<Decisions: LedgerDecisions>: Codable, Sendable, Equatable {
+    package var decisions = Decisions()
+    package var outbox = Outbox()
 
-    public init() {}
+    package init() {}
 
-    public init(decisions: Decisions, outbox: Outbox) {
+    package init(decisions: Decisions, outbox: Outbox) {
         self.decisions = decisions
         self.outbox = outbox
     }
@@ -174,7 +174,7 @@ public struct LedgerDocument<Decisions: LedgerDecisions>: Codable, Sendable, Equ
         case schemaVersion, outbox
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         // Every release wrote it: a document without it (`{}`) is no state, and taken for an empty
         // one it fired again every event already delivered.
@@ -187,7 +187,7 @@ public struct LedgerDocument<Decisions: LedgerDecisions>: Codable, Sendable, Equ
         decisions = try Decisions(from: decoder)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try decisions.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(1, forKey: .schemaVersion)
@@ -196,8 +196,8 @@ public struct LedgerDocument<Decisions: LedgerDecisions>: Codable, Sendable, Equ
 
     /// What `JSONEncoder` writes (compact, sorted keys), the decisions' members written directly when
     /// their owner can.
-    public func encoded() throws -> Data {
-        let encoder = SnapshotCodec.makeEncoder(pretty: false)
+    package func encoded() throws -> Data {
+        let encoder = RecordCodec.makeEncoder(pretty: false)
         if let queued = try? encoder.encode(outbox), let data = decisions.quicklyEncodedDocument(outbox: queued) {
             return data
         }

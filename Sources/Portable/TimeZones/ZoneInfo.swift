@@ -11,9 +11,9 @@
 /// The file's transitions give the offset up to its last one; after it, its footer's POSIX rule does.
 /// Zone names come from outside (a log line's "resets 3pm (America/Los_Angeles)"), so a name is checked
 /// to be a plain relative path of the database before any file is opened.
-public struct ZoneInfo: Sendable, Equatable {
+package struct ZoneInfo: Sendable, Equatable {
     /// The name it was found under ("America/Los_Angeles"), or the `TZ` string, or "UTC".
-    public let identifier: String
+    package let identifier: String
     /// Transition times in UTC seconds, strictly ascending, each with the index of its local time type.
     let transitions: [Int64]
     let transitionTypes: [UInt8]
@@ -23,10 +23,11 @@ public struct ZoneInfo: Sendable, Equatable {
     let footer: PosixZoneRule?
 
     /// Coordinated Universal Time.
-    public static let utc = ZoneInfo(identifier: "UTC", transitions: [], transitionTypes: [], offsets: [0], footer: nil)
+    package static let utc = ZoneInfo(
+        identifier: "UTC", transitions: [], transitionTypes: [], offsets: [0], footer: nil)
 
     /// The offset east of UTC, in seconds, in force at `seconds` since the epoch (UTC).
-    public func offset(atUTC seconds: Int64) -> Int {
+    package func offset(atUTC seconds: Int64) -> Int {
         guard let last = transitions.last else { return footer?.offset(atUTC: seconds) ?? Int(offsets[0]) }
         if seconds >= last, let footer { return footer.offset(atUTC: seconds) }
         // The last transition at or before `seconds`; before the first, type 0 (RFC 8536 section 3.2).
@@ -40,7 +41,7 @@ public struct ZoneInfo: Sendable, Equatable {
     }
 
     /// The wall-clock reading at `seconds` since the epoch (UTC).
-    public func civilTime(atUTC seconds: Int64) -> CivilTime {
+    package func civilTime(atUTC seconds: Int64) -> CivilTime {
         CivilTime(secondsSinceEpoch: seconds + Int64(offset(atUTC: seconds)))
     }
 
@@ -48,7 +49,7 @@ public struct ZoneInfo: Sendable, Equatable {
     /// clock goes back) is its first; one that never happens (the hour skipped going forward) is read
     /// with the offset before the change, landing as far past the gap as it lay inside it, as `mktime`
     /// does. Nil for a reading that is no real date.
-    public func utcSeconds(of civil: CivilTime) -> Int64? {
+    package func utcSeconds(of civil: CivilTime) -> Int64? {
         guard civil.isValid else { return nil }
         let local = civil.secondsSinceEpoch
         // Offsets on either side of any change near the reading: zones change at most once in two days.
@@ -61,14 +62,14 @@ public struct ZoneInfo: Sendable, Equatable {
     // MARK: Finding zones
 
     /// Where the tz database lies: `TZDIR` as the C library reads it, else the usual place.
-    public static func databaseDirectory(environment: [String: String]) -> String {
+    package static func databaseDirectory(environment: [String: String]) -> String {
         if let directory = environment["TZDIR"], directory.hasPrefix("/") { return directory }
         return "/usr/share/zoneinfo"
     }
 
     /// The zone named `name` in the database; nil for a name that is no plain database name
     /// (`../x`, `/etc/passwd`, a NUL) or names no readable TZif file.
-    public static func named(_ name: String, directory: String = "/usr/share/zoneinfo") -> ZoneInfo? {
+    package static func named(_ name: String, directory: String = "/usr/share/zoneinfo") -> ZoneInfo? {
         if name == "UTC" || name == "Etc/UTC" || name == "GMT" || name == "Z" { return utc }
         guard isDatabaseName(name), let bytes = readFile(directory + "/" + name) else { return nil }
         return try? parse(bytes, identifier: name)
@@ -77,7 +78,7 @@ public struct ZoneInfo: Sendable, Equatable {
     /// This machine's zone as the C library finds it: `TZ` (a `:`, a database name, an absolute path
     /// to a TZif file, or a POSIX rule such as `EST5EDT`); unset, `/etc/localtime`; empty or not
     /// understood, UTC.
-    public static func local(environment: [String: String], localtime: String = "/etc/localtime") -> ZoneInfo {
+    package static func local(environment: [String: String], localtime: String = "/etc/localtime") -> ZoneInfo {
         let directory = databaseDirectory(environment: environment)
         guard var text = environment["TZ"] else {
             guard let bytes = readFile(localtime), let zone = try? parse(bytes, identifier: localName(localtime))
@@ -96,7 +97,7 @@ public struct ZoneInfo: Sendable, Equatable {
     }
 
     /// A zone given by a POSIX rule alone (`TZ=EST5EDT,M3.2.0,M11.1.0`).
-    public static func posix(_ rule: PosixZoneRule, identifier: String) -> ZoneInfo {
+    package static func posix(_ rule: PosixZoneRule, identifier: String) -> ZoneInfo {
         ZoneInfo(identifier: identifier, transitions: [], transitionTypes: [], offsets: [0], footer: rule)
     }
 
@@ -150,12 +151,12 @@ public struct ZoneInfo: Sendable, Equatable {
 
 extension ZoneInfo {
     /// The wall-clock reading at `date` (its fraction of a second dropped).
-    public func civilTime(at date: Date) -> CivilTime {
+    package func civilTime(at date: Date) -> CivilTime {
         civilTime(atUTC: Self.seconds(of: date))
     }
 
     /// The moment the clock here reads `civil` (see `utcSeconds(of:)`); nil for no real date.
-    public func date(of civil: CivilTime) -> Date? {
+    package func date(of civil: CivilTime) -> Date? {
         utcSeconds(of: civil).map { Date(timeIntervalSince1970: TimeInterval($0)) }
     }
 

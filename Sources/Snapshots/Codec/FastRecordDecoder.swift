@@ -4,7 +4,7 @@ import Serialization
 /// Reads stored records straight from their bytes, decoding exactly the schema's fields (the objects
 /// by `SchemaObject.read`; here the scalars, the containers and the errors).
 ///
-/// Gives the same records, notes and rejections as Foundation's `JSONDecoder` path in `SnapshotCodec`
+/// Gives the same records, notes and rejections as Foundation's `JSONDecoder` path in `RecordCodec`
 /// (a differential test holds it to that), with two deliberate differences: it rejects malformed JSON
 /// inside values it skips (Foundation accepts, for example, invalid UTF-8 or a trailing comma in an
 /// unknown key), and its syntax errors name the byte where reading stopped. Fields are judged in the
@@ -69,21 +69,21 @@ package enum FastRecordDecoder {
         }
 
         var kind: Kind
-        var path: [SnapshotCodec.PathComponent] = []
+        var path: [RecordCodec.PathComponent] = []
 
-        func prefixed(_ component: SnapshotCodec.PathComponent) -> SchemaError {
+        func prefixed(_ component: RecordCodec.PathComponent) -> SchemaError {
             SchemaError(kind: kind, path: [component] + path)
         }
 
-        /// The same words `SnapshotCodec.describe` gives Foundation's errors.
+        /// The same words `RecordCodec.describe` gives Foundation's errors.
         var reason: String {
-            let text = SnapshotCodec.render(path)
+            let text = RecordCodec.render(path)
             let at = text.isEmpty ? "" : " at '\(text)'"
             switch kind {
             case .missing(let key): return "missing '\(key)'\(at)"
             case .null: return "'\(text)' is null"
             case .mismatch(let expected): return "'\(text)' is not \(expected)"
-            case .badDate(let value): return "'\(SnapshotCodec.printable(value))' is not an RFC 3339 date\(at)"
+            case .badDate(let value): return "'\(RecordCodec.printable(value))' is not an RFC 3339 date\(at)"
             // Foundation says "not valid JSON" for both: the number is valid JSON, the field cannot hold it.
             case .badNumber: return "'\(text)' is not a whole number"
             case .outOfRange: return "'\(text)' is out of range"
@@ -97,12 +97,12 @@ package enum FastRecordDecoder {
         var error: SchemaError
         var named: Int
 
-        func prefixed(_ component: SnapshotCodec.PathComponent) -> DroppedValue {
+        func prefixed(_ component: RecordCodec.PathComponent) -> DroppedValue {
             DroppedValue(error: error.prefixed(component), named: named + 1)
         }
 
         var note: String {
-            SnapshotCodec.droppedNote(SnapshotCodec.render(Array(error.path.prefix(named))), reason: error.reason)
+            RecordCodec.droppedNote(RecordCodec.render(Array(error.path.prefix(named))), reason: error.reason)
         }
     }
 

@@ -7,7 +7,7 @@ extension CodingUserInfoKey {
 }
 
 /// The values Foundation's reader of stored records left out for their shape, as notes: the twin of
-/// `JSONScanner.dropped` for `SnapshotCodec.decodeWithFoundation`, so both readers keep and report alike.
+/// `JSONScanner.dropped` for `RecordCodec.decodeWithFoundation`, so both readers keep and report alike.
 final class DroppedValues: @unchecked Sendable {
     var notes: [String] = []
 }
@@ -19,7 +19,7 @@ extension ProviderUsage {
     /// (`--from`, whose producer must be told) it fails the entry.
     ///
     /// An entry that fails takes its notes with it: it is reported as skipped, once.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let dropped = decoder.userInfo[.droppedValues] as? DroppedValues
         let before = dropped?.notes.count ?? 0
         do {
@@ -38,8 +38,8 @@ extension ProviderUsage {
             } catch {
                 guard let dropped else { throw error }
                 dropped.notes.append(
-                    SnapshotCodec.droppedNote(
-                        SnapshotCodec.render(container.codingPath, key), reason: SnapshotCodec.describe(error)))
+                    RecordCodec.droppedNote(
+                        RecordCodec.render(container.codingPath, key), reason: RecordCodec.describe(error)))
                 return nil
             }
         }
@@ -51,8 +51,8 @@ extension ProviderUsage {
                 switch element.result {
                 case .success(let value): kept.append(value)
                 case .failure(let error):
-                    let path = SnapshotCodec.render(container.codingPath, key) + "[\(index)]"
-                    dropped.notes.append(SnapshotCodec.droppedNote(path, reason: SnapshotCodec.describe(error)))
+                    let path = RecordCodec.render(container.codingPath, key) + "[\(index)]"
+                    dropped.notes.append(RecordCodec.droppedNote(path, reason: RecordCodec.describe(error)))
                 }
             }
             return kept.isEmpty ? nil : kept
@@ -78,7 +78,7 @@ extension ProviderUsage {
     }
 }
 
-extension SnapshotCodec {
+extension RecordCodec {
     /// `providers[0].limits`: a container's coding path and one of its keys.
     static func render(_ codingPath: [any CodingKey], _ key: some CodingKey) -> String {
         render((codingPath + [key]).map { key in key.intValue.map(PathComponent.index) ?? .key(key.stringValue) })

@@ -2,7 +2,7 @@ import Portable
 import Serialization
 
 /// A record as stored, before validation: what the reader gives (`FastRecordDecoder`), what the writer
-/// and the caches take (`SnapshotCodec.encode`, `BinaryWriter.snapshot`), and where validation and its
+/// and the caches take (`RecordCodec.encode`, `BinaryWriter.snapshot`), and where validation and its
 /// messages live. Its `schema`, with those of `ProviderUsage` and the types below it, is the record
 /// format's one declaration (docs/format.md).
 struct RecordFields: SchemaObject {
@@ -38,7 +38,7 @@ struct RecordFields: SchemaObject {
         self.providers = providers
     }
 
-    /// A valid snapshot as it is stored.
+    /// A valid record as it is stored.
     init(_ snapshot: DeviceSnapshot) {
         self.init(
             schemaVersion: snapshot.schemaVersion, deviceID: snapshot.deviceID.rawValue,
@@ -62,7 +62,7 @@ struct RecordFields: SchemaObject {
         }
         let rawID = deviceID ?? (fileName.hasSuffix(".json") ? String(fileName.dropLast(5)) : fileName)
         if let problem = DeviceID.problem(with: rawID) {
-            throw RecordDecodingError(reason: "invalid deviceID '\(SnapshotCodec.printable(rawID))': \(problem)")
+            throw RecordDecodingError(reason: "invalid deviceID '\(RecordCodec.printable(rawID))': \(problem)")
         }
         let id = DeviceID(alreadyValidated: rawID)
 
@@ -246,7 +246,7 @@ struct RecordFields: SchemaObject {
 }
 
 /// The `providers` list: each entry read alone, so that one bad entry is skipped with a note instead of
-/// refusing the record. Entries of a valid snapshot (being written, or kept in a cache) are all usable,
+/// refusing the record. Entries of a valid record (being written, or kept in a cache) are all usable,
 /// and are held as they are.
 struct ProviderEntries: SchemaValue {
     private enum Storage {

@@ -2,7 +2,7 @@ import Portable
 import Serialization
 
 /// A record as canonical JSON: byte for byte what `JSONEncoder` writes with sorted keys and unescaped
-/// slashes, compact or indented (`SnapshotCodecTests` holds the two together on random and hostile
+/// slashes, compact or indented (`RecordCodecTests` holds the two together on random and hostile
 /// records). What is written comes from the schema (`SchemaObject.write`); this is only the JSON.
 ///
 /// Dates are RFC 3339 texts (`RFC3339.format`), and a number that is not finite fails the write as it

@@ -7,18 +7,18 @@ import TextSafety
 /// `ProviderUsage`, and what `codexbar usage --format json` prints (an array of provider payloads or one
 /// payload alone). Unlike stored records, input is read strictly: a bad entry is an error naming it, so a
 /// broken producer is noticed on the machine that runs it instead of silently publishing less.
-public enum UsageInput {
+package enum UsageInput {
     /// Parses `data` into provider entries.
     ///
     /// - Parameter now: stands in for the read time of CodexBar payloads that carry none (error payloads).
     /// - Throws: `RecordDecodingError` naming the entry and field that is wrong.
-    public static func providers(from data: Data, now: Date) throws(RecordDecodingError) -> [ProviderUsage] {
-        let decoder = SnapshotCodec.makeDecoder()
+    package static func providers(from data: Data, now: Date) throws(RecordDecodingError) -> [ProviderUsage] {
+        let decoder = RecordCodec.makeDecoder()
         let shape: Shape
         do {
             shape = try decoder.decode(Shape.self, from: data)
         } catch {
-            throw RecordDecodingError(reason: SnapshotCodec.describe(error))
+            throw RecordDecodingError(reason: RecordCodec.describe(error))
         }
         var providers: [ProviderUsage]
         do {
@@ -33,14 +33,14 @@ public enum UsageInput {
                 providers = [try decoder.decode(CodexBarPayload.self, from: data).providerUsage(now: now)]
             }
         } catch {
-            throw RecordDecodingError(reason: SnapshotCodec.describe(error))
+            throw RecordDecodingError(reason: RecordCodec.describe(error))
         }
         for index in providers.indices {
             let given = providers[index].providerID
             providers[index].providerID = given.trimmingBlanks().lowercased()
             if let problem = ProviderUsage.problem(withProviderID: providers[index].providerID) {
                 throw RecordDecodingError(
-                    reason: "providers[\(index)]: '\(SnapshotCodec.printable(given))': \(problem)")
+                    reason: "providers[\(index)]: '\(RecordCodec.printable(given))': \(problem)")
             }
             if let field = fieldWithControlCharacters(providers[index]) {
                 throw RecordDecodingError(

@@ -2,11 +2,11 @@
 ///
 /// 1 to 128 characters of `[A-Za-z0-9._-]`, not starting with `.`: safe as a file name and a URL path
 /// segment on every store, and never a path (`..`, `/`) or a hidden in-flight temporary file.
-public struct DeviceID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let rawValue: String
+package struct DeviceID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    package let rawValue: String
 
     /// Returns nil when `rawValue` is not a valid device id; `DeviceID.problem(with:)` says why.
-    public init?(rawValue: String) {
+    package init?(rawValue: String) {
         guard DeviceID.problem(with: rawValue) == nil else { return nil }
         self.rawValue = rawValue
     }
@@ -17,18 +17,18 @@ public struct DeviceID: RawRepresentable, Hashable, Comparable, Sendable, Custom
         self.rawValue = rawValue
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The file name of this device's record in a store.
-    public var recordName: String { rawValue + ".json" }
+    package var recordName: String { rawValue + ".json" }
 
-    public static func < (lhs: DeviceID, rhs: DeviceID) -> Bool {
+    package static func < (lhs: DeviceID, rhs: DeviceID) -> Bool {
         // Byte order, not locale order: the merge's tie-break must be the same on every machine.
         ByteOrder.precedes(lhs.rawValue, rhs.rawValue)
     }
 
     /// Why `candidate` is not a valid device id, or nil when it is one.
-    public static func problem(with candidate: String) -> String? {
+    package static func problem(with candidate: String) -> String? {
         let bytes = candidate.utf8
         if bytes.isEmpty { return "a device id cannot be empty" }
         if bytes.count > 128 { return "a device id has at most 128 characters" }
@@ -41,7 +41,7 @@ public struct DeviceID: RawRepresentable, Hashable, Comparable, Sendable, Custom
     }
 
     /// A valid device id made from arbitrary text (a host name), or nil when nothing usable is left.
-    public static func sanitizing(_ text: String, maxLength: Int = 64) -> DeviceID? {
+    package static func sanitizing(_ text: String, maxLength: Int = 64) -> DeviceID? {
         var out = ""
         for byte in text.utf8 {
             out.append(isAllowed(byte) ? Character(Unicode.Scalar(byte)) : "-")

@@ -1,41 +1,41 @@
 import Portable
 
 /// What one machine knows about one provider account: its limit windows and its own token ledger.
-public struct ProviderUsage: Codable, Sendable, Equatable, SchemaObject {
+package struct ProviderUsage: Codable, Sendable, Equatable, SchemaObject {
     /// Lowercase provider id: `claude`, `codex`, `cursor`, ... (`[a-z0-9-]+`).
-    public var providerID: String
+    package var providerID: String
     /// The account the figures belong to. Without one, the entry can never be matched with another device's.
-    public var accountEmail: String?
-    public var plan: String?
+    package var accountEmail: String?
+    package var plan: String?
     /// When these figures were read from the provider: what decides which device's figures win.
-    public var lastUpdated: Date
+    package var lastUpdated: Date
     /// The short window (5 hours for Claude and Codex).
-    public var session: UsageWindow?
+    package var session: UsageWindow?
     /// The weekly window over all models.
-    public var weekly: UsageWindow?
+    package var weekly: UsageWindow?
     /// Per-model weeks as version 1 wrote them (`[{"name", "window"}]`): read from older records, where
     /// validation turns each into the limit it stands for (`Limit(modelWeekly:)`); never written.
-    public var modelWeekly: [NamedWindow]?
+    package var modelWeekly: [NamedWindow]?
     /// Every other limit the provider reports (the record format, "Limits"), by id.
-    public var limits: [Limit]?
-    public var tokens: TokenUsage?
-    public var costUSD: CostUsage?
+    package var limits: [Limit]?
+    package var tokens: TokenUsage?
+    package var costUSD: CostUsage?
     /// History of the weekly window as this device observed it, oldest first (the record format, "History").
-    public var weeklySamples: [UsageSample]?
+    package var weeklySamples: [UsageSample]?
     /// History of the session window, the same way.
-    public var sessionSamples: [UsageSample]?
+    package var sessionSamples: [UsageSample]?
     /// Why figures are missing ("signed out", "could not read usage", ...).
-    public var error: String?
+    package var error: String?
     /// The last week of `weeklySamples` by half day, kept when a reader skips the samples themselves;
     /// not part of the record's JSON.
-    public var weeklyTrend: WeeklyTrend?
+    package var weeklyTrend: WeeklyTrend?
 
     enum CodingKeys: String, CodingKey {
         case providerID, accountEmail, plan, lastUpdated, session, weekly, modelWeekly, limits, tokens, costUSD
         case weeklySamples, sessionSamples, error
     }
 
-    public init(
+    package init(
         providerID: String, accountEmail: String? = nil, plan: String? = nil, lastUpdated: Date,
         session: UsageWindow? = nil, weekly: UsageWindow? = nil, modelWeekly: [NamedWindow]? = nil,
         limits: [Limit]? = nil, tokens: TokenUsage? = nil, costUSD: CostUsage? = nil,
@@ -85,12 +85,12 @@ public struct ProviderUsage: Codable, Sendable, Equatable, SchemaObject {
     /// show for the account. An entry with only an `error` or a ledger does not. Inlinable: called from
     /// the merge (another module) for every entry, it made a copy of each whole entry to call through.
     @inlinable
-    public var hasWindows: Bool {
+    package var hasWindows: Bool {
         session != nil || weekly != nil || !(limits ?? []).isEmpty || !(modelWeekly ?? []).isEmpty
     }
 
     /// Why `candidate` is not a valid provider id, or nil when it is one.
-    public static func problem(withProviderID candidate: String) -> String? {
+    package static func problem(withProviderID candidate: String) -> String? {
         if candidate.isEmpty { return "a provider id cannot be empty" }
         if candidate.utf8.count > 64 { return "a provider id has at most 64 characters" }
         let valid = candidate.utf8.allSatisfy { byte in

@@ -2,16 +2,16 @@ import Portable
 import Snapshots
 
 /// Folders: a plain path, or a `file://` URL of this machine.
-public struct DirectoryBackend: StoreBackend {
-    public static let name = "folder"
-    public var name: String { Self.name }
-    public var schemes: [String] { ["file"] }
-    public var takesPaths: Bool { true }
+package struct DirectoryBackend: StoreBackend {
+    package static let name = "folder"
+    package var name: String { Self.name }
+    package var schemes: [String] { ["file"] }
+    package var takesPaths: Bool { true }
 
-    public init() {}
+    package init() {}
 
     /// - Throws: `ParseError` for a `file://` URL naming another host, or one without a path.
-    public func parse(_ text: String) throws(StoreLocation.ParseError) -> StoreLocation {
+    package func parse(_ text: String) throws(StoreLocation.ParseError) -> StoreLocation {
         guard StoreRegistry.scheme(of: text) == "file" else { return .directory(path: text) }
         let url = try StoreLocation.checkedURL(text)
         let host = (url.host ?? "").lowercased()
@@ -23,17 +23,17 @@ public struct DirectoryBackend: StoreBackend {
         return .directory(path: url.path)
     }
 
-    public func open(_ location: StoreLocation, context: StoreContext) throws -> any SnapshotStore {
+    package func open(_ location: StoreLocation, context: StoreContext) throws -> any RecordStore {
         DirectoryStore(path: try Self.path(of: location))
     }
 
-    public func diagnosis(of location: StoreLocation, context: StoreContext) -> any StoreDiagnosis {
+    package func diagnosis(of location: StoreLocation, context: StoreContext) -> any StoreDiagnosis {
         FolderDiagnosis(path: location.address)
     }
 
     static func path(of location: StoreLocation) throws -> String {
         guard case .folder(let path) = location.target else {
-            throw SnapshotStoreError.failed(operation: "open", target: location.displayName, reason: "not a folder")
+            throw StoreError.failed(operation: "open", target: location.displayName, reason: "not a folder")
         }
         return path
     }

@@ -43,7 +43,7 @@ struct DirectoryClaims: EventClaims {
         do {
             try AtomicFile.writePrivate(data, to: folder + "/" + name.rawValue)
         } catch {
-            throw SnapshotStoreError.failed(operation: "write claim", target: name.rawValue, reason: "\(error)")
+            throw StoreError.failed(operation: "write claim", target: name.rawValue, reason: "\(error)")
         }
     }
 
@@ -71,7 +71,7 @@ struct DirectoryClaims: EventClaims {
             throw claimError(errno, "read claim \(name)")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= 4096 else {
-            throw SnapshotStoreError.failed(
+            throw StoreError.failed(
                 operation: "read claim", target: name.rawValue, reason: "it is not a small regular file")
         }
         return (FileSystem.contents(of: path) ?? Data(), Self.modified(info))
@@ -94,7 +94,7 @@ struct DirectoryClaims: EventClaims {
         }
     }
 
-    private func claimError(_ code: Int32, _ what: String) -> SnapshotStoreError {
+    private func claimError(_ code: Int32, _ what: String) -> StoreError {
         .failed(operation: what, target: folder, reason: String(cString: strerror(code)).lowercased())
     }
 
@@ -124,5 +124,5 @@ struct DirectoryClaims: EventClaims {
 }
 
 extension DirectoryStore {
-    public var claims: (any EventClaims)? { DirectoryClaims(store: path) }
+    package var claims: (any EventClaims)? { DirectoryClaims(store: path) }
 }

@@ -13,13 +13,13 @@ import Snapshots
 /// flushed with `fsync`, renamed over the record, and the folder is synced so the rename survives a power
 /// cut. Symbolic links inside the store are never followed (a record that is a link is refused), so a
 /// shared folder cannot make a reader open files elsewhere. The store folder itself may be a link.
-public struct DirectoryStore: StagingStore {
-    public let path: String
+package struct DirectoryStore: StagingStore {
+    package let path: String
     /// The folder, opened once: records are opened and examined relative to it, by name, instead of
     /// walking the whole path for each of thousands of files.
     private let folder: FolderHandle
 
-    public init(path: String) {
+    package init(path: String) {
         // A trailing slash would double up in joined paths and messages.
         var path = path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
@@ -27,13 +27,13 @@ public struct DirectoryStore: StagingStore {
         folder = FolderHandle(path: path)
     }
 
-    public var displayName: String { path }
+    package var displayName: String { path }
 
-    public func listRecords() throws -> [RecordInfo] {
+    package func listRecords() throws -> [RecordInfo] {
         infos(of: try sortedRecordNames())
     }
 
-    public func listRecordNames() throws -> [RecordInfo] {
+    package func listRecordNames() throws -> [RecordInfo] {
         try sortedRecordNames().map { RecordInfo(name: $0) }
     }
 
@@ -48,13 +48,13 @@ public struct DirectoryStore: StagingStore {
     /// The folder's own version, through the path as listings open it (the store folder may be a link):
     /// creating, removing or renaming an entry changes its modification and change times, and a folder
     /// put in its place has another inode.
-    public func namesStamp() -> RecordVersion? {
+    package func namesStamp() -> RecordVersion? {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
         return version(of: info)
     }
 
-    public func listRecords(named names: [String]) throws -> [RecordInfo] {
+    package func listRecords(named names: [String]) throws -> [RecordInfo] {
         folder.followPath()
         return infos(of: names)
     }
@@ -74,34 +74,34 @@ public struct DirectoryStore: StagingStore {
         }
     }
 
-    public func readRecord(named name: String, maximumSize: Int) throws -> Data {
+    package func readRecord(named name: String, maximumSize: Int) throws -> Data {
         var buffer = RecordBuffer(capacity: 4096)
         defer { buffer.deallocate() }
         let count = try readRecord(named: name, maximumSize: maximumSize, into: &buffer)
         return Data(UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<count]))
     }
 
-    public func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
+    package func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
         buffer.examined = nil
-        guard !name.utf8.contains(UInt8(ascii: "/")) else { throw SnapshotStoreError.recordMissing(name: name) }
+        guard !name.utf8.contains(UInt8(ascii: "/")) else { throw StoreError.recordMissing(name: name) }
         // O_NOFOLLOW refuses links; O_NONBLOCK keeps a FIFO named like a record from hanging the read.
         let descriptor = openInStore(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
             // A socket cannot be opened at all (ENXIO, "no such device or address"): it is no record file.
             if code == ELOOP || code == EMLINK || code == ENXIO || code == EOPNOTSUPP {
-                throw SnapshotStoreError.notARegularFile(name: name)
+                throw StoreError.notARegularFile(name: name)
             }
-            if code == ENOENT { throw SnapshotStoreError.recordMissing(name: name) }
+            if code == ENOENT { throw StoreError.recordMissing(name: name) }
             throw recordError(code, name: name)
         }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw recordError(errno, name: name) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw SnapshotStoreError.notARegularFile(name: name) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw StoreError.notARegularFile(name: name) }
         buffer.examined = recordInfo(name, info)
         guard info.st_size <= maximumSize else {
-            throw SnapshotStoreError.recordTooLarge(name: name, size: Int64(info.st_size), limit: maximumSize)
+            throw StoreError.recordTooLarge(name: name, size: Int64(info.st_size), limit: maximumSize)
         }
         // Read to end of file rather than trusting st_size: the file may grow or shrink while it is read
         // (a publisher on another machine, a sync client), and the limit must hold for what is read.
@@ -110,7 +110,7 @@ public struct DirectoryStore: StagingStore {
         while true {
             if filled == buffer.bytes.count {
                 guard filled <= maximumSize else {
-                    throw SnapshotStoreError.recordTooLarge(name: name, size: Int64(filled), limit: maximumSize)
+                    throw StoreError.recordTooLarge(name: name, size: Int64(filled), limit: maximumSize)
                 }
                 buffer.grow(to: min(filled * 2, maximumSize + 1), keeping: filled)
             }
@@ -129,7 +129,7 @@ public struct DirectoryStore: StagingStore {
         return filled
     }
 
-    public func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord {
+    package func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord {
         try createIfMissing()
         let staged = StagedRecord(deviceID: deviceID, temporaryName: StagedRecord.temporaryName(for: deviceID))
         let descriptor = open(join(staged.temporaryName), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -144,18 +144,18 @@ public struct DirectoryStore: StagingStore {
         return staged
     }
 
-    public func commitRecord(_ staged: StagedRecord) throws {
+    package func commitRecord(_ staged: StagedRecord) throws {
         guard rename(join(staged.temporaryName), join(staged.deviceID.recordName)) == 0 else {
             throw storeError(errno, operation: "write to")
         }
         syncFolder()
     }
 
-    public func discardRecord(_ staged: StagedRecord) {
+    package func discardRecord(_ staged: StagedRecord) {
         unlink(join(staged.temporaryName))
     }
 
-    public func removeRecord(for deviceID: DeviceID) throws {
+    package func removeRecord(for deviceID: DeviceID) throws {
         if unlink(join(deviceID.recordName)) != 0 && errno != ENOENT {
             throw storeError(errno, operation: "remove a record from")
         }
@@ -163,11 +163,11 @@ public struct DirectoryStore: StagingStore {
     }
 
     /// A rename is atomic for readers, so nothing is read twice; reads use every core.
-    public var traits: StoreTraits { StoreTraits() }
+    package var traits: StoreTraits { StoreTraits() }
 
     /// Removes this device's temporary files older than `age` seconds: left behind by a publisher that was
     /// killed between writing and renaming. Another device's files are never touched.
-    public func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date) {
+    package func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date) {
         let prefix = "." + deviceID.recordName + "."
         for name in (try? entryNames()) ?? [] {
             guard name.hasPrefix(prefix), name.hasSuffix(".tmp") else { continue }
@@ -234,11 +234,11 @@ public struct DirectoryStore: StagingStore {
         if code == EEXIST {
             var info = stat()
             guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-                throw SnapshotStoreError.notAStore(store: path)
+                throw StoreError.notAStore(store: path)
             }
             return
         }
-        if code == ENOENT { throw SnapshotStoreError.parentMissing(store: path) }
+        if code == ENOENT { throw StoreError.parentMissing(store: path) }
         throw storeError(code, operation: "create")
     }
 
@@ -289,7 +289,7 @@ public struct DirectoryStore: StagingStore {
         return Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
     }
 
-    private func storeError(_ code: Int32, operation: String) -> SnapshotStoreError {
+    private func storeError(_ code: Int32, operation: String) -> StoreError {
         switch code {
         case ENOENT: return .storeMissing(store: path)
         case ENOTDIR: return .notAStore(store: path)
@@ -298,7 +298,7 @@ public struct DirectoryStore: StagingStore {
         }
     }
 
-    private func recordError(_ code: Int32, name: String) -> SnapshotStoreError {
+    private func recordError(_ code: Int32, name: String) -> StoreError {
         switch code {
         case EACCES, EPERM: return .failed(operation: "read", target: name, reason: "permission denied")
         default: return .failed(operation: "read", target: name, reason: describe(code))

@@ -21,7 +21,7 @@ struct NewestRecords {
 
     static func load(from path: String) -> NewestRecords {
         let seen = FileSystem.contents(of: path).flatMap {
-            try? SnapshotCodec.makeDecoder().decode([String: Date].self, from: $0)
+            try? RecordCodec.makeDecoder().decode([String: Date].self, from: $0)
         }
         return NewestRecords(seen: seen ?? [:])
     }
@@ -58,7 +58,7 @@ struct NewestRecords {
     }
 
     func save(to path: String) {
-        guard let data = try? SnapshotCodec.makeEncoder(pretty: false).encode(seen) else { return }
+        guard let data = try? RecordCodec.makeEncoder(pretty: false).encode(seen) else { return }
         try? AtomicFile.writePrivate(data, to: path)
     }
 }

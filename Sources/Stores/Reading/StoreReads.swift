@@ -10,14 +10,14 @@ import TextSafety
     import Darwin
 #endif
 
-extension SnapshotStore {
+extension RecordStore {
     /// Reads and decodes every record; a record that cannot be used becomes a problem, never an error.
     ///
     /// When two files claim the same `deviceID`, the one named after it is used and the other is reported;
     /// when none is, the first by file name is used. Records are returned sorted by file name, so the
     /// result does not depend on the order the store lists them in.
-    /// - Throws: `SnapshotStoreError` only when the store itself cannot be listed.
-    public func readContents() throws -> StoreContents {
+    /// - Throws: `StoreError` only when the store itself cannot be listed.
+    package func readContents() throws -> StoreContents {
         var cache: ParseCache? = nil
         return try readContents(cache: &cache, now: Date())
     }
@@ -25,7 +25,7 @@ extension SnapshotStore {
     /// Reads the store, taking unchanged records from `cache` and updating it with what was read.
     ///
     /// - Parameter now: the real time, for judging whether a record changed too recently to be cached.
-    public func readContents(cache: inout ParseCache?, now: Date) throws -> StoreContents {
+    package func readContents(cache: inout ParseCache?, now: Date) throws -> StoreContents {
         readContents(listing: try listRecords().sortedByName(), cache: &cache, now: now)
     }
 
@@ -34,7 +34,7 @@ extension SnapshotStore {
     /// - Parameter history: how much of the records' history to keep. The parse cache holds records
     ///   without samples, so a `.full` read neither uses nor updates it; a cache given for a `.trend`
     ///   read must be one made by `.trend` reads.
-    public func readContents(
+    package func readContents(
         listing: [RecordInfo], cache: inout ParseCache?, now: Date, history: HistoryDetail = .skip
     ) -> StoreContents {
         var listing = listing.sortedByName()
@@ -141,7 +141,7 @@ extension SnapshotStore {
     }
 }
 
-extension SnapshotStore {
+extension RecordStore {
     /// Reads and decodes `listing` on every core; one outcome per entry, in the listing's order, with the
     /// record as the store examined it in reading it (`RecordBuffer.examined`).
     ///
@@ -205,8 +205,8 @@ extension SnapshotStore {
         let size: Int
         buffer.note = nil
         do {
-            size = try readRecord(named: info.name, maximumSize: SnapshotCodec.maximumRecordSize, into: &buffer)
-        } catch let error as SnapshotStoreError {
+            size = try readRecord(named: info.name, maximumSize: RecordCodec.maximumRecordSize, into: &buffer)
+        } catch let error as StoreError {
             let problem = RecordProblem(file: info.name, reason: error.reasonForProblem)
             return (.failure(problem), error.mayPassOnReread, error.isVerdictOnRecord)
         } catch {

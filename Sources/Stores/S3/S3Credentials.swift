@@ -31,7 +31,7 @@ struct S3Settings: Equatable, Sendable {
     /// Resolves everything from `environment` and the files under `home/.aws/` (or
     /// `AWS_SHARED_CREDENTIALS_FILE` and `AWS_CONFIG_FILE`).
     ///
-    /// - Throws: `SnapshotStoreError.failed` naming the variable or file entry that is malformed.
+    /// - Throws: `StoreError.failed` naming the variable or file entry that is malformed.
     static func resolve(bucket: String, environment: [String: String], home: String) throws -> S3Settings {
         func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         let profile = variable("AWS_PROFILE") ?? "default"
@@ -78,7 +78,7 @@ struct S3Settings: Equatable, Sendable {
         }
         guard !region.isEmpty, region.utf8.count <= 64, region.utf8.allSatisfy(regionCharacters)
         else {
-            throw SnapshotStoreError.failed(
+            throw StoreError.failed(
                 operation: "open", target: "s3://\(bucket)/",
                 reason: "the region from \(regionSource) is not a region name (such as eu-west-1)")
         }
@@ -102,7 +102,7 @@ struct S3Settings: Equatable, Sendable {
                 url.user == nil, url.password == nil, url.query == nil, url.fragment == nil,
                 url.percentEncodedPath.isEmpty || url.percentEncodedPath == "/"
             else {
-                throw SnapshotStoreError.failed(
+                throw StoreError.failed(
                     operation: "open", target: "s3://\(bucket)/",
                     reason: "\(endpointSource) is not an endpoint URL (expected http(s)://HOST[:PORT], no path)")
             }

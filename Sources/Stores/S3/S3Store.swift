@@ -18,8 +18,8 @@ import TextSafety
 ///   limit enforced while downloading.
 /// - A write is one PUT of the whole record: S3 replaces an object atomically, so nothing is staged and
 ///   nothing can be left behind. Nothing is ever written outside `PREFIX/`, and a bucket is never made.
-public struct S3Store: SnapshotStore {
-    public let displayName: String
+package struct S3Store: RecordStore {
+    package let displayName: String
     let location: S3Location
     let settings: S3Settings
     private let client: HTTPClient
@@ -28,7 +28,7 @@ public struct S3Store: SnapshotStore {
     private let baseURL: String
 
     /// Round trips dominate on a real S3, and a server takes many connections at once.
-    public var traits: StoreTraits {
+    package var traits: StoreTraits {
         StoreTraits(
             readParallelism: 16, rereadsOfFailedRecords: 0, writesAtomicallyInPlace: true,
             firstWriteCreatesStore: false, sweepsCheaply: true)
@@ -61,7 +61,7 @@ public struct S3Store: SnapshotStore {
 
     // MARK: Listing
 
-    public func listRecords() throws -> [RecordInfo] {
+    package func listRecords() throws -> [RecordInfo] {
         var records: [RecordInfo] = []
         var seen = Set<String>()
         var token: String?
@@ -84,14 +84,14 @@ public struct S3Store: SnapshotStore {
             }
             guard page.isTruncated else { return records }
             guard let next = page.nextContinuationToken, !next.isEmpty, tokens.insert(next).inserted else {
-                throw SnapshotStoreError.failed(
+                throw StoreError.failed(
                     operation: "list", target: displayName,
                     reason: "the server said the listing goes on but gave no new continuation token; not taken as "
                         + "the whole store")
             }
             token = next
         }
-        throw SnapshotStoreError.failed(
+        throw StoreError.failed(
             operation: "list", target: displayName, reason: "the listing ran past \(Self.maximumPages) pages")
     }
 
@@ -108,7 +108,7 @@ public struct S3Store: SnapshotStore {
             } catch  where error.isCutShort && attempt < 3 {
                 attempt += 1
             } catch {
-                throw SnapshotStoreError.failed(
+                throw StoreError.failed(
                     operation: "list", target: displayName,
                     reason: error.isCutShort
                         ? "the server's listing ended early \(attempt) times (line \(error.line)); not taken as the whole store"
@@ -129,17 +129,17 @@ public struct S3Store: SnapshotStore {
 
     // MARK: Records
 
-    public func readRecord(named name: String, maximumSize: Int) throws -> Data {
+    package func readRecord(named name: String, maximumSize: Int) throws -> Data {
         let response = try send("read", name, request("GET", key: try key(of: name), maximumBodySize: maximumSize))
         switch response.status {
         case 200: return response.body
         case 404 where S3ErrorDocument(parsing: response.body).code != "NoSuchBucket":
-            throw SnapshotStoreError.recordMissing(name: name)
+            throw StoreError.recordMissing(name: name)
         default: throw failure(response, "read", name)
         }
     }
 
-    public func writeRecord(_ data: Data, for deviceID: DeviceID) throws {
+    package func writeRecord(_ data: Data, for deviceID: DeviceID) throws {
         let name = deviceID.recordName
         let put = request(
             "PUT", key: try key(of: name), headers: [("Content-Type", "application/json")], body: data)
@@ -147,7 +147,7 @@ public struct S3Store: SnapshotStore {
         guard response.isSuccess else { throw failure(response, "write", name) }
     }
 
-    public func removeRecord(for deviceID: DeviceID) throws {
+    package func removeRecord(for deviceID: DeviceID) throws {
         let name = deviceID.recordName
         let response = try send("remove", name, request("DELETE", key: try key(of: name)))
         guard
@@ -162,8 +162,8 @@ public struct S3Store: SnapshotStore {
     func key(of name: String) throws -> String {
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !SafeText.hasControlCharacters(name)
         else {
-            throw SnapshotStoreError.failed(
-                operation: "address", target: SnapshotStoreError.target(name, in: displayName),
+            throw StoreError.failed(
+                operation: "address", target: StoreError.target(name, in: displayName),
                 reason: "not a record name")
         }
         return location.prefix + name
@@ -207,16 +207,16 @@ public struct S3Store: SnapshotStore {
         do {
             return try client.send(request)
         } catch let error as HTTPError {
-            throw SnapshotStoreError.transport(
+            throw StoreError.transport(
                 error, operation: operation, target: target, store: displayName, limit: request.maximumBodySize)
         }
     }
 
     /// The store's error for an S3 error answer, in words that say what to do.
-    func failure(_ response: HTTPResponse, _ operation: String, _ target: String) -> SnapshotStoreError {
+    func failure(_ response: HTTPResponse, _ operation: String, _ target: String) -> StoreError {
         let explanation = S3ErrorExplanation(
             response: response, bucket: location.bucket, settings: settings, now: clock())
-        let quoted = SnapshotStoreError.target(target, in: displayName)
+        let quoted = StoreError.target(target, in: displayName)
         if explanation.isPermission {
             return .permissionDenied(store: displayName, detail: explanation.text(operation: operation, target: target))
         }

@@ -10,10 +10,10 @@ import TextSafety
 /// or a fragment (`#`) would turn "the collection" into a file on most servers (`/notes.txt?` is
 /// `/notes.txt`), and `.`/`..` segments would be resolved by the HTTP library into another collection than
 /// the one listed: each is refused before any request.
-public struct StoreLocation: Sendable, Equatable {
+package struct StoreLocation: Sendable, Equatable {
     /// What a backend parsed a `--store` value into, once: the backend opens this value, never the text
     /// again.
-    public enum Target: Sendable, Equatable {
+    package enum Target: Sendable, Equatable {
         /// A folder's path.
         case folder(path: String)
         /// A WebDAV collection's URL, as given (it may carry a user name and password).
@@ -23,25 +23,25 @@ public struct StoreLocation: Sendable, Equatable {
     }
 
     /// The backend that parsed it and opens it (`StoreBackend.name`).
-    public var backend: String
-    public var target: Target
+    package var backend: String
+    package var target: Target
     /// The location for messages, without credentials.
-    public var displayName: String
+    package var displayName: String
 
-    public init(backend: String, target: Target, displayName: String) {
+    package init(backend: String, target: Target, displayName: String) {
         self.backend = backend
         self.target = target
         self.displayName = displayName
     }
 
     /// A folder on a local or mounted file system.
-    public static func directory(path: String) -> StoreLocation {
+    package static func directory(path: String) -> StoreLocation {
         StoreLocation(backend: DirectoryBackend.name, target: .folder(path: path), displayName: path)
     }
 
     /// What the backend opens, as text: a folder's path, a URL as given, `s3://BUCKET/PREFIX/`. Never
     /// shown: `displayName` is.
-    public var address: String {
+    package var address: String {
         switch target {
         case .folder(let path): path
         case .webDAV(let url): url.absoluteString
@@ -50,23 +50,23 @@ public struct StoreLocation: Sendable, Equatable {
     }
 
     /// Why a `--store` value is not a store, in words that fit after the value.
-    public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
-        public var reason: String
-        public var description: String { reason }
+    package struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
+        package var reason: String
+        package var description: String { reason }
 
-        public init(reason: String) {
+        package init(reason: String) {
             self.reason = reason
         }
     }
 
     /// Parses a `--store` value with the standard backends (`StoreRegistry.standard`).
-    public static func parse(_ text: String) throws(ParseError) -> StoreLocation {
+    package static func parse(_ text: String) throws(ParseError) -> StoreLocation {
         try StoreRegistry.standard.parse(text)
     }
 
     /// `text` as a URL without query, fragment, dot segments, encoded `/` or control characters: the
     /// checks every URL-based backend makes.
-    public static func checkedURL(_ text: String) throws(ParseError) -> URL {
+    package static func checkedURL(_ text: String) throws(ParseError) -> URL {
         if text.contains("?") { throw ParseError(reason: "has a query ('?'); a store URL names a collection only") }
         if text.contains("#") {
             throw ParseError(reason: "has a fragment ('#'); a store URL names a collection only")
@@ -88,7 +88,7 @@ public struct StoreLocation: Sendable, Equatable {
     }
 
     /// `url` without user name and password (the one way aggctl strips them, `HTTPRequest.displayURL`).
-    public static func redacting(_ url: URL) -> String {
+    package static func redacting(_ url: URL) -> String {
         HTTPRequest.displayURL(url.absoluteString)
     }
 }

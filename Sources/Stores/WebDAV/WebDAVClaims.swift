@@ -96,5 +96,5 @@ struct WebDAVClaims: EventClaims {
 }
 
 extension WebDAVStore {
-    public var claims: (any EventClaims)? { WebDAVClaims(store: self) }
+    package var claims: (any EventClaims)? { WebDAVClaims(store: self) }
 }

@@ -15,10 +15,10 @@ import TextSafety
 /// - Changed records are fetched in parallel over reused connections; the size limit is enforced while
 ///   downloading.
 /// - Credentials live in the client, not in URLs: messages name the store without them.
-public struct WebDAVStore: StagingStore {
+package struct WebDAVStore: StagingStore {
     /// The collection's URL, ending in `/`, without userinfo.
-    public let collection: String
-    public let displayName: String
+    package let collection: String
+    package let displayName: String
     let client: HTTPClient
     /// The collection's path, percent-decoded and without a trailing slash, to recognise it in listings.
     private let collectionPath: String
@@ -28,14 +28,14 @@ public struct WebDAVStore: StagingStore {
     /// `StoreTraits`); up to six more reads, 20 to 640 ms apart, see the finished record (under a writer
     /// replacing one record every few milliseconds while the whole suite runs, four were not always
     /// enough). A sweep lists the whole collection, so it is not cheap.
-    public var traits: StoreTraits { StoreTraits(readParallelism: 8, rereadsOfFailedRecords: 6, sweepsCheaply: false) }
+    package var traits: StoreTraits { StoreTraits(readParallelism: 8, rereadsOfFailedRecords: 6, sweepsCheaply: false) }
 
     /// The host and port the collection is on, lower-cased, to recognise it in listings' full-URL hrefs.
     private let authority: String
 
     /// - Parameter url: a collection URL as `StoreLocation.parse` accepts it (no query, fragment or dot
     ///   segments); its userinfo is dropped.
-    public init(url: URL, client: HTTPClient) {
+    package init(url: URL, client: HTTPClient) {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         let scheme = (components?.scheme ?? "http").lowercased()
         let host = components?.percentEncodedHost ?? url.host ?? ""
@@ -50,7 +50,7 @@ public struct WebDAVStore: StagingStore {
         authority = WebDAVListing.authority(scheme: scheme, hostAndPort: host + port)
     }
 
-    public func listRecords() throws -> [RecordInfo] {
+    package func listRecords() throws -> [RecordInfo] {
         // rclone can list a record twice while it is being replaced: one entry per name.
         var seen = Set<String>()
         var records: [RecordInfo] = []
@@ -69,7 +69,7 @@ public struct WebDAVStore: StagingStore {
         return records
     }
 
-    public func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date) {
+    package func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date) {
         let prefix = "." + deviceID.recordName + "."
         for member in (try? members()) ?? [] where member.name.hasPrefix(prefix) && member.name.hasSuffix(".tmp") {
             guard let modified = member.lastModified.flatMap(HTTPDate.parse), now.timeIntervalSince(modified) > age
@@ -89,7 +89,7 @@ public struct WebDAVStore: StagingStore {
                 return try membersOnce()
             } catch let error as WebDAVListing.ListingError where error.isCutShort {
                 guard attempt <= traits.rereadsOfFailedRecords else {
-                    throw SnapshotStoreError.failed(
+                    throw StoreError.failed(
                         operation: "list", target: displayName,
                         reason: "the server's listing ended early \(attempt) times (line \(error.line)); not taken as "
                             + "the whole store")
@@ -109,9 +109,9 @@ public struct WebDAVStore: StagingStore {
                 body: WebDAVListing.request))
         switch response.status {
         case 207: break
-        case 404: throw SnapshotStoreError.storeMissing(store: displayName)
+        case 404: throw StoreError.storeMissing(store: displayName)
         case 200..<300:
-            throw SnapshotStoreError.failed(
+            throw StoreError.failed(
                 operation: "list", target: displayName,
                 reason: "the server answered PROPFIND with HTTP \(response.status), not a WebDAV listing")
         default: throw failure(response, "list", displayName)
@@ -120,7 +120,7 @@ public struct WebDAVStore: StagingStore {
         do {
             listing = try WebDAVListing(parsing: response.body)
         } catch let error as WebDAVListing.ListingError where !error.isCutShort {
-            throw SnapshotStoreError.failed(
+            throw StoreError.failed(
                 operation: "list", target: displayName,
                 reason:
                     "the server's answer is not a WebDAV listing (bad XML at line \(error.line)\(error.detail.map { ": " + SafeText.line($0, limit: 80) } ?? ""))"
@@ -135,16 +135,16 @@ public struct WebDAVStore: StagingStore {
         }
     }
 
-    public func readRecord(named name: String, maximumSize: Int) throws -> Data {
+    package func readRecord(named name: String, maximumSize: Int) throws -> Data {
         let response = try send("read", name, HTTPRequest(url: try url(of: name), maximumBodySize: maximumSize))
         switch response.status {
         case 200: return response.body
-        case 404, 410: throw SnapshotStoreError.recordMissing(name: name)
+        case 404, 410: throw StoreError.recordMissing(name: name)
         default: throw failure(response, "read", name)
         }
     }
 
-    public func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord {
+    package func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord {
         let staged = StagedRecord(
             deviceID: deviceID, temporaryName: StagedRecord.temporaryName(for: deviceID), contents: data)
         let put = HTTPRequest(
@@ -169,7 +169,7 @@ public struct WebDAVStore: StagingStore {
     /// such an answer the store looks first: the record holding what was staged means the move happened;
     /// the staged file still there means it did not, and the MOVE is sent again (up to the client's
     /// attempts); anything else is reported, with the record left as the server has it.
-    public func commitRecord(_ staged: StagedRecord) throws {
+    package func commitRecord(_ staged: StagedRecord) throws {
         let target = staged.deviceID.recordName
         let move = HTTPRequest(
             method: "MOVE", url: try url(of: staged.temporaryName),
@@ -186,7 +186,7 @@ public struct WebDAVStore: StagingStore {
             } catch let error as HTTPError where error.kind == .connection {
                 outcome = error.reason
             } catch let error as HTTPError {
-                throw SnapshotStoreError.failed(
+                throw StoreError.failed(
                     operation: "replace", target: location(of: target), reason: error.reason)
             }
             // The move's outcome is unknown: look before moving again.
@@ -199,7 +199,7 @@ public struct WebDAVStore: StagingStore {
                 (try? client.send(HTTPRequest(method: "HEAD", url: try url(of: staged.temporaryName))))?
                 .isSuccess == true
             guard stillStaged, attempt < retry.attempts else {
-                throw SnapshotStoreError.failed(
+                throw StoreError.failed(
                     operation: "replace", target: location(of: target),
                     reason: "\(outcome); the record does not hold what was written"
                         + (stillStaged ? " (gave up after \(attempt) attempts)" : ", and the staged copy is gone"))
@@ -209,12 +209,12 @@ public struct WebDAVStore: StagingStore {
         }
     }
 
-    public func discardRecord(_ staged: StagedRecord) {
+    package func discardRecord(_ staged: StagedRecord) {
         guard let url = try? url(of: staged.temporaryName) else { return }
         _ = try? client.send(HTTPRequest(method: "DELETE", url: url))
     }
 
-    public func removeRecord(for deviceID: DeviceID) throws {
+    package func removeRecord(for deviceID: DeviceID) throws {
         let name = deviceID.recordName
         let response = try send("remove", name, HTTPRequest(method: "DELETE", url: try url(of: name)))
         guard response.isSuccess || response.status == 404 else { throw failure(response, "remove", name) }
@@ -227,7 +227,7 @@ public struct WebDAVStore: StagingStore {
         switch response.status {
         case 200..<300: return true
         case 405: return false
-        case 409: throw SnapshotStoreError.parentMissing(store: displayName)
+        case 409: throw StoreError.parentMissing(store: displayName)
         default: throw failure(response, "create", displayName)
         }
     }
@@ -237,7 +237,7 @@ public struct WebDAVStore: StagingStore {
     /// segment, a name that would not stay one segment) is refused rather than sent.
     func url(of name: String) throws -> String {
         guard !name.isEmpty, name != ".", name != ".." else {
-            throw SnapshotStoreError.failed(
+            throw StoreError.failed(
                 operation: "address", target: location(of: name), reason: "not a file name in the collection")
         }
         return collection + Self.segmentCharacters.encode(name)
@@ -253,18 +253,18 @@ public struct WebDAVStore: StagingStore {
         do {
             return try client.send(request)
         } catch let error as HTTPError {
-            throw SnapshotStoreError.transport(
+            throw StoreError.transport(
                 error, operation: operation, target: target, store: displayName, limit: request.maximumBodySize)
         }
     }
 
     /// A record quoted with its store (`name' in 'store`, inside the error's quotes), or the store itself.
     private func location(of target: String) -> String {
-        SnapshotStoreError.target(target, in: displayName)
+        StoreError.target(target, in: displayName)
     }
 
     /// The store's error for an unexpected status.
-    func failure(_ response: HTTPResponse, _ operation: String, _ target: String) -> SnapshotStoreError {
+    func failure(_ response: HTTPResponse, _ operation: String, _ target: String) -> StoreError {
         switch response.status {
         case 401 where client.configuration.credentials == nil:
             return .permissionDenied(

@@ -135,7 +135,7 @@ measure("structure") {
 try measure("decode") {
     var providers = 0
     for (index, file) in files.enumerated() {
-        providers += try SnapshotCodec.decode(file, fileName: names[index], history: .skip).snapshot.providers.count
+        providers += try RecordCodec.decode(file, fileName: names[index], history: .skip).snapshot.providerCount
     }
     return providers
 }
@@ -173,9 +173,9 @@ try measure("read+dec") {
             size += got
         }
         close(descriptor)
-        providers += try SnapshotCodec.decode(
+        providers += try RecordCodec.decode(
             Data(bytesNoCopy: buffer, count: size, deallocator: .none), fileName: names[index], history: .skip
-        ).snapshot.providers.count
+        ).snapshot.providerCount
     }
     return providers
 }
@@ -183,9 +183,9 @@ try measure("map+dec") {
     var providers = 0
     for (index, path) in paths.enumerated() {
         let (address, size) = mapped(path)
-        providers += try SnapshotCodec.decode(
+        providers += try RecordCodec.decode(
             Data(bytesNoCopy: address, count: size, deallocator: .none), fileName: names[index], history: .skip
-        ).snapshot.providers.count
+        ).snapshot.providerCount
         munmap(address, size)
     }
     return providers

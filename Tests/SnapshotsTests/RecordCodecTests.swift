@@ -3,7 +3,7 @@ import Snapshots
 import TestSupport
 import Testing
 
-struct SnapshotCodecTests {
+struct RecordCodecTests {
     static let full = DeviceSnapshot(
         deviceID: Records.id("studio-mac"), deviceName: "studio-mac", appVersion: "aggctl 0.1.0",
         generatedAt: Records.date("2026-11-30T12:00:00Z"),
@@ -82,21 +82,21 @@ struct SnapshotCodecTests {
             var snapshot = RandomRecords.snapshot(index, using: &generator)
             if index % 2 == 1 { snapshot = Self.hostile(snapshot, using: &generator) }
             if index % 7 == 3 { snapshot.providers[0].limits = [] }
-            let written = try SnapshotCodec.encode(snapshot, pretty: pretty)
-            let encoded = try SnapshotCodec.encodeWithFoundation(snapshot, pretty: pretty)
+            let written = try RecordCodec.encode(snapshot, pretty: pretty)
+            let encoded = try RecordCodec.encodeWithFoundation(snapshot, pretty: pretty)
             #expect(written == encoded, "\(String(decoding: encoded, as: UTF8.self))")
             if written != encoded { break }
         }
         for (value, name) in [(Double.nan, "nan"), (.infinity, "inf"), (-.infinity, "-inf")] {
             var snapshot = Self.full
             snapshot.providers[0].weekly?.usedPercent = value
-            #expect(throws: EncodingError.self, "\(name)") { try SnapshotCodec.encode(snapshot, pretty: false) }
-            #expect(throws: EncodingError.self, "\(name)") { try SnapshotCodec.encodeWithFoundation(snapshot) }
+            #expect(throws: EncodingError.self, "\(name)") { try RecordCodec.encode(snapshot, pretty: false) }
+            #expect(throws: EncodingError.self, "\(name)") { try RecordCodec.encodeWithFoundation(snapshot) }
         }
     }
 
     private func decode(_ text: String, fileName: String = "studio-mac.json") throws -> DecodedRecord {
-        try SnapshotCodec.decode(Data(text.utf8), fileName: fileName)
+        try RecordCodec.decode(Data(text.utf8), fileName: fileName)
     }
 
     private func reason(_ text: String, fileName: String = "studio-mac.json") -> String? {
@@ -112,16 +112,16 @@ struct SnapshotCodecTests {
 
     @Test("a record survives a write and a read unchanged")
     func roundTrip() throws {
-        let data = try SnapshotCodec.encode(Self.full)
-        let decoded = try SnapshotCodec.decode(data, fileName: "studio-mac.json")
+        let data = try RecordCodec.encode(Self.full)
+        let decoded = try RecordCodec.decode(data, fileName: "studio-mac.json")
         #expect(decoded.snapshot == Self.full)
         #expect(decoded.notes.isEmpty)
-        #expect(try SnapshotCodec.encode(decoded.snapshot) == data)
+        #expect(try RecordCodec.encode(decoded.snapshot) == data)
     }
 
     @Test("writing is canonical: sorted keys, UTC dates with Z, schemaVersion, a final newline")
     func canonicalWriting() throws {
-        let text = String(decoding: try SnapshotCodec.encode(Self.full), as: UTF8.self)
+        let text = String(decoding: try RecordCodec.encode(Self.full), as: UTF8.self)
         #expect(text.hasSuffix("}\n"))
         #expect(text.contains("\"lastUpdated\" : \"2026-11-30T11:59:00.500Z\""))
         #expect(text.contains("\"schemaVersion\" : 2"))
@@ -218,7 +218,7 @@ struct SnapshotCodecTests {
 
     private func foundationReason(_ text: String) -> String? {
         do {
-            _ = try SnapshotCodec.decodeWithFoundation(Data(text.utf8), fileName: "studio-mac.json")
+            _ = try RecordCodec.decodeWithFoundation(Data(text.utf8), fileName: "studio-mac.json")
             return nil
         } catch {
             return error.reason
@@ -231,7 +231,7 @@ struct SnapshotCodecTests {
             #"{"generatedAt": "2026-11-30T12:00:00Z", "providers": [{"providerID": "claude", "lastUpdated": "2026-11-30T12:00:00Z", "session": \#(session)}]}"#
         }
         func notes(_ text: String) -> [String] {
-            (try? SnapshotCodec.decode(Data(text.utf8), fileName: "studio-mac.json").notes) ?? ["refused"]
+            (try? RecordCodec.decode(Data(text.utf8), fileName: "studio-mac.json").notes) ?? ["refused"]
         }
         #expect(
             notes(entry(#"{"usedPercent": 10, "windowMinutes": 1.5}"#))
@@ -250,7 +250,7 @@ struct SnapshotCodecTests {
         var bytes = Array("{\"deviceID\": \"".utf8)
         bytes += [0xFF, 0xFE]
         bytes += Array("\", \"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": []}".utf8)
-        #expect(throws: RecordDecodingError.self) { try SnapshotCodec.decode(Data(bytes), fileName: "x.json") }
+        #expect(throws: RecordDecodingError.self) { try RecordCodec.decode(Data(bytes), fileName: "x.json") }
         let deep =
             "{\"generatedAt\": \"2026-11-30T12:00:00Z\", \"providers\": "
             + String(repeating: "[", count: 300_000) + String(repeating: "]", count: 300_000) + "}"
@@ -278,8 +278,8 @@ struct SnapshotCodecTests {
               {"providerID": "codex", "lastUpdated": "0000-01-01T00:00:00Z"}]}
             """
         let data = Data(text.utf8)
-        let fast = try SnapshotCodec.decode(data, fileName: "laptop.json")
-        #expect(try SnapshotCodec.decodeWithFoundation(data, fileName: "laptop.json") == fast)
+        let fast = try RecordCodec.decode(data, fileName: "laptop.json")
+        #expect(try RecordCodec.decodeWithFoundation(data, fileName: "laptop.json") == fast)
         #expect(
             fast.notes == [
                 "providers[0].session.usedPercent 150.0 is outside 0...100; remaining clamped",

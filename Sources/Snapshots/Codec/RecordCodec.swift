@@ -9,13 +9,13 @@ import TextSafety
 /// any UTC offset, unknown keys ignored, records without `deviceID` (the file name stands in) or
 /// `schemaVersion` (1 is assumed), a newer `schemaVersion` when the fields it needs decode, and provider
 /// entries that cannot be used are skipped with a note; only a record with no usable provider is refused.
-public enum SnapshotCodec {
+public enum RecordCodec {
     /// The largest record a reader accepts; larger files are refused before they are read.
-    public static let maximumRecordSize = 32 * 1024 * 1024
+    package static let maximumRecordSize = 32 * 1024 * 1024
 
     /// Canonical JSON of `snapshot`: indented for people (`publish --dry-run`), or compact (what
     /// `publish` stores), both byte for byte as `JSONEncoder` would write them.
-    public static func encode(_ snapshot: DeviceSnapshot, pretty: Bool = true) throws -> Data {
+    package static func encode(_ snapshot: DeviceSnapshot, pretty: Bool = true) throws -> Data {
         var json = RecordJSON(pretty: pretty)
         try RecordFields(snapshot).write(to: &json)
         return Data(json.bytes + [0x0A])
@@ -37,7 +37,7 @@ public enum SnapshotCodec {
     ///   - keepHistory: false to validate but drop the history (`weeklySamples`, `tokens.daily`), keeping
     ///     only the weekly trend (`HistoryDetail.trend`).
     /// - Throws: `RecordDecodingError` with a one-line reason when the record cannot be used at all.
-    public static func decode(
+    package static func decode(
         _ data: Data, fileName: String, keepHistory: Bool = true
     ) throws(RecordDecodingError) -> DecodedRecord {
         try decode(data, fileName: fileName, history: keepHistory ? .full : .trend)
@@ -58,7 +58,8 @@ public enum SnapshotCodec {
     /// Reads a stored record with Foundation's `JSONDecoder`: the reference the fast reader is tested
     /// against. Same records and reasons, except that syntax errors carry no byte offset and malformed
     /// JSON inside unknown keys is accepted.
-    public static func decodeWithFoundation(_ data: Data, fileName: String) throws(RecordDecodingError) -> DecodedRecord
+    package static func decodeWithFoundation(_ data: Data, fileName: String) throws(RecordDecodingError)
+        -> DecodedRecord
     {
         let stored: StoredSnapshot
         let dropped = DroppedValues()
@@ -111,7 +112,7 @@ public enum SnapshotCodec {
     }
 
     /// Text from a record, cut short and with control characters escaped, fit to quote in a one-line message.
-    public static func printable(_ text: String, limit: Int = 60) -> String {
+    package static func printable(_ text: String, limit: Int = 60) -> String {
         SafeText.line(text, limit: limit)
     }
 
@@ -182,9 +183,9 @@ public enum SnapshotCodec {
 /// A stored record that could be read, with notes on what was tolerated (skipped entries, a newer schema).
 public struct DecodedRecord: Sendable, Equatable {
     public var snapshot: DeviceSnapshot
-    public var notes: [String]
+    package var notes: [String]
 
-    public init(snapshot: DeviceSnapshot, notes: [String]) {
+    package init(snapshot: DeviceSnapshot, notes: [String]) {
         self.snapshot = snapshot
         self.notes = notes
     }
@@ -192,10 +193,10 @@ public struct DecodedRecord: Sendable, Equatable {
 
 /// Why a stored record cannot be used: one line, naming the field where it can.
 public struct RecordDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var reason: String
+    package var reason: String
     public var description: String { reason }
 
-    public init(reason: String) {
+    package init(reason: String) {
         self.reason = reason
     }
 }
