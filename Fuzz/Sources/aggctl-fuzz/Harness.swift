@@ -1,6 +1,4 @@
 import Foundation
-@testable import Serialization
-import TextSafety
 
 @testable import AggctlCLI
 @testable import Aggregator
@@ -8,8 +6,10 @@ import TextSafety
 @testable import Notify
 @testable import Portable
 @testable import Privacy
+@testable import Serialization
 @testable import Snapshots
 @testable import Stores
+@testable import TextSafety
 
 /// One libFuzzer entry point for every parser of outside input; `AGGCTL_FUZZ_TARGET` picks the parser:
 ///
