@@ -2,7 +2,7 @@ import Portable
 
 /// The command line: picks the command, parses its flags, runs it, and maps every error to an exit code.
 /// The one place where errors become exit codes and messages.
-package enum Aggctl {
+public enum Aggctl {
     static let version = "0.1.0"
 
     /// The command table, by name: a command is built (its flags, their choices, its help) only when it
@@ -128,12 +128,12 @@ extension Aggctl {
     ///   - closedErrors: the same for stderr.
     /// Whether the command `arguments` name exits 0 whatever happens (`Command.alwaysSucceeds`), its
     /// last write on closing stdout included.
-    package static func promisesSuccess(_ arguments: [String]) -> Bool {
+    public static func promisesSuccess(_ arguments: [String]) -> Bool {
         guard let first = arguments.first, !first.hasPrefix("-") else { return false }
         return command(named: first)?.alwaysSucceeds ?? false
     }
 
-    package static func runProcess(
+    public static func runProcess(
         _ arguments: [String], environment: [String: String], closedOutput: Bool, closedErrors: Bool
     ) -> ExitStatus {
         run(

@@ -6,17 +6,17 @@ import Snapshots
 ///
 /// An entry without an e-mail cannot be proven to be the same account as any other, so its key carries
 /// its device: it is merged only with itself.
-package struct AccountKey: Hashable, Sendable, Comparable, CustomStringConvertible {
-    package let providerID: String
+public struct AccountKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let providerID: String
     /// Trimmed and lowercased; nil when the entry has no e-mail.
-    package let normalizedEmail: String?
+    public let normalizedEmail: String?
     /// Set only when `normalizedEmail` is nil.
-    package let deviceID: DeviceID?
+    public let deviceID: DeviceID?
     /// FNV-1a of the parts' bytes, taken once: a merge hashes every entry's key into a dictionary, and
     /// SipHash over the three texts was most of each lookup. Equal keys have equal bytes, so equal digests.
     private let digest: UInt64
 
-    package init(providerID: String, accountEmail: String?, deviceID: DeviceID) {
+    public init(providerID: String, accountEmail: String?, deviceID: DeviceID) {
         let email = accountEmail.map(AccountKey.normalize) ?? ""
         if email.isEmpty {
             self.init(providerID: providerID, normalizedEmail: nil, deviceID: deviceID)
@@ -67,35 +67,35 @@ package struct AccountKey: Hashable, Sendable, Comparable, CustomStringConvertib
         self.digest = (digest ^ (normalizedEmail == nil ? 1 : 0)) &* BinaryWriter.fnv1aPrime
     }
 
-    package init(_ entry: ProviderUsage, on deviceID: DeviceID) {
+    public init(_ entry: ProviderUsage, on deviceID: DeviceID) {
         self.init(providerID: entry.providerID, accountEmail: entry.accountEmail, deviceID: deviceID)
     }
 
     /// A stable text form, e.g. `claude:you@example.com` or `codex:@laptop-1`; used as an id in state files.
-    package var description: String {
+    public var description: String {
         if let email = normalizedEmail { return "\(providerID):\(email)" }
         return "\(providerID):@\(deviceID?.rawValue ?? "")"
     }
 
     /// The order of `status`: provider, then e-mail (keys without one last), then device.
-    package static func < (lhs: AccountKey, rhs: AccountKey) -> Bool {
+    public static func < (lhs: AccountKey, rhs: AccountKey) -> Bool {
         lhs.compare(rhs) < 0
     }
 
     /// The same bytes: two e-mails are one account when they are written alike once trimmed and lowercased,
     /// as the reference merge compares them. (`String`'s `==` would also take canonically equal texts,
     /// such as a composed and a decomposed "é", as one, which the byte order of `<` does not.)
-    package static func == (lhs: AccountKey, rhs: AccountKey) -> Bool {
+    public static func == (lhs: AccountKey, rhs: AccountKey) -> Bool {
         lhs.digest == rhs.digest && lhs.compare(rhs) == 0
     }
 
     /// The digest, through the seeded `Hasher` (so a table's layout still differs from run to run).
-    package func hash(into hasher: inout Hasher) {
+    public func hash(into hasher: inout Hasher) {
         hasher.combine(digest)
     }
 
     /// Negative, zero or positive as `self` sorts before, with or after `other` in the order of `<`.
-    package func compare(_ other: AccountKey) -> Int {
+    public func compare(_ other: AccountKey) -> Int {
         let provider = ByteOrder.compare(providerID, other.providerID)
         if provider != 0 { return provider }
         switch (normalizedEmail, other.normalizedEmail) {

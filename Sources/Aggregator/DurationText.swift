@@ -1,9 +1,9 @@
 import Portable
 
 /// Durations as tables, notifications and pages say them.
-package enum DurationText {
+public enum DurationText {
     /// `45m`, `2h 10m`, `3d 2h`, `<1m`: a duration as tables, notifications and pages say it.
-    package static func short(_ seconds: TimeInterval) -> String {
+    public static func short(_ seconds: TimeInterval) -> String {
         let minutes = Int(seconds / 60)
         if minutes < 1 { return "<1m" }
         if minutes < 60 { return "\(minutes)m" }

@@ -4,14 +4,14 @@ import Portable
 /// name), the aggctl that read it, its records exactly (the listing's fingerprint) and the merge's
 /// tolerances. Two merges with the same identity give the same result, judged again at their moments;
 /// the caches that reuse a merge are keyed by it.
-package struct MergeIdentity: Sendable, Equatable {
-    package var store: String
-    package var readerVersion: String
-    package var fingerprint: UInt64
-    package var staleAfter: TimeInterval
-    package var maxSkew: TimeInterval
+public struct MergeIdentity: Sendable, Equatable {
+    public var store: String
+    public var readerVersion: String
+    public var fingerprint: UInt64
+    public var staleAfter: TimeInterval
+    public var maxSkew: TimeInterval
 
-    package init(
+    public init(
         store: String, readerVersion: String, fingerprint: UInt64, staleAfter: TimeInterval, maxSkew: TimeInterval
     ) {
         self.store = store

@@ -15,17 +15,16 @@ import Snapshots
 /// only what depends on the moment (staleness, `now`) is judged again (`MergeResult.reevaluated`), and
 /// nothing is read, parsed or merged. Kept beside the parse cache, in the same guarded binary form: a
 /// memo that is damaged, foreign or from another aggctl version is ignored.
-package struct MergeMemo: Sendable {
-    package let store: String
-    package let readerVersion: String
+public struct MergeMemo: Sendable {
+    public let store: String
+    public let readerVersion: String
     /// Identifies the listing the merge was made from (the read layer's fingerprint of it).
-    package let fingerprint: UInt64
+    public let fingerprint: UInt64
     /// The options the merge was made with.
-    package let options: MergeOptions
-    package let result: MergeResult
+    public let options: MergeOptions
+    public let result: MergeResult
 
-    package init(store: String, readerVersion: String, fingerprint: UInt64, options: MergeOptions, result: MergeResult)
-    {
+    public init(store: String, readerVersion: String, fingerprint: UInt64, options: MergeOptions, result: MergeResult) {
         self.store = store
         self.readerVersion = readerVersion
         self.fingerprint = fingerprint
@@ -35,7 +34,7 @@ package struct MergeMemo: Sendable {
 
     /// The merge of the same records judged with `options`, or nil when this memo cannot stand for it
     /// (another listing, or clock skew in play).
-    package func result(for fingerprint: UInt64, options: MergeOptions) -> MergeResult? {
+    public func result(for fingerprint: UInt64, options: MergeOptions) -> MergeResult? {
         guard fingerprint == self.fingerprint else { return nil }
         return result.reevaluated(options, mergedWith: self.options)
     }
@@ -47,7 +46,7 @@ package struct MergeMemo: Sendable {
     /// checksum checked or anything decoded: on a store that changes between runs (a team's), every run
     /// finds the memo of an older state (5 MB at 10000 records), and reading and decoding it whole was a
     /// tenth of the run.
-    package static func load(
+    public static func load(
         from path: String, store: String, readerVersion: String, fingerprint: UInt64? = nil
     ) -> MergeMemo? {
         // The listing a memo was made from, by its first bytes; nil when they do not tell (unchecked: it
@@ -70,7 +69,7 @@ package struct MergeMemo: Sendable {
 
     /// Writes the memo atomically (temporary file, rename), creating its folder. Not flushed: a torn
     /// memo fails its checksum and the next run merges afresh.
-    package func save(to path: String) throws {
+    public func save(to path: String) throws {
         try AtomicFile.writePrivate(encode(), to: path)
     }
 }

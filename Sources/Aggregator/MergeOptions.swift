@@ -1,25 +1,25 @@
 import Portable
 
 /// The knobs of a merge: the moment it is evaluated at and the two tolerances of the merge rules.
-package struct MergeOptions: Sendable, Equatable {
+public struct MergeOptions: Sendable, Equatable {
     /// The moment staleness and clock skew are judged against (`--now`, or the real time).
-    package var now: Date
+    public var now: Date
     /// An entry read longer ago than this is stale (`--stale-after`, default 3600 s).
-    package var staleAfter: TimeInterval
+    public var staleAfter: TimeInterval
     /// An entry dated further than this in the future has a wrong clock (`--max-skew`, default 300 s).
-    package var maxSkew: TimeInterval
+    public var maxSkew: TimeInterval
 
-    package static let defaultStaleAfter: TimeInterval = 3600
-    package static let defaultMaxSkew: TimeInterval = 300
+    public static let defaultStaleAfter: TimeInterval = 3600
+    public static let defaultMaxSkew: TimeInterval = 300
 
-    package init(now: Date, staleAfter: TimeInterval = defaultStaleAfter, maxSkew: TimeInterval = defaultMaxSkew) {
+    public init(now: Date, staleAfter: TimeInterval = defaultStaleAfter, maxSkew: TimeInterval = defaultMaxSkew) {
         self.now = now
         self.staleAfter = staleAfter
         self.maxSkew = maxSkew
     }
 
     /// Whether something last updated at `moment` is stale at `now` (the merge rules).
-    package func isStale(since moment: Date) -> Bool {
+    public func isStale(since moment: Date) -> Bool {
         now.timeIntervalSince(moment) > staleAfter
     }
 }

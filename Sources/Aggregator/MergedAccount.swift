@@ -4,58 +4,58 @@ import Snapshots
 
 /// One account after the merge: the winning entry's windows, where they came from, and the token and cost
 /// ledgers added up over every device that reported the account.
-package struct MergedAccount: Sendable, Equatable {
-    package var key: AccountKey
-    package var providerID: String
+public struct MergedAccount: Sendable, Equatable {
+    public var key: AccountKey
+    public var providerID: String
     /// As the winning entry wrote it, trimmed; nil for an entry without an e-mail.
-    package var accountEmail: String?
-    package var plan: String?
-    package var session: WindowStatus?
-    package var weekly: WindowStatus?
+    public var accountEmail: String?
+    public var plan: String?
+    public var session: WindowStatus?
+    public var weekly: WindowStatus?
     /// Every other limit of the winning entry (the record format, "Limits").
-    package var limits: [LimitStatus]?
+    public var limits: [LimitStatus]?
     /// The device whose entry won.
-    package var deviceID: DeviceID
-    package var deviceName: String
-    package var lastUpdated: Date
+    public var deviceID: DeviceID
+    public var deviceName: String
+    public var lastUpdated: Date
     /// Every device that reported this account, sorted.
-    package var seenOn: [DeviceID]
+    public var seenOn: [DeviceID]
     /// Tokens summed over `seenOn`; nil when no device reported tokens.
-    package var tokens: TokenTotals?
+    public var tokens: TokenTotals?
     /// Cost summed over `seenOn`; nil when no device reported cost.
-    package var costUSD: CostTotals?
+    public var costUSD: CostTotals?
     /// Each reporting device's own ledger, sorted by device.
-    package var perDevice: [DeviceLedger]
+    public var perDevice: [DeviceLedger]
     /// The winning entry was read longer ago than `staleAfter`.
-    package var stale: Bool
+    public var stale: Bool
     /// The winning entry is dated further in the future than `maxSkew`: every entry of the key was skewed.
-    package var clockSkew: Bool
+    public var clockSkew: Bool
     /// Why figures are missing: the winning entry's own `error`, or that of a newer entry without windows
     /// (signed out on another machine), which never hides the windows shown.
-    package var error: String?
+    public var error: String?
     /// The device of that newer error-only entry, when the error is not the winning entry's own.
-    package var errorDeviceID: DeviceID?
+    public var errorDeviceID: DeviceID?
     /// The windows' history over every device that reported the account; nil when the records were read
     /// without history (or carried none).
-    package var history: MergedHistory? = nil
+    public var history: MergedHistory? = nil
     /// The weekly window's last days by half day over every device (for `status`'s sparkline); nil when
     /// no device carried weekly samples.
-    package var weeklyTrend: WeeklyTrend? = nil
+    public var weeklyTrend: WeeklyTrend? = nil
 
     // Judged at the merge's moment (`judge(at:)`), and judged anew when the same merge is read at another.
 
     /// The session, the weekly window or a binding limit is depleted (and not due): nothing can be used.
-    package var blocked = false
+    public var blocked = false
     /// When the account can be used again: the latest reset among the windows that block it; nil when
     /// it is not blocked, or one of them has no reset time.
-    package var availableAt: Date? = nil
+    public var availableAt: Date? = nil
     /// The window with the least left among the session, the weekly window and the binding limits that
     /// are not due: `session`, `weekly` or a limit's id; nil when there is none.
-    package var tightest: String? = nil
+    public var tightest: String? = nil
 
     /// Every window of the account by name, in the order reports show them: `session`, `weekly`, then
     /// each limit under its id.
-    package var windows: [(name: String, window: WindowStatus)] {
+    public var windows: [(name: String, window: WindowStatus)] {
         var windows: [(name: String, window: WindowStatus)] = []
         if let session { windows.append(("session", session)) }
         if let weekly { windows.append(("weekly", weekly)) }
@@ -64,19 +64,19 @@ package struct MergedAccount: Sendable, Equatable {
     }
 
     /// The tightest window (`tightest`) itself.
-    package var tightestWindow: WindowStatus? {
+    public var tightestWindow: WindowStatus? {
         tightest.flatMap { name in windows.first { $0.name == name }?.window }
     }
 
     /// The non-binding limits that are used up (and not due): what one-line outputs add beside the
     /// tightest window ("Opus used up").
-    package var usedUpLimits: [LimitStatus] {
+    public var usedUpLimits: [LimitStatus] {
         (limits ?? []).filter { !$0.binding && !$0.window.due && $0.window.level == .depleted }
     }
 
     /// The non-binding weekly limits as version 1 named them (`opus` for `opus-weekly`): `status --json`
     /// keeps `modelWeekly` for programs written against version 1.
-    package var modelWeekly: [NamedWindowStatus]? {
+    public var modelWeekly: [NamedWindowStatus]? {
         var models: [NamedWindowStatus] = []
         for limit in limits ?? [] where !limit.binding {
             // Limit ids are ASCII (`[a-z0-9-]+`, checked when read): compared and cut as bytes, which
@@ -95,7 +95,7 @@ package struct MergedAccount: Sendable, Equatable {
 
     /// Judges what depends on the moment: which windows are due, availability, the tightest window, and
     /// today's tokens and cost (only figures of `now`'s UTC date count as today's).
-    package mutating func judge(at now: Date) {
+    public mutating func judge(at now: Date) {
         session?.judge(at: now)
         weekly?.judge(at: now)
         if limits != nil {
@@ -144,7 +144,7 @@ package struct MergedAccount: Sendable, Equatable {
     ///
     /// Computed when asked rather than during every merge: no report prints it yet, and summing dates
     /// for every account was a third of the merge's time on a large store.
-    package var dailyTokens: [DailyTokens] {
+    public var dailyTokens: [DailyTokens] {
         var sums: [String: (tokens: Int, cost: Double?)] = [:]
         for day in perDevice.flatMap(\.daily) {
             let sum = sums[day.date] ?? (0, nil)
@@ -157,30 +157,30 @@ package struct MergedAccount: Sendable, Equatable {
 }
 
 /// A window with what the merge derives from it.
-package struct WindowStatus: Sendable, Equatable {
-    package var usedPercent: Double
+public struct WindowStatus: Sendable, Equatable {
+    public var usedPercent: Double
     /// `100 - usedPercent`, clamped to 0...100.
-    package var remainingPercent: Double
-    package var level: WindowLevel
-    package var windowMinutes: Int?
-    package var resetsAt: Date?
+    public var remainingPercent: Double
+    public var level: WindowLevel
+    public var windowMinutes: Int?
+    public var resetsAt: Date?
     /// Its reset has passed (`resetsAt <= now`; docs/format.md, "status --json"): its figures are not current, and are
     /// never shown as the window's state (its level is unknown until newer figures arrive). So are figures
     /// read after the reset they name: they were the window's before it (Claude Code hands its status
     /// line the last figures it had, reset or not, and they showed "5h 12% left" an hour past the reset).
-    package var due = false
+    public var due = false
 
     /// Judges `due` at `now`.
-    package mutating func judge(at now: Date) {
+    public mutating func judge(at now: Date) {
         due = resetsAt.map { now >= $0 } ?? false
     }
 
     /// The provider's figures this status was derived from.
-    package var window: UsageWindow {
+    public var window: UsageWindow {
         UsageWindow(usedPercent: usedPercent, windowMinutes: windowMinutes, resetsAt: resetsAt)
     }
 
-    package init(_ window: UsageWindow) {
+    public init(_ window: UsageWindow) {
         usedPercent = window.usedPercent
         remainingPercent = window.remainingPercent
         level = WindowLevel(remainingPercent: window.remainingPercent)
@@ -190,22 +190,22 @@ package struct WindowStatus: Sendable, Equatable {
 }
 
 /// A per-model weekly window with its derived figures.
-package struct NamedWindowStatus: Sendable, Equatable {
-    package var name: String
-    package var window: WindowStatus
+public struct NamedWindowStatus: Sendable, Equatable {
+    public var name: String
+    public var window: WindowStatus
 }
 
 /// A limit of the winning entry with its derived figures.
-package struct LimitStatus: Sendable, Equatable {
-    package var id: String
-    package var label: String
-    package var window: WindowStatus
-    package var used: Double?
-    package var limit: Double?
-    package var unit: String?
-    package var binding: Bool
+public struct LimitStatus: Sendable, Equatable {
+    public var id: String
+    public var label: String
+    public var window: WindowStatus
+    public var used: Double?
+    public var limit: Double?
+    public var unit: String?
+    public var binding: Bool
 
-    package init(_ limit: Limit) {
+    public init(_ limit: Limit) {
         id = limit.id
         label = limit.label
         window = WindowStatus(limit.window)
@@ -216,7 +216,7 @@ package struct LimitStatus: Sendable, Equatable {
     }
 
     /// The provider's figures this status was derived from.
-    package var figures: Limit {
+    public var figures: Limit {
         Limit(
             id: id, label: label, windowMinutes: window.windowMinutes, usedPercent: window.usedPercent,
             resetsAt: window.resetsAt, used: used, limit: limit, unit: unit, binding: binding)
@@ -224,47 +224,47 @@ package struct LimitStatus: Sendable, Equatable {
 }
 
 /// Tokens added up over devices.
-package struct TokenTotals: Sendable, Equatable {
+public struct TokenTotals: Sendable, Equatable {
     /// Sum of the devices' `today`; nil when none reported it.
-    package var today: Int?
-    package var last30Days: Int?
+    public var today: Int?
+    public var last30Days: Int?
 }
 
 /// Cost added up over devices.
-package struct CostTotals: Sendable, Equatable {
-    package var today: Double?
-    package var last30Days: Double?
+public struct CostTotals: Sendable, Equatable {
+    public var today: Double?
+    public var last30Days: Double?
 }
 
 /// One device's own ledger for an account.
-package struct DeviceLedger: Sendable, Equatable {
-    package var deviceID: DeviceID
+public struct DeviceLedger: Sendable, Equatable {
+    public var deviceID: DeviceID
     /// When the device read the figures: its `today` is today's only on that UTC date.
-    package var lastUpdated: Date
-    package var tokensToday: Int?
-    package var tokens30Days: Int?
-    package var costTodayUSD: Double?
-    package var cost30DaysUSD: Double?
+    public var lastUpdated: Date
+    public var tokensToday: Int?
+    public var tokens30Days: Int?
+    public var costTodayUSD: Double?
+    public var cost30DaysUSD: Double?
     /// The device's own daily entries, as it reported them.
-    package var daily: [DailyTokens]
+    public var daily: [DailyTokens]
 
     /// A UTC calendar date: its number since 1970 (compared for every device of every account), and its
     /// `YYYY-MM-DD` as daily entries name it (made only when a daily entry is looked up).
-    package struct Day {
-        package let number: Int
-        package let date: Date
+    public struct Day {
+        public let number: Int
+        public let date: Date
 
-        package init(_ date: Date) {
+        public init(_ date: Date) {
             self.date = date
             number = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
         }
 
-        package var text: String { String(RFC3339.format(date).prefix(10)) }
+        public var text: String { String(RFC3339.format(date).prefix(10)) }
     }
 
     /// The device's tokens of the UTC date `day`: its `today` when it read them that day, else its daily
     /// entry of that date; nil when it has neither (yesterday's "today" is not today's).
-    package func tokensToday(on day: Day) -> Int? {
+    public func tokensToday(on day: Day) -> Int? {
         if Day(lastUpdated).number == day.number { return tokensToday }
         guard !daily.isEmpty else { return nil }
         let text = day.text
@@ -272,7 +272,7 @@ package struct DeviceLedger: Sendable, Equatable {
     }
 
     /// The same of cost.
-    package func costToday(on day: Day) -> Double? {
+    public func costToday(on day: Day) -> Double? {
         if Day(lastUpdated).number == day.number { return costTodayUSD }
         guard !daily.isEmpty else { return nil }
         let text = day.text
@@ -281,12 +281,12 @@ package struct DeviceLedger: Sendable, Equatable {
 }
 
 /// A device as the store shows it.
-package struct DeviceSummary: Sendable, Equatable {
-    package var deviceID: DeviceID
-    package var deviceName: String
-    package var generatedAt: Date
-    package var appVersion: String?
-    package var providerCount: Int
+public struct DeviceSummary: Sendable, Equatable {
+    public var deviceID: DeviceID
+    public var deviceName: String
+    public var generatedAt: Date
+    public var appVersion: String?
+    public var providerCount: Int
     /// The record was generated longer ago than `staleAfter`: the machine has stopped publishing.
-    package var stale: Bool
+    public var stale: Bool
 }

@@ -4,7 +4,7 @@ import Snapshots
 /// The merge of the merge rules: every device's entries, grouped by account, one winner per account.
 ///
 /// Pure: the same records and options give the same result whatever order the records come in.
-package enum Merger {
+public enum Merger {
     /// Merges the records of a store.
     ///
     /// Per account key the winning entry is the one not marked clock-skewed, then with the newest
@@ -13,7 +13,7 @@ package enum Merger {
     /// its error is reported beside them. Only when no entry has a window does the newest stand alone.
     /// The winner's windows stand for the account; tokens and cost are added up over every device that
     /// reported the key.
-    package static func merge(_ contents: StoreContents, options: MergeOptions) -> MergeResult {
+    public static func merge(_ contents: StoreContents, options: MergeOptions) -> MergeResult {
         let records = contents.records
         let devices = DeviceOrder(records)
         // One candidate per provider entry, holding indices rather than copies: copying entries and
@@ -262,17 +262,17 @@ package enum Merger {
 }
 
 /// What a merge produces: the accounts, the devices, and the files that could not be used.
-package struct MergeResult: Sendable, Equatable {
-    package var now: Date
+public struct MergeResult: Sendable, Equatable {
+    public var now: Date
     /// Sorted by provider, then e-mail (none last), then device.
-    package var accounts: [MergedAccount]
+    public var accounts: [MergedAccount]
     /// Sorted by deviceID.
-    package var devices: [DeviceSummary]
-    package var problems: [RecordProblem]
+    public var devices: [DeviceSummary]
+    public var problems: [RecordProblem]
     /// The newest `lastUpdated` of any entry: tells whether clock skew could have decided a winner.
-    package var newestEntry: Date?
+    public var newestEntry: Date?
 
-    package init(
+    public init(
         now: Date, accounts: [MergedAccount], devices: [DeviceSummary], problems: [RecordProblem],
         newestEntry: Date?
     ) {
@@ -287,7 +287,7 @@ package struct MergeResult: Sendable, Equatable {
     ///
     /// - Returns: nil when clock skew may decide a winner at either moment (an entry dated past the
     ///   tolerance), because then the winners themselves could differ and only a full merge is right.
-    package func reevaluated(_ options: MergeOptions, mergedWith original: MergeOptions) -> MergeResult? {
+    public func reevaluated(_ options: MergeOptions, mergedWith original: MergeOptions) -> MergeResult? {
         if let newest = newestEntry {
             guard newest.timeIntervalSince(original.now) <= original.maxSkew,
                 newest.timeIntervalSince(options.now) <= options.maxSkew

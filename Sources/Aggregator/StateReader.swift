@@ -11,14 +11,14 @@ import Snapshots
 /// file is not the history aggctl writes, and is set aside. What it accepts it reads to the same values
 /// as Foundation's decoder (differential tests with mutated files and the `history` fuzz target hold it
 /// to that, with Foundation as the oracle).
-package enum StateReader {
+public enum StateReader {
     /// Why the reader refused the file.
-    package struct Unusual: Error {
-        package init() {}
+    public struct Unusual: Error {
+        public init() {}
     }
 
     /// An object read as a dictionary: every key once.
-    package static func dictionary<Value>(
+    public static func dictionary<Value>(
         _ s: inout JSONScanner, _ value: (inout JSONScanner) throws(Unusual) -> Value
     ) throws(Unusual) -> [String: Value] {
         try syntax { () throws(JSONSyntaxError) in try s.enterObject() }
@@ -31,7 +31,7 @@ package enum StateReader {
         return result
     }
 
-    package static func members(
+    public static func members(
         _ s: inout JSONScanner, _ member: (inout JSONScanner, JSONScanner.RawString) throws(Unusual) -> Void
     ) throws(Unusual) {
         try syntax { () throws(JSONSyntaxError) in try s.enterObject() }
@@ -42,43 +42,43 @@ package enum StateReader {
     }
 
     /// Sets a field met for the first time; a key given twice is refused.
-    package static func once<Value>(_ field: inout Value?, _ value: Value) throws(Unusual) {
+    public static func once<Value>(_ field: inout Value?, _ value: Value) throws(Unusual) {
         guard field == nil else { throw Unusual() }
         field = value
     }
 
-    package static func optional<Value>(
+    public static func optional<Value>(
         _ s: inout JSONScanner, _ value: (inout JSONScanner) throws(Unusual) -> Value
     ) throws(Unusual) -> Value? {
         if try syntax({ () throws(JSONSyntaxError) in try s.readNull() }) { return nil }
         return try value(&s)
     }
 
-    package static func skip(_ s: inout JSONScanner) throws(Unusual) {
+    public static func skip(_ s: inout JSONScanner) throws(Unusual) {
         try syntax { () throws(JSONSyntaxError) in try s.skipValue() }
     }
 
-    package static func double(_ s: inout JSONScanner) throws(Unusual) -> Double {
+    public static func double(_ s: inout JSONScanner) throws(Unusual) -> Double {
         guard try kind(&s) == .number else { throw Unusual() }
         let raw = try syntax { () throws(JSONSyntaxError) in try s.readRawNumber() }
         guard let value = s.double(raw) else { throw Unusual() }
         return value
     }
 
-    package static func int(_ s: inout JSONScanner) throws(Unusual) -> Int {
+    public static func int(_ s: inout JSONScanner) throws(Unusual) -> Int {
         guard try kind(&s) == .number else { throw Unusual() }
         let raw = try syntax { () throws(JSONSyntaxError) in try s.readRawNumber() }
         guard let value = s.int(raw) else { throw Unusual() }
         return value
     }
 
-    package static func string(_ s: inout JSONScanner) throws(Unusual) -> String {
+    public static func string(_ s: inout JSONScanner) throws(Unusual) -> String {
         guard try kind(&s) == .string else { throw Unusual() }
         return s.string(try syntax { () throws(JSONSyntaxError) in try s.readRawString() })
     }
 
     /// A date as `RecordCodec.makeDecoder` reads one: an RFC 3339 string.
-    package static func date(_ s: inout JSONScanner) throws(Unusual) -> Date {
+    public static func date(_ s: inout JSONScanner) throws(Unusual) -> Date {
         guard try kind(&s) == .string else { throw Unusual() }
         let raw = try syntax { () throws(JSONSyntaxError) in try s.readRawString() }
         let date =
@@ -90,7 +90,7 @@ package enum StateReader {
     }
 
     /// An array, each element read by `element`.
-    package static func array<Value>(
+    public static func array<Value>(
         _ s: inout JSONScanner, _ element: (inout JSONScanner) throws(Unusual) -> Value
     ) throws(Unusual) -> [Value] {
         try syntax { () throws(JSONSyntaxError) in try s.enterArray() }
@@ -106,7 +106,7 @@ package enum StateReader {
 
     /// A step of the scanner; a syntax error is only a reason to give up here.
     @inline(__always)
-    package static func syntax<Value>(_ step: () throws(JSONSyntaxError) -> Value) throws(Unusual) -> Value {
+    public static func syntax<Value>(_ step: () throws(JSONSyntaxError) -> Value) throws(Unusual) -> Value {
         do { return try step() } catch { throw Unusual() }
     }
 }

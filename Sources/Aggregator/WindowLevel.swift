@@ -1,14 +1,14 @@
 /// How much of a window is left, in the four bands every view and alert uses.
-package enum WindowLevel: String, Codable, Sendable, Comparable, CaseIterable {
+public enum WindowLevel: String, Codable, Sendable, Comparable, CaseIterable {
     case ok, warning, critical, depleted
 
     /// At or below this remaining percent a window counts as used up. Not exactly 0 because providers
     /// report floating-point percentages such as 99.99999.
-    package static let depletedThreshold = 0.0001
+    public static let depletedThreshold = 0.0001
 
     /// The level of a window with `remainingPercent` left: depleted <= 0.0001, critical <= 10,
     /// warning <= 25, else ok.
-    package init(remainingPercent: Double) {
+    public init(remainingPercent: Double) {
         if remainingPercent <= WindowLevel.depletedThreshold {
             self = .depleted
         } else if remainingPercent <= 10 {
@@ -20,7 +20,7 @@ package enum WindowLevel: String, Codable, Sendable, Comparable, CaseIterable {
         }
     }
 
-    package static func < (lhs: WindowLevel, rhs: WindowLevel) -> Bool {
+    public static func < (lhs: WindowLevel, rhs: WindowLevel) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }

@@ -5,7 +5,7 @@ import Snapshots
 /// A source of this machine's usage (`publish --source NAME[:PATH]`): what it is called, what its PATH
 /// means, what it reads from the environment (and which of that is secret), and how it is made. Help,
 /// completions, the manual and the secrets kept from hooks come from these declarations.
-package protocol CollectorKind: Sendable {
+public protocol CollectorKind: Sendable {
     /// `codex`, `claude-api`, ...
     var name: String { get }
     /// What `NAME:PATH`'s PATH is ("the Codex home"), and where it is by default.
@@ -33,26 +33,26 @@ package protocol CollectorKind: Sendable {
 }
 
 extension CollectorKind {
-    package var isEndpoint: Bool { false }
-    package var asks: [String] { [] }
-    package var variables: [(name: String, meaning: String)] { [] }
-    package var secretVariables: [String] { [] }
+    public var isEndpoint: Bool { false }
+    public var asks: [String] { [] }
+    public var variables: [(name: String, meaning: String)] { [] }
+    public var secretVariables: [String] { [] }
 }
 
 /// What `aggctl init` found of one source on this machine.
-package struct SourcePresence: Sendable, Equatable {
+public struct SourcePresence: Sendable, Equatable {
     /// Whether a schedule running `publish --source NAME` would read something here.
-    package var found: Bool
+    public var found: Bool
     /// What was found, or what is missing, where: "Codex logs in ~/.codex/sessions".
-    package var detail: String
+    public var detail: String
 
-    package init(found: Bool, _ detail: String) {
+    public init(found: Bool, _ detail: String) {
         self.found = found
         self.detail = detail
     }
 
     /// `path` with the home folder written `~`, as people read it.
-    package static func shown(_ path: String, environment: [String: String]) -> String {
+    public static func shown(_ path: String, environment: [String: String]) -> String {
         let home = environment["HOME"] ?? FileSystem.homeDirectory()
         guard !home.isEmpty, home != "/", path == home || path.hasPrefix(home + "/") else { return path }
         return "~" + path.dropFirst(home.count)
@@ -60,20 +60,20 @@ package struct SourcePresence: Sendable, Equatable {
 }
 
 /// What a collector may use of the run that makes it, handed in.
-package struct CollectorContext {
-    package var environment: [String: String]
+public struct CollectorContext {
+    public var environment: [String: String]
     /// Where collectors keep what they read, to read only what is new next time (nil: keep nothing).
-    package var stateFolder: String?
+    public var stateFolder: String?
     /// Where `aggctl statusline` keeps Claude Code's own figures (read only).
-    package var statusLineFolder: String?
+    public var statusLineFolder: String?
     /// The zones limit messages are read in.
-    package var zones: Zones
+    public var zones: Zones
     /// The version of what reads the logs (`aggctl 0.1.0`): a kept scan of another version is read again.
-    package var readerVersion: String
+    public var readerVersion: String
     /// Makes the client the usage endpoints use.
-    package var httpClient: () throws -> HTTPClient
+    public var httpClient: () throws -> HTTPClient
 
-    package init(
+    public init(
         environment: [String: String], stateFolder: String?, statusLineFolder: String?, zones: Zones,
         readerVersion: String, httpClient: @escaping () throws -> HTTPClient
     ) {
@@ -87,30 +87,30 @@ package struct CollectorContext {
 }
 
 /// A collector made for one run: reads this machine's usage into one provider entry.
-package struct Collector {
-    package var name: String
-    package var isEndpoint: Bool
+public struct Collector {
+    public var name: String
+    public var isEndpoint: Bool
     private let read: (Date) throws -> ProviderUsage
 
-    package init(name: String, isEndpoint: Bool = false, read: @escaping (Date) throws -> ProviderUsage) {
+    public init(name: String, isEndpoint: Bool = false, read: @escaping (Date) throws -> ProviderUsage) {
         self.name = name
         self.isEndpoint = isEndpoint
         self.read = read
     }
 
-    package func collect(now: Date) throws -> ProviderUsage { try read(now) }
+    public func collect(now: Date) throws -> ProviderUsage { try read(now) }
 }
 
 /// The sources aggctl knows, found by name.
-package struct CollectorRegistry: Sendable {
-    package let kinds: [any CollectorKind]
+public struct CollectorRegistry: Sendable {
+    public let kinds: [any CollectorKind]
 
-    package init(_ kinds: [any CollectorKind]) {
+    public init(_ kinds: [any CollectorKind]) {
         self.kinds = kinds
     }
 
     /// Every source aggctl ships: one line per kind.
-    package static let standard = CollectorRegistry([
+    public static let standard = CollectorRegistry([
         CodexKind(),
         ClaudeKind(),
         GeminiKind(),
@@ -119,12 +119,12 @@ package struct CollectorRegistry: Sendable {
         CopilotAPIKind(),
     ])
 
-    package var names: [String] { kinds.map(\.name) }
+    public var names: [String] { kinds.map(\.name) }
 
-    package func kind(named name: String) -> (any CollectorKind)? {
+    public func kind(named name: String) -> (any CollectorKind)? {
         kinds.first { $0.name == name }
     }
 
     /// Every secret a source reads.
-    package var secretVariables: Set<String> { Set(kinds.flatMap(\.secretVariables)) }
+    public var secretVariables: Set<String> { Set(kinds.flatMap(\.secretVariables)) }
 }

@@ -14,25 +14,25 @@ import TextSafety
 ///   timeout, not four. A request that is not idempotent (MOVE, POST) is sent once: its caller checks.
 /// - A request whose URL, header names or values, or credentials hold a line break or NUL is refused
 ///   before anything is sent: no token, password or record text can add a header of its own.
-package final class HTTPClient: @unchecked Sendable {
-    package struct Configuration: Sendable {
-        package var credentials: HTTPCredentials?
+public final class HTTPClient: @unchecked Sendable {
+    public struct Configuration: Sendable {
+        public var credentials: HTTPCredentials?
         /// The whole exchange, connection included.
-        package var timeout: Duration
-        package var connectTimeout: Duration
+        public var timeout: Duration
+        public var connectTimeout: Duration
         /// Certificates to trust instead of the system's (PEM), for a server with a private CA.
-        package var caFile: String?
-        package var retry: RetryPolicy
+        public var caFile: String?
+        public var retry: RetryPolicy
         /// The longest `Retry-After` honoured; a longer one is cut to this.
-        package var maximumRetryAfter: TimeInterval
-        package var userAgent: String
+        public var maximumRetryAfter: TimeInterval
+        public var userAgent: String
         /// AWS Signature V4 by libcurl (`CURLOPT_AWS_SIGV4`, "aws:amz:REGION:s3"), with `credentials` as the
         /// access key and secret; nil for Basic and Digest. libcurl signs the URL as given and every header
         /// the request carries, so callers build canonical URLs and set `x-amz-date` and
         /// `x-amz-content-sha256` themselves.
-        package var awsSignature: String?
+        public var awsSignature: String?
 
-        package init(
+        public init(
             credentials: HTTPCredentials? = nil, timeout: Duration = .seconds(30),
             connectTimeout: Duration = .seconds(10), caFile: String? = nil, retry: RetryPolicy = .standard,
             maximumRetryAfter: TimeInterval = 10, userAgent: String = "aggctl", awsSignature: String? = nil
@@ -48,7 +48,7 @@ package final class HTTPClient: @unchecked Sendable {
         }
     }
 
-    package let configuration: Configuration
+    public let configuration: Configuration
     private let lock = Lock()
     private var idleHandles: [UnsafeMutableRawPointer] = []
     /// Set once a server challenged for Digest: every later request answers it without another probe.
@@ -56,11 +56,11 @@ package final class HTTPClient: @unchecked Sendable {
 
     /// Why libcurl cannot be used on this machine (one line), or nil when it can: it is loaded on first
     /// use (`CCurl`), with its global set-up, so that commands without HTTP never pay for it.
-    package static var libraryProblem: String? {
+    public static var libraryProblem: String? {
         aggctl_curl_load_error().map { String(cString: $0) }
     }
 
-    package init(_ configuration: Configuration = Configuration()) {
+    public init(_ configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
 
@@ -72,7 +72,7 @@ package final class HTTPClient: @unchecked Sendable {
     /// Sends `request`, retrying what is worth retrying. Any status is a response: callers judge it.
     ///
     /// - Throws: `HTTPError` when no response came (refused, timed out, TLS, too large).
-    package func send(_ request: HTTPRequest) throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest) throws -> HTTPResponse {
         try refuseInjection(request)
         if let problem = Self.libraryProblem {
             throw HTTPError(.other, request: request.summary, reason: problem)

@@ -3,11 +3,11 @@ import Portable
 /// HTTP dates (RFC 9110 section 5.6.7): `Sun, 06 Nov 1994 08:49:37 GMT`, the form every server sends in
 /// `Date`, `Retry-After` and WebDAV's `getlastmodified`. Read by position: a big store's listing holds one
 /// per record, and a date formatter costs more than the XML around it.
-package enum HTTPDate {
+public enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The date, or nil for anything but an IMF-fixdate (the obsolete forms are not sent any more).
-    package static func parse(_ text: String) -> Date? {
+    public static func parse(_ text: String) -> Date? {
         if let date = text.utf8.withContiguousStorageIfAvailable(parseFixed) ?? nil { return date }
         return parseBySpaces(text)
     }

@@ -1,6 +1,6 @@
 /// Why no usable answer came: one line naming the request (never credentials) and what went wrong.
-package struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
-    package enum Kind: Equatable, Sendable {
+public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: Equatable, Sendable {
         /// Nothing listened, or the connection broke before an answer: worth retrying.
         case connection
         /// The server took longer than the time limit.
@@ -15,18 +15,18 @@ package struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case other
     }
 
-    package var kind: Kind
+    public var kind: Kind
     /// The method and URL, credentials removed (`HTTPRequest.summary`).
-    package var request: String
+    public var request: String
     /// What went wrong, without the request.
-    package var reason: String
+    public var reason: String
 
-    package init(_ kind: Kind, request: String, reason: String) {
+    public init(_ kind: Kind, request: String, reason: String) {
         self.kind = kind
         self.request = request
         self.reason = reason
     }
 
-    package var message: String { "\(request): \(reason)" }
-    package var description: String { message }
+    public var message: String { "\(request): \(reason)" }
+    public var description: String { message }
 }

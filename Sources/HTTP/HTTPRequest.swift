@@ -1,22 +1,22 @@
 import Portable
 
 /// One HTTP exchange to make: a method, a URL, headers and an optional body.
-package struct HTTPRequest: Sendable {
-    package var method: String
+public struct HTTPRequest: Sendable {
+    public var method: String
     /// The URL without credentials: those belong to the client, so no request can carry them into a message.
-    package var url: String
+    public var url: String
     /// Sent in this order; names as given.
-    package var headers: [(name: String, value: String)]
-    package var body: Data?
+    public var headers: [(name: String, value: String)]
+    public var body: Data?
     /// A response body over this many bytes is refused while it downloads (`HTTPError.Kind.bodyTooLarge`).
-    package var maximumBodySize: Int?
+    public var maximumBodySize: Int?
     /// Whether a redirect is followed (by a client without credentials); a webhook's never is.
-    package var followsRedirects: Bool
+    public var followsRedirects: Bool
     /// What messages show instead of the URL, for a URL that is a secret as a whole (a webhook's token
     /// sits in its path or query): `HTTPRequest.origin(of:)`.
-    package var shownAs: String?
+    public var shownAs: String?
 
-    package init(
+    public init(
         method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: Data? = nil,
         maximumBodySize: Int? = nil, followsRedirects: Bool = true, shownAs: String? = nil
     ) {
@@ -34,17 +34,17 @@ package struct HTTPRequest: Sendable {
     /// POST may act twice (rclone answers a repeated MOVE by deleting what the first one moved), so its
     /// caller must check what happened before sending it again. MKCOL counts: a repeat answers 405,
     /// which every caller reads as "made already".
-    package var isIdempotent: Bool {
+    public var isIdempotent: Bool {
         ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "PROPFIND", "MKCOL"].contains(method.uppercased())
     }
 
     /// What a message may show: the method and the URL with any userinfo (`user:password@`) removed, or
     /// `shownAs`.
-    package var summary: String { "\(method) \(shownAs ?? HTTPRequest.displayURL(url))" }
+    public var summary: String { "\(method) \(shownAs ?? HTTPRequest.displayURL(url))" }
 
     /// `scheme://host[:port]` of `url`, nothing of its userinfo, path, query or fragment: how a URL that is
     /// a secret (a webhook) is shown.
-    package static func origin(of url: String) -> String {
+    public static func origin(of url: String) -> String {
         guard let scheme = url.firstRange(of: "://") else { return "(a URL)" }
         let rest = url[scheme.upperBound...]
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
@@ -54,7 +54,7 @@ package struct HTTPRequest: Sendable {
     }
 
     /// `url` as it may be shown: any userinfo removed.
-    package static func displayURL(_ url: String) -> String {
+    public static func displayURL(_ url: String) -> String {
         guard let scheme = url.firstRange(of: "://") else { return url }
         let rest = url[scheme.upperBound...]
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
@@ -64,29 +64,29 @@ package struct HTTPRequest: Sendable {
 }
 
 /// What the server answered.
-package struct HTTPResponse: Sendable, Equatable {
-    package var status: Int
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
     /// Header names in lower case (servers differ: `ETag`, `Etag`); a repeated header's values joined by ", ".
-    package var headers: [String: String]
-    package var body: Data
+    public var headers: [String: String]
+    public var body: Data
 
-    package init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// The server's clock, from its `Date` header.
-    package var date: Date? { headers["date"].flatMap(HTTPDate.parse) }
+    public var date: Date? { headers["date"].flatMap(HTTPDate.parse) }
 
-    package var isSuccess: Bool { (200..<300).contains(status) }
+    public var isSuccess: Bool { (200..<300).contains(status) }
 
     /// "Too many requests" or a server error that may pass (not 501 "not implemented" or 507 "out of
     /// space"): worth asking again a little later.
-    package var isTransient: Bool { [429, 500, 502, 503, 504].contains(status) }
+    public var isTransient: Bool { [429, 500, 502, 503, 504].contains(status) }
 
     /// `Retry-After` in seconds (either form RFC 9110 allows), relative to `now`.
-    package func retryAfter(now: Date) -> TimeInterval? {
+    public func retryAfter(now: Date) -> TimeInterval? {
         guard let value = headers["retry-after"]?.trimmingBlanks() else { return nil }
         if let seconds = TimeInterval(value) { return max(0, seconds) }
         return HTTPDate.parse(value).map { max(0, $0.timeIntervalSince(now)) }
@@ -94,14 +94,14 @@ package struct HTTPResponse: Sendable, Equatable {
 }
 
 /// User name and password for a server. Printing one never shows the password.
-package struct HTTPCredentials: Sendable, Equatable, CustomStringConvertible {
-    package var user: String
-    package var password: String
+public struct HTTPCredentials: Sendable, Equatable, CustomStringConvertible {
+    public var user: String
+    public var password: String
 
-    package init(user: String, password: String) {
+    public init(user: String, password: String) {
         self.user = user
         self.password = password
     }
 
-    package var description: String { "credentials for '\(user)'" }
+    public var description: String { "credentials for '\(user)'" }
 }

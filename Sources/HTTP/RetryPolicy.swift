@@ -2,22 +2,22 @@ import Portable
 
 /// How hard to try something that may fail for a moment: attempts, growing waits, jitter (the alert rules).
 /// Shared by every backend that retries: HTTP requests, notification delivery.
-package struct RetryPolicy: Sendable {
-    package var attempts: Int
-    package var initialDelay: TimeInterval
-    package var maximumDelay: TimeInterval
+public struct RetryPolicy: Sendable {
+    public var attempts: Int
+    public var initialDelay: TimeInterval
+    public var maximumDelay: TimeInterval
     /// Each wait varies by up to this fraction either way, so that machines retrying together spread out.
-    package var jitter: Double
+    public var jitter: Double
     /// Waits; real sleeping in the binary, nothing in tests that count the waits.
-    package var sleep: @Sendable (TimeInterval) -> Void
+    public var sleep: @Sendable (TimeInterval) -> Void
 
-    package static let standard = RetryPolicy(
+    public static let standard = RetryPolicy(
         attempts: 4, initialDelay: 0.25, maximumDelay: 2, jitter: 0.2, sleep: { FileSystem.sleep(seconds: $0) })
 
     /// One attempt only.
-    package static let never = RetryPolicy(attempts: 1, initialDelay: 0, maximumDelay: 0, jitter: 0, sleep: { _ in })
+    public static let never = RetryPolicy(attempts: 1, initialDelay: 0, maximumDelay: 0, jitter: 0, sleep: { _ in })
 
-    package init(
+    public init(
         attempts: Int, initialDelay: TimeInterval, maximumDelay: TimeInterval, jitter: Double,
         sleep: @escaping @Sendable (TimeInterval) -> Void
     ) {
@@ -29,7 +29,7 @@ package struct RetryPolicy: Sendable {
     }
 
     /// The wait before attempt `attempt + 1` (after `attempt` failures, counting from 1).
-    package func delay(after attempt: Int) -> TimeInterval {
+    public func delay(after attempt: Int) -> TimeInterval {
         let base = min(maximumDelay, initialDelay * pow(2, Double(attempt - 1)))
         return base * (1 + Double.random(in: -jitter...jitter))
     }

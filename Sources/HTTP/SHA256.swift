@@ -2,9 +2,9 @@
 ///
 /// The toolchain has no digest on Linux (CryptoKit is Apple's), and a record is at most 32 MiB, so a plain
 /// implementation is enough: about 200 MB/s here, a millisecond for a typical record.
-package enum SHA256 {
+public enum SHA256 {
     /// The digest of `bytes` as 64 lower-case hex digits.
-    package static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    public static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let hexDigits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(64)
@@ -16,7 +16,7 @@ package enum SHA256 {
     }
 
     /// The 32-byte digest of `bytes`.
-    package static func digest<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+    public static func digest<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
         )

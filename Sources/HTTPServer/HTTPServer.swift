@@ -2,18 +2,18 @@ import CMicroHTTPD
 import Portable
 
 /// A request as the server hands it over: only what `serve` reads (no body is ever read).
-package struct HTTPRequest: Sendable {
-    package let method: String
+public struct HTTPRequest: Sendable {
+    public let method: String
     /// The path as sent, query included (never decoded: the routes are fixed strings).
-    package let target: String
+    public let target: String
     /// The port the request came in on: the one the server listens on.
-    package let port: Int
+    public let port: Int
     let headerLookup: @Sendable (String) -> String?
 
     /// A request header's value (the first of its name, case-insensitive), or nil.
-    package func header(_ name: String) -> String? { headerLookup(name) }
+    public func header(_ name: String) -> String? { headerLookup(name) }
 
-    package init(method: String, target: String, port: Int, headers: @escaping @Sendable (String) -> String?) {
+    public init(method: String, target: String, port: Int, headers: @escaping @Sendable (String) -> String?) {
         self.method = method
         self.target = target
         self.port = port
@@ -21,18 +21,18 @@ package struct HTTPRequest: Sendable {
     }
 }
 
-package struct HTTPResponse: Sendable, Equatable {
-    package var status: Int
-    package var headers: [(name: String, value: String)]
-    package var body: [UInt8]
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
 
-    package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
-    package static func == (left: HTTPResponse, right: HTTPResponse) -> Bool {
+    public static func == (left: HTTPResponse, right: HTTPResponse) -> Bool {
         left.status == right.status && left.body == right.body
             && left.headers.map { [$0.name, $0.value] } == right.headers.map { [$0.name, $0.value] }
     }
@@ -41,28 +41,28 @@ package struct HTTPResponse: Sendable, Equatable {
 /// An HTTP server on libmicrohttpd (opened on first use): one polling thread, every request answered by
 /// `handler` from its headers, within the limits given. The protocol is libmicrohttpd's; aggctl parses no
 /// HTTP.
-package final class HTTPServer: @unchecked Sendable {
+public final class HTTPServer: @unchecked Sendable {
     /// What the server allows (docs/serve.md, "Limits").
-    package struct Limits: Sendable, Equatable {
-        package var connections: Int
-        package var connectionsPerAddress: Int
+    public struct Limits: Sendable, Equatable {
+        public var connections: Int
+        public var connectionsPerAddress: Int
         /// A connection that sends or reads nothing this long is closed.
-        package var idleSeconds: Int
+        public var idleSeconds: Int
         /// A request whose headers take longer than this to arrive (from the connection's start, or the
         /// end of its last request) is cut off, however steadily its bytes come.
-        package var requestSeconds: Int
+        public var requestSeconds: Int
         /// Memory a connection may use, its request's headers included (a request whose headers do not
         /// fit is answered 431).
-        package var memoryPerConnection: Int
+        public var memoryPerConnection: Int
         /// An answer still being sent this long after it began is cut off: a reader taking a byte now and
         /// then is never idle, and would hold the answer as long as it liked.
-        package var answerSeconds: Int
+        public var answerSeconds: Int
 
-        package static let `default` = Limits(
+        public static let `default` = Limits(
             connections: 256, connectionsPerAddress: 64, idleSeconds: 10, requestSeconds: 10,
             memoryPerConnection: 32 * 1024, answerSeconds: 120)
 
-        package init(
+        public init(
             connections: Int, connectionsPerAddress: Int, idleSeconds: Int, requestSeconds: Int,
             memoryPerConnection: Int, answerSeconds: Int = 120
         ) {
@@ -75,14 +75,14 @@ package final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    package struct StartError: Error, Sendable, CustomStringConvertible {
-        package let description: String
+    public struct StartError: Error, Sendable, CustomStringConvertible {
+        public let description: String
     }
 
     private let handler: @Sendable (HTTPRequest) -> HTTPResponse
     private var daemon: UnsafeMutableRawPointer?
     /// The port it listens on (the one the system chose for port 0).
-    package private(set) var port: Int = 0
+    public private(set) var port: Int = 0
 
     private init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
         self.handler = handler
@@ -90,7 +90,7 @@ package final class HTTPServer: @unchecked Sendable {
 
     /// Starts listening on `address`.
     /// - Throws: `StartError`: libmicrohttpd missing (what to install), or the address cannot be bound.
-    package static func start(
+    public static func start(
         on address: ListenAddress, limits: Limits = .default,
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) throws(StartError) -> HTTPServer {
@@ -117,7 +117,7 @@ package final class HTTPServer: @unchecked Sendable {
     }
 
     /// Stops answering; a request being answered is finished first.
-    package func stop() {
+    public func stop() {
         guard let daemon else { return }
         self.daemon = nil
         aggctl_mhd_stop(daemon)

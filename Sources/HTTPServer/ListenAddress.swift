@@ -10,17 +10,17 @@ import Portable
 /// brackets (`[::1]:8787`) or `localhost`; names are not looked up (a name could resolve anywhere, and
 /// whether the address is loopback decides whether a token is needed). PORT is 0 to 65535 (0: any free
 /// port, printed when the server starts).
-package struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
-    package enum Family: Sendable, Equatable { case ipv4, ipv6 }
-    package let family: Family
+public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
+    public enum Family: Sendable, Equatable { case ipv4, ipv6 }
+    public let family: Family
     /// The address's bytes in network order (4 or 16).
-    package let bytes: [UInt8]
-    package let port: UInt16
+    public let bytes: [UInt8]
+    public let port: UInt16
 
-    package static let `default` = ListenAddress(family: .ipv4, bytes: [127, 0, 0, 1], port: 8787)
+    public static let `default` = ListenAddress(family: .ipv4, bytes: [127, 0, 0, 1], port: 8787)
 
     /// `address` on another port (the one the system chose for port 0).
-    package init(copying address: ListenAddress, port: UInt16) {
+    public init(copying address: ListenAddress, port: UInt16) {
         self.init(family: address.family, bytes: address.bytes, port: port)
     }
 
@@ -31,7 +31,7 @@ package struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Why `text` is not a listen address (one line), or the address.
-    package static func parse(_ text: String) -> Result<ListenAddress, ListenAddressError> {
+    public static func parse(_ text: String) -> Result<ListenAddress, ListenAddressError> {
         let host: Substring
         let portText: Substring
         if text.hasPrefix("[") {
@@ -69,14 +69,14 @@ package struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// 127.0.0.0/8 or ::1: reachable from this machine only.
-    package var isLoopback: Bool {
+    public var isLoopback: Bool {
         switch family {
         case .ipv4: bytes.first == 127
         case .ipv6: bytes == Array(repeating: 0, count: 15) + [1]
         }
     }
 
-    package var description: String {
+    public var description: String {
         var buffer = [CChar](repeating: 0, count: 64)
         var copy = bytes
         _ = inet_ntop(family == .ipv4 ? AF_INET : AF_INET6, &copy, &buffer, socklen_t(buffer.count))
@@ -117,7 +117,7 @@ package struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-package struct ListenAddressError: Error, Sendable, Equatable, CustomStringConvertible {
-    package let description: String
+public struct ListenAddressError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let description: String
     init(_ description: String) { self.description = description }
 }

@@ -8,29 +8,29 @@ import TextSafety
 /// is made: no backend can pass a control character on to a terminal, a log or a desktop. The account
 /// is kept as the record has it, as `status --json` has it, so that a program can match the two: JSON
 /// escapes it, and a hook's variables get it made safe.
-package struct Notification: Sendable, Equatable, Codable {
-    package enum Urgency: String, Sendable, Codable {
+public struct Notification: Sendable, Equatable, Codable {
+    public enum Urgency: String, Sendable, Codable {
         case normal, critical
     }
 
     /// Stable across retries: a backend that sees the same id twice is seeing one event delivered again.
-    package var id: String
+    public var id: String
     /// `depleted`, `restored`, `warning` or `pace`.
-    package var kind: String
+    public var kind: String
     /// The window it is about: `session`, `weekly`, or a limit's id (`opus-weekly`).
-    package var window: String
-    package var providerID: String
+    public var window: String
+    public var providerID: String
     /// As `status --json` has it: the value itself, never shown to a person as it is.
-    package var accountEmail: String?
-    package var remainingPercent: Double
-    package var resetsAt: Date?
-    package var title: String
-    package var body: String
+    public var accountEmail: String?
+    public var remainingPercent: Double
+    public var resetsAt: Date?
+    public var title: String
+    public var body: String
     /// When the change was observed.
-    package var at: Date
-    package var urgency: Urgency
+    public var at: Date
+    public var urgency: Urgency
 
-    package init(
+    public init(
         id: String, kind: String, window: String = "session", providerID: String, accountEmail: String?,
         remainingPercent: Double, resetsAt: Date?, title: String, body: String, at: Date, urgency: Urgency
     ) {
@@ -54,7 +54,7 @@ package struct Notification: Sendable, Equatable, Codable {
     /// Reads what the state file's outbox holds. Files written before notifications carried their urgency
     /// have none: a depleted event is critical, as it was when it was made; before they carried their
     /// window, every event was the session's (or said otherwise in its title).
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let kind = try container.decode(String.self, forKey: .kind)
         self.init(
@@ -73,7 +73,7 @@ package struct Notification: Sendable, Equatable, Codable {
     /// The event as one line of JSON: `{"id", "kind", "window", "providerID", "accountEmail",
     /// "remainingPercent", "resetsAt", "title", "body", "at"}` (the command-line contract), keys sorted,
     /// `null` for absent values.
-    package var jsonLine: String {
+    public var jsonLine: String {
         let fields: [(String, String)] = [
             ("accountEmail", Self.quoted(accountEmail)), ("at", Self.quoted(Notification.format(at))),
             ("body", Self.quoted(body)), ("id", Self.quoted(id)), ("kind", Self.quoted(kind)),
@@ -104,7 +104,7 @@ package struct Notification: Sendable, Equatable, Codable {
     /// `AGGCTL_EVENT_*` variables for hooks (never interpreted by a shell), each one safe line: a variable
     /// cannot hold a NUL, and a hook may well print one. The JSON on the hook's stdin has the account as
     /// it is.
-    package var environment: [String: String] {
+    public var environment: [String: String] {
         var variables = [
             "AGGCTL_EVENT_ID": id, "AGGCTL_EVENT_KIND": kind, "AGGCTL_EVENT_WINDOW": window,
             "AGGCTL_EVENT_PROVIDER": providerID,

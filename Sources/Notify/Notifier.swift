@@ -5,7 +5,7 @@ import Portable
 @_exported import struct HTTP.RetryPolicy
 
 /// A way to tell a person something: standard output, a desktop notification, a hook, a webhook.
-package protocol Notifier: Sendable {
+public protocol Notifier: Sendable {
     /// Identifies the backend in the outbox (`stdout`, `command:/path/to/hook`, ...): what was delivered
     /// where is remembered under this name. Never contains a secret.
     var name: String { get }
@@ -27,23 +27,23 @@ package protocol Notifier: Sendable {
 }
 
 extension Notifier {
-    package var isPersonFacing: Bool { false }
-    package var isShared: Bool { false }
+    public var isPersonFacing: Bool { false }
+    public var isShared: Bool { false }
 }
 
 /// Why a backend could not deliver: one lowercase line, no secrets.
-package struct NotifierError: Error, Equatable, Sendable, CustomStringConvertible {
-    package var reason: String
+public struct NotifierError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var reason: String
     /// The backend did not answer in time (a hook past its limit, a webhook that holds the connection):
     /// tried again at once it would cost the same wait, so it is not retried within the run.
-    package var timedOut: Bool
+    public var timedOut: Bool
 
-    package init(_ reason: String, timedOut: Bool = false) {
+    public init(_ reason: String, timedOut: Bool = false) {
         self.reason = reason
         self.timedOut = timedOut
     }
 
-    package var description: String { reason }
+    public var description: String { reason }
 }
 
 extension RetryPolicy {
@@ -51,7 +51,7 @@ extension RetryPolicy {
     /// once: a hook that hangs held the state lock for four times its limit every run, and a webhook
     /// that answers slowly got four POSTs; the outbox then counts the backend down for the run, and the
     /// next run tries again.
-    package func deliver(_ notification: Notification, with notifier: any Notifier) -> NotifierError? {
+    public func deliver(_ notification: Notification, with notifier: any Notifier) -> NotifierError? {
         var last: NotifierError?
         for attempt in 1...max(1, attempts) {
             do {

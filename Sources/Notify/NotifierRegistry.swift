@@ -4,7 +4,7 @@ import Portable
 /// A kind of notification backend: what `--notify` values it takes, what it reads from the environment,
 /// and how it makes a `Notifier` from a value. Help, completions, the manual page and the list of
 /// secrets kept from hooks are all made from these declarations (`NotifierRegistry`).
-package protocol NotifierKind: Sendable {
+public protocol NotifierKind: Sendable {
     /// `stdout`, or the prefix of a value with an argument (`webhook` for `webhook:URL`).
     var name: String { get }
     /// Whether the value carries an argument after `name:`.
@@ -26,24 +26,24 @@ package protocol NotifierKind: Sendable {
 }
 
 extension NotifierKind {
-    package var takesArgument: Bool { true }
-    package var variables: [(name: String, meaning: String)] { [] }
-    package var secretVariables: [String] { [] }
+    public var takesArgument: Bool { true }
+    public var variables: [(name: String, meaning: String)] { [] }
+    public var secretVariables: [String] { [] }
 }
 
 /// What a notifier may use of the run that makes it, handed in rather than reached for.
-package struct NotifierContext: Sendable {
+public struct NotifierContext: Sendable {
     /// The caller's environment, secrets included: a kind reads its own variables from it.
-    package var environment: [String: String]
+    public var environment: [String: String]
     /// Where `stdout` writes a line; throws when it did not arrive whole.
-    package var writeOutput: @Sendable (String) throws -> Void
-    package var processRunner: any ProcessRunner
+    public var writeOutput: @Sendable (String) throws -> Void
+    public var processRunner: any ProcessRunner
     /// An HTTP client with these credentials and no retries of its own: the outbox retries every backend.
-    package var httpClient: @Sendable (HTTPCredentials?) throws -> HTTPClient
+    public var httpClient: @Sendable (HTTPCredentials?) throws -> HTTPClient
     /// What programs aggctl starts may see of `environment`.
-    package var secrets: SecretEnvironment
+    public var secrets: SecretEnvironment
 
-    package init(
+    public init(
         environment: [String: String], writeOutput: @escaping @Sendable (String) throws -> Void,
         processRunner: any ProcessRunner, httpClient: @escaping @Sendable (HTTPCredentials?) throws -> HTTPClient,
         secrets: SecretEnvironment
@@ -57,29 +57,29 @@ package struct NotifierContext: Sendable {
 }
 
 /// Why a `--notify` value makes no notifier: one line naming the value (a URL by its origin only).
-package struct NotifierSpecError: Error, Equatable, Sendable, CustomStringConvertible {
-    package var message: String
+public struct NotifierSpecError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
     /// The value itself is wrong (exit 2); else something it needs is missing (exit 1).
-    package var isUsage: Bool
+    public var isUsage: Bool
 
-    package init(_ message: String, isUsage: Bool = true) {
+    public init(_ message: String, isUsage: Bool = true) {
         self.message = message
         self.isUsage = isUsage
     }
 
-    package var description: String { message }
+    public var description: String { message }
 }
 
 /// The notification backends aggctl knows, found by a `--notify` value.
-package struct NotifierRegistry: Sendable {
-    package let kinds: [any NotifierKind]
+public struct NotifierRegistry: Sendable {
+    public let kinds: [any NotifierKind]
 
-    package init(_ kinds: [any NotifierKind]) {
+    public init(_ kinds: [any NotifierKind]) {
         self.kinds = kinds
     }
 
     /// Every backend aggctl ships: one line per kind.
-    package static let standard = NotifierRegistry([
+    public static let standard = NotifierRegistry([
         StdoutKind(),
         DesktopKind(),
         CommandKind(),
@@ -90,7 +90,7 @@ package struct NotifierRegistry: Sendable {
     ])
 
     /// The kind of a `--notify` value and its argument; nil for a value of no kind.
-    package func kind(of value: String) -> (kind: any NotifierKind, argument: String?)? {
+    public func kind(of value: String) -> (kind: any NotifierKind, argument: String?)? {
         for kind in kinds {
             if kind.takesArgument {
                 if value.hasPrefix(kind.name + ":") { return (kind, String(value.dropFirst(kind.name.count + 1))) }
@@ -102,15 +102,15 @@ package struct NotifierRegistry: Sendable {
     }
 
     /// The values' beginnings for completion: `stdout`, `webhook:`, ...
-    package var choices: [String] { kinds.map { $0.takesArgument ? $0.name + ":" : $0.name } }
+    public var choices: [String] { kinds.map { $0.takesArgument ? $0.name + ":" : $0.name } }
 
     /// "desktop, stdout, command:/path/to/hook or webhook:URL": the forms, for help and messages.
-    package var forms: String {
+    public var forms: String {
         let all = kinds.map(\.form)
         guard let last = all.last else { return "" }
         return all.count == 1 ? last : all.dropLast().joined(separator: ", ") + " or " + last
     }
 
     /// Every secret a kind reads.
-    package var secretVariables: Set<String> { Set(kinds.flatMap(\.secretVariables)) }
+    public var secretVariables: Set<String> { Set(kinds.flatMap(\.secretVariables)) }
 }

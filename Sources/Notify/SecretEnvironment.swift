@@ -7,32 +7,32 @@ import HTTP
 /// notifier kind declares the secrets it reads; the command line puts them together (`aggctl`'s
 /// `SecretEnvironment.aggctl`), and a test fails when a variable that looks like a secret is read
 /// anywhere and declared nowhere.
-package struct SecretEnvironment: Sendable, Equatable {
+public struct SecretEnvironment: Sendable, Equatable {
     /// Variables never passed on, by exact name.
-    package var names: Set<String>
+    public var names: Set<String>
     /// Variables never passed on, by prefix.
-    package var prefixes: [String]
+    public var prefixes: [String]
 
-    package init(names: Set<String>, prefixes: [String]) {
+    public init(names: Set<String>, prefixes: [String]) {
         self.names = names
         self.prefixes = prefixes
     }
 
     /// Every secret a registered notifier kind declares.
-    package static let notifiers = SecretEnvironment(names: NotifierRegistry.standard.secretVariables, prefixes: [])
+    public static let notifiers = SecretEnvironment(names: NotifierRegistry.standard.secretVariables, prefixes: [])
 
     /// These secrets and `other`'s.
-    package func union(_ other: SecretEnvironment) -> SecretEnvironment {
+    public func union(_ other: SecretEnvironment) -> SecretEnvironment {
         SecretEnvironment(names: names.union(other.names), prefixes: prefixes + other.prefixes)
     }
 
     /// Whether `name` is one of the secrets.
-    package func isSecret(_ name: String) -> Bool {
+    public func isSecret(_ name: String) -> Bool {
         names.contains(name) || prefixes.contains { name.hasPrefix($0) }
     }
 
     /// `environment` without its secrets.
-    package func withoutSecrets(_ environment: [String: String]) -> [String: String] {
+    public func withoutSecrets(_ environment: [String: String]) -> [String: String] {
         var passed = environment.filter { !isSecret($0.key) }
         // A store URL may carry a password in its userinfo.
         passed["AGGCTL_STORE"] = passed["AGGCTL_STORE"].map(HTTPRequest.displayURL)

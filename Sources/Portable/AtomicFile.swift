@@ -6,10 +6,10 @@
 
 /// Whole-file writes that readers see complete or not at all: a temporary file in the same folder,
 /// then a rename over the target.
-package enum AtomicFile {
+public enum AtomicFile {
     /// Writes a file aggctl keeps for itself (a cache, a memo, the state a collector resumes from):
     /// atomically, not flushed, creating its folder first, private to this user (0700), when missing.
-    package static func writePrivate(_ data: Data, to path: String) throws {
+    public static func writePrivate(_ data: Data, to path: String) throws {
         try FileSystem.createFolders(FileSystem.parent(of: path))
         try write(data, to: path)
     }
@@ -20,7 +20,7 @@ package enum AtomicFile {
     ///   - mode: permissions of the new file.
     ///   - durable: also flush the file and its folder, so the new content survives a power cut; without
     ///     it a crash can leave the old content or none, never a mixture.
-    package static func write(_ data: Data, to path: String, mode: mode_t = 0o600, durable: Bool = false) throws {
+    public static func write(_ data: Data, to path: String, mode: mode_t = 0o600, durable: Bool = false) throws {
         let temporary = "\(path).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw failure("create", temporary) }
@@ -53,17 +53,17 @@ package enum AtomicFile {
 }
 
 /// Why a file could not be written: `cannot <operation> '<target>': <reason>`, one lowercase line.
-package struct FileWriteError: Error, Equatable, Sendable, CustomStringConvertible {
-    package var operation: String
-    package var target: String
+public struct FileWriteError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var operation: String
+    public var target: String
     /// The system's reason (`no space left on device`), lowercase.
-    package var reason: String
+    public var reason: String
 
-    package init(operation: String, target: String, reason: String) {
+    public init(operation: String, target: String, reason: String) {
         self.operation = operation
         self.target = target
         self.reason = reason
     }
 
-    package var description: String { "cannot \(operation) '\(target)': \(reason)" }
+    public var description: String { "cannot \(operation) '\(target)': \(reason)" }
 }

@@ -5,20 +5,20 @@
 #endif
 
 /// Small POSIX helpers shared by everything that writes files or streams.
-package enum Descriptor {
+public enum Descriptor {
     /// Writes all of `bytes` to `descriptor`, retrying short writes and interruptions.
     ///
     /// - Returns: 0 on success, else the `errno` of the failing write.
-    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
         writeAll(descriptor, pieces: [bytes])
     }
 
     /// The most pieces one `writev` takes (IOV_MAX, 1024 on Linux and macOS; POSIX promises 16).
-    package static let maximumPieces = max(16, sysconf(Int32(_SC_IOV_MAX)))
+    public static let maximumPieces = max(16, sysconf(Int32(_SC_IOV_MAX)))
 
     /// Writes every piece, in order, with as few calls as `writev` allows (IOV_MAX pieces a call), going
     /// on after a short write from where it stopped; 0, or the `errno` of the first failed call.
-    package static func writeAll(_ descriptor: Int32, pieces: [UnsafeRawBufferPointer]) -> Int32 {
+    public static func writeAll(_ descriptor: Int32, pieces: [UnsafeRawBufferPointer]) -> Int32 {
         var vectors: [iovec] = []
         vectors.reserveCapacity(pieces.count)
         for piece in pieces where piece.count > 0 {

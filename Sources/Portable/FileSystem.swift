@@ -1,8 +1,8 @@
 /// The few file-system questions FoundationEssentials' `FileManager` answers differently or not at all.
-package enum FileSystem {
+public enum FileSystem {
     /// The folder `path` is in, as `NSString.deletingLastPathComponent` gives it: trailing slashes
     /// dropped first; "/" for a file at the top, "" for a bare name.
-    package static func parent(of path: String) -> String {
+    public static func parent(of path: String) -> String {
         var path = Substring(path)
         while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
         guard let slash = path.lastIndex(of: "/") else { return "" }
@@ -16,7 +16,7 @@ package enum FileSystem {
     /// that exists is left as it is). FileManager's `createDirectory` does the same, but its first use
     /// builds the manager, a tenth of a millisecond of every run that writes a cache.
     /// - Throws: a `POSIXError` when a folder cannot be made or something else is in its place.
-    package static func createFolders(_ path: String, mode: mode_t = 0o700) throws {
+    public static func createFolders(_ path: String, mode: mode_t = 0o700) throws {
         if path.isEmpty || isFolder(path) == true { return }
         let parent = parent(of: path)
         if !parent.isEmpty, parent != path { try createFolders(parent, mode: mode) }
@@ -29,7 +29,7 @@ package enum FileSystem {
     /// The first executable file `name` in the folders of `environment`'s `PATH` (default `/usr/bin:/bin`),
     /// as a shell finds a program. Relative entries are passed over: what they name depends on the
     /// folder a run happens to start in.
-    package static func program(_ name: String, in environment: [String: String]) -> String? {
+    public static func program(_ name: String, in environment: [String: String]) -> String? {
         for folder in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") where folder.hasPrefix("/") {
             let candidate = "\(folder)/\(name)"
             if access(candidate, X_OK) == 0, isFolder(candidate) == false { return candidate }
@@ -38,12 +38,12 @@ package enum FileSystem {
     }
 
     /// Whether anything is at `path` (following links).
-    package static func exists(_ path: String) -> Bool {
+    public static func exists(_ path: String) -> Bool {
         isFolder(path) != nil
     }
 
     /// Whether `path` is a folder (following links); nil when nothing is there.
-    package static func isFolder(_ path: String) -> Bool? {
+    public static func isFolder(_ path: String) -> Bool? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return (info.st_mode & S_IFMT) == S_IFDIR
@@ -51,7 +51,7 @@ package enum FileSystem {
 
     /// The user's home folder: `HOME`, else the password database's entry (Foundation's
     /// `NSHomeDirectory()`).
-    package static func homeDirectory() -> String {
+    public static func homeDirectory() -> String {
         if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty { return home }
         if let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir { return String(cString: directory) }
         return "/"
@@ -61,7 +61,7 @@ package enum FileSystem {
     ///
     /// - Parameter size: how much is expected (a file's size): the buffer starts a byte larger, so that
     ///   a file read whole takes one `read` and the one that sees its end.
-    package static func readAll(_ descriptor: Int32, expecting size: Int = 65535) throws -> Data {
+    public static func readAll(_ descriptor: Int32, expecting size: Int = 65535) throws -> Data {
         var data = Data(count: size + 1)
         var filled = 0
         while true {
@@ -83,7 +83,7 @@ package enum FileSystem {
     /// What `descriptor` gives until its end, `maximum` bytes, or `seconds` past the call, whichever is
     /// first; what came until then (nothing on a failure). For input a program waits on but need not
     /// trust to end: Claude Code's document on `statusline`'s stdin, from a writer that may never close it.
-    package static func readBriefly(_ descriptor: Int32, maximum: Int, seconds: Double) -> Data {
+    public static func readBriefly(_ descriptor: Int32, maximum: Int, seconds: Double) -> Data {
         var data = Data()
         let deadline = Date().addingTimeInterval(seconds)
         var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -103,13 +103,13 @@ package enum FileSystem {
         return data
     }
 
-    package struct ReadFailure: Error, CustomStringConvertible {
-        package var code: Int32
-        package var description: String { String(cString: strerror(code)) }
+    public struct ReadFailure: Error, CustomStringConvertible {
+        public var code: Int32
+        public var description: String { String(cString: strerror(code)) }
     }
 
     /// Sleeps for `seconds` (Foundation's `Thread.sleep(forTimeInterval:)`).
-    package static func sleep(seconds: Double) {
+    public static func sleep(seconds: Double) {
         guard seconds > 0 else { return }
         var time = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
         var left = timespec()
@@ -120,7 +120,7 @@ package enum FileSystem {
 extension Error {
     /// A short reason for messages: the POSIX reason a file error carries ("no such file or directory"),
     /// else the error's own words (Foundation's `localizedDescription` is not in FoundationEssentials).
-    package var reason: String {
+    public var reason: String {
         if let posix = self as? POSIXError { return String(cString: strerror(posix.code.rawValue)).lowercased() }
         if let cocoa = self as? CocoaError, let posix = cocoa.underlying as? POSIXError {
             return String(cString: strerror(posix.code.rawValue)).lowercased()
@@ -133,7 +133,7 @@ extension Error {
 extension FileSystem {
     /// The whole file at `path`, or nil when it cannot be opened or read (as `FileManager.contents(atPath:)`,
     /// without its progress reporting and extra calls: one `open`, `fstat` and `read` for a cache file).
-    package static func contents(of path: String) -> Data? {
+    public static func contents(of path: String) -> Data? {
         guard let (descriptor, size) = openRegularFile(path) else { return nil }
         defer { close(descriptor) }
         return try? readAll(descriptor, expecting: size)
@@ -141,7 +141,7 @@ extension FileSystem {
 
     /// How much of a kept file `turnsAway` is shown before the file is read whole: enough for any header
     /// aggctl writes (magic, versions, the store's name, a fingerprint).
-    package static let headSize = 4096
+    public static let headSize = 4096
 
     /// The regular file at `path`, read whole unless `turnsAway` rejects its first `headSize` bytes; nil
     /// when it is turned away, missing or unreadable.
@@ -150,7 +150,7 @@ extension FileSystem {
     /// run finds the files of an older state, and reading megabytes only to drop them for their header
     /// was a run's largest read after the records'. `turnsAway` sees unchecked bytes, so it may only
     /// reject; a file no larger than the head is read whole without it (its reader judges it all anyway).
-    package static func contents(of path: String, unless turnsAway: (UnsafeRawBufferPointer) -> Bool) -> Data? {
+    public static func contents(of path: String, unless turnsAway: (UnsafeRawBufferPointer) -> Bool) -> Data? {
         guard let (descriptor, size) = openRegularFile(path) else { return nil }
         defer { close(descriptor) }
         if headTurnsAway(descriptor, size: size, turnsAway) { return nil }
@@ -191,13 +191,13 @@ extension FileSystem {
 /// A file's bytes mapped read-only into memory: a large cache file is read without a copy, its pages
 /// shared with the page cache. Only for files that are replaced by rename, never rewritten in place (the
 /// caches): a mapped file truncated underneath would fault on access.
-package final class MappedFile: @unchecked Sendable {
-    package let bytes: UnsafeRawBufferPointer
+public final class MappedFile: @unchecked Sendable {
+    public let bytes: UnsafeRawBufferPointer
 
     /// Maps the regular, non-empty file at `path` unless `turnsAway` rejects its first bytes (as
     /// `FileSystem.contents(of:unless:)` judges them): nil when it is turned away or cannot be opened or
     /// mapped. A file turned away is never mapped: mapping populates every page first.
-    package init?(path: String, unless turnsAway: (UnsafeRawBufferPointer) -> Bool = { _ in false }) {
+    public init?(path: String, unless turnsAway: (UnsafeRawBufferPointer) -> Bool = { _ in false }) {
         guard let (descriptor, size) = FileSystem.openRegularFile(path) else { return nil }
         defer { close(descriptor) }
         guard size > 0, !FileSystem.headTurnsAway(descriptor, size: size, turnsAway) else { return nil }

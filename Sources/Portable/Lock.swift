@@ -1,9 +1,9 @@
 /// A mutual-exclusion lock over `pthread_mutex_t` (Foundation's `NSLock` is not in FoundationEssentials,
 /// and `Synchronization.Mutex` needs macOS 15).
-package final class Lock: @unchecked Sendable {
+public final class Lock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    package init() {
+    public init() {
         pthread_mutex_init(mutex, nil)
     }
 
@@ -12,16 +12,16 @@ package final class Lock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    package func lock() {
+    public func lock() {
         pthread_mutex_lock(mutex)
     }
 
-    package func unlock() {
+    public func unlock() {
         pthread_mutex_unlock(mutex)
     }
 
     /// Runs `body` holding the lock.
-    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock()
         defer { unlock() }
         return try body()

@@ -2,20 +2,20 @@ import Dispatch
 
 /// Splits work over the machine's cores: the merge of a large store is a few passes over thousands of
 /// independent items (records, accounts, report entries), each worth doing on every core.
-package enum Parallel {
+public enum Parallel {
     /// How many workers to use for `count` items: every core, but not more workers than items.
-    package static func workers(for count: Int, minimumPerWorker: Int = 1) -> Int {
+    public static func workers(for count: Int, minimumPerWorker: Int = 1) -> Int {
         max(1, min(cores, count / max(1, minimumPerWorker)))
     }
 
     /// The cores this process may use, asked once (`Processors.available`).
-    package static let cores = Processors.available()
+    public static let cores = Processors.available()
 
     /// Has the pool start a thread on another core now, for a caller that will hand it work in a moment
     /// (a merge, which lists the store first): on a 2-core virtual machine a thread made only when the
     /// work arrived began a millisecond after the caller's own share, that core idle meanwhile. Once per
     /// process; nothing on one core.
-    package static func startWorkers() {
+    public static func startWorkers() {
         _ = workersStarted
     }
 
@@ -27,7 +27,7 @@ package enum Parallel {
 
     /// Calls `body` with consecutive ranges covering `0..<count` (one per worker, in order) and returns
     /// their results in that order. Below `minimumPerWorker` items per worker it stays on this thread.
-    package static func mapRanges<Result>(
+    public static func mapRanges<Result>(
         _ count: Int, minimumPerWorker: Int = 64, _ body: @Sendable (Range<Int>) -> Result
     ) -> [Result] {
         let workers = workers(for: count, minimumPerWorker: minimumPerWorker)
@@ -56,7 +56,7 @@ package enum Parallel {
     ///
     /// `pieces` must cover `0..<count` in order. When a piece throws or emits the wrong number of
     /// elements, everything made is released and the first error is thrown.
-    package static func makeArray<Element>(
+    public static func makeArray<Element>(
         count: Int, pieces: [Range<Int>], _ make: @Sendable (Int, (consuming Element) -> Void) throws -> Void
     ) throws -> [Element] {
         precondition(
@@ -108,7 +108,7 @@ package enum Parallel {
     /// pool up to the cores; beyond, each on a thread of its own, for work that waits rather than computes
     /// (a network store's `readParallelism`). Dispatch's `concurrentPerform` and its queues run no more at
     /// once than there are cores, however long each waits (8 requests of 100 ms took 400 ms on 2 cores).
-    package static func perform(_ count: Int, _ body: @Sendable (Int) -> Void) {
+    public static func perform(_ count: Int, _ body: @Sendable (Int) -> Void) {
         if count > cores {
             onThreads(count, body)
         } else {
@@ -137,14 +137,14 @@ package enum Parallel {
     }
 
     /// `count` split evenly into one piece per worker.
-    package static func evenPieces(_ count: Int, minimumPerWorker: Int = 64) -> [Range<Int>] {
+    public static func evenPieces(_ count: Int, minimumPerWorker: Int = 64) -> [Range<Int>] {
         let workers = workers(for: count, minimumPerWorker: minimumPerWorker)
         return (0..<workers).map { (count * $0 / workers)..<(count * ($0 + 1) / workers) }
     }
 }
 
 /// A piece of `Parallel.makeArray` emitted more or fewer elements than its range holds.
-package enum ParallelError: Error {
+public enum ParallelError: Error {
     case wrongCount
 }
 

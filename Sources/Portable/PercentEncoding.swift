@@ -1,19 +1,19 @@
 /// Percent-encoding of URL parts (RFC 3986), over UTF-8 bytes: what FoundationEssentials keeps private.
-package struct PercentEncoding: Sendable {
+public struct PercentEncoding: Sendable {
     private let kept: [Bool]
 
     /// Keeps the ASCII characters of `characters` as they are; every other byte becomes `%XX` (upper-case hex).
-    package init(keeping characters: String) {
+    public init(keeping characters: String) {
         var kept = [Bool](repeating: false, count: 256)
         for byte in characters.utf8 where byte < 128 { kept[Int(byte)] = true }
         self.kept = kept
     }
 
     /// RFC 3986's unreserved characters: letters, digits, `-`, `.`, `_`, `~`.
-    package static let unreserved = PercentEncoding(
+    public static let unreserved = PercentEncoding(
         keeping: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
-    package func encode(_ text: some StringProtocol) -> String {
+    public func encode(_ text: some StringProtocol) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
@@ -29,7 +29,7 @@ package struct PercentEncoding: Sendable {
 
     /// `text` with every `%XX` decoded; nil when a `%` is not followed by two hex digits or the bytes are
     /// not UTF-8 (as Foundation's `removingPercentEncoding`).
-    package static func decode(_ text: some StringProtocol) -> String? {
+    public static func decode(_ text: some StringProtocol) -> String? {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         var bytes = text.utf8.makeIterator()
@@ -49,7 +49,7 @@ package struct PercentEncoding: Sendable {
 
     /// `bytes` with every `%XX` decoded and every other byte kept as it is, a `%` without two hex digits
     /// after it too: how servers' hrefs are read (a listing is not refused over one sloppy escape).
-    package static func decodeLeniently<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
+    public static func decodeLeniently<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
         var decoded: [UInt8] = []
         decoded.reserveCapacity(bytes.count)
         var index = bytes.startIndex

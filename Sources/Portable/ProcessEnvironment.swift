@@ -4,8 +4,8 @@
 /// arguments): a tenth of a status bar's warm run. As there, a variable listed twice keeps its first value
 /// (the one `getenv` returns), and an entry without `=` is left out. Elsewhere (macOS) Foundation's
 /// `ProcessInfo` is the one at hand.
-package enum ProcessEnvironment {
-    package static func current() -> [String: String] {
+public enum ProcessEnvironment {
+    public static func current() -> [String: String] {
         #if canImport(Glibc)
             let entries = environ
             guard Int(bitPattern: entries) != 0 else { return [:] }  // after `clearenv`

@@ -5,8 +5,8 @@ import CShims
 /// rounded up), at least one. Read with one system call and at most two small files: `ProcessInfo`'s
 /// first use built the whole `ProcessInfo` and looked up conformances at run time, a fiftieth of a warm
 /// `status`. Elsewhere (macOS) Foundation answers.
-package enum Processors {
-    package static func available() -> Int {
+public enum Processors {
+    public static func available() -> Int {
         #if os(Linux)
             var count = Int(aggctl_affinity_cpus())
             if count == 0 { count = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
@@ -20,7 +20,7 @@ package enum Processors {
     #if os(Linux)
         /// The cgroup's CPU quota in whole cores (rounded up); nil without one. cgroup v2 writes
         /// "QUOTA PERIOD" or "max PERIOD" to `cpu.max`; v1 has the two numbers in files of their own.
-        package static func quotaCores(root: String = "/sys/fs/cgroup") -> Int? {
+        public static func quotaCores(root: String = "/sys/fs/cgroup") -> Int? {
             func numbers(_ path: String) -> [Int]? {
                 guard let data = FileSystem.contents(of: path) else { return nil }
                 return String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
@@ -44,10 +44,10 @@ package enum Processors {
 }
 
 /// The memory allocator's settings for long-running commands.
-package enum Allocator {
+public enum Allocator {
     /// Caps the allocator's arenas (glibc: one per thread that allocates, up to eight per core, whose
     /// freed memory never returns to the system in full): `watch` keeps two. Nothing elsewhere.
-    package static func limitArenas(to count: Int) {
+    public static func limitArenas(to count: Int) {
         _ = aggctl_limit_malloc_arenas(Int32(count))
     }
 }

@@ -4,7 +4,7 @@ extension Int {
     /// For token counts, which come from hostile logs and records: a total past the largest count still
     /// says "more than any", where `+` would stop the run and `&+` would print a negative count.
     @inlinable
-    package func saturatingAdding(_ other: Int) -> Int {
+    public func saturatingAdding(_ other: Int) -> Int {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? (other > 0 ? .max : .min) : sum
     }
@@ -12,7 +12,7 @@ extension Int {
     /// Adds `other` in place as `saturatingAdding` does: for a table's entry (`byDay[day, default: 0]`),
     /// found once, where reading and writing it back looked the key up twice.
     @inlinable
-    package mutating func saturatingAdd(_ other: Int) {
+    public mutating func saturatingAdd(_ other: Int) {
         self = saturatingAdding(other)
     }
 }
@@ -20,7 +20,7 @@ extension Int {
 extension Sequence where Element == Int {
     /// The sum of the elements, each addition `saturatingAdding`.
     @inlinable
-    package func saturatingSum() -> Int {
+    public func saturatingSum() -> Int {
         reduce(0) { $0.saturatingAdding($1) }
     }
 }

@@ -12,21 +12,21 @@
 /// `alerts.json` is atomic and flushed (temporary file, fsync, rename, folder fsync). A state file that
 /// is not valid state is renamed aside, not overwritten, and reported; one that cannot be read at all is
 /// a failure that leaves it alone.
-package struct StateFile: Sendable {
-    package let directory: String
+public struct StateFile: Sendable {
+    public let directory: String
     /// The file's name without `.json`: `alerts` for `check`'s state, `history` for what `publish` observed.
-    package let name: String
+    public let name: String
 
-    package init(directory: String, name: String = "alerts") {
+    public init(directory: String, name: String = "alerts") {
         self.directory = directory
         self.name = name
     }
 
-    package var path: String { directory + "/\(name).json" }
+    public var path: String { directory + "/\(name).json" }
     var lockPath: String { directory + "/\(name).lock" }
 
     /// What `load` found.
-    package enum Loaded<Value: Sendable & Equatable>: Sendable, Equatable {
+    public enum Loaded<Value: Sendable & Equatable>: Sendable, Equatable {
         /// No state yet: the first run.
         case fresh
         case loaded(Value)
@@ -35,7 +35,7 @@ package struct StateFile: Sendable {
     }
 
     /// Where a ledger keeps the facts it records between two writes of the state (`DeliveryJournal`).
-    package var journalPath: String { directory + "/\(name).journal" }
+    public var journalPath: String { directory + "/\(name).journal" }
 
     /// Runs `body` while holding the state directory's exclusive lock, creating the directory (mode 0700)
     /// when missing. The lock goes with the process, even on `kill -9`.
@@ -43,7 +43,7 @@ package struct StateFile: Sendable {
     /// - Parameters:
     ///   - timeout: give up (throw) after waiting this many seconds; nil waits as long as it takes.
     ///   - onWait: told once, after `patience` seconds of waiting, who holds the lock (`process 1234`).
-    package func withLock<Result>(
+    public func withLock<Result>(
         timeout: TimeInterval? = nil, patience: TimeInterval = 3, onWait: (String) -> Void = { _ in },
         _ body: () throws -> Result
     ) throws -> Result {
@@ -108,7 +108,7 @@ package struct StateFile: Sendable {
     /// are removed (under the lock no other run is writing one).
     ///
     /// - Parameter decode: the file's one reader; what it throws makes the file not valid state.
-    package func load<Value: Sendable & Equatable>(_ decode: (Data) throws -> Value) throws -> Loaded<Value> {
+    public func load<Value: Sendable & Equatable>(_ decode: (Data) throws -> Value) throws -> Loaded<Value> {
         sweepTemporaryFiles()
         var info = stat()
         guard lstat(path, &info) == 0 else {
@@ -167,7 +167,7 @@ package struct StateFile: Sendable {
     /// Writes the state atomically and durably; call it while holding the lock.
     ///
     /// - Parameter encode: the state's bytes; what it throws is reported as the write's failure.
-    package func save(_ encode: () throws -> Data) throws {
+    public func save(_ encode: () throws -> Data) throws {
         do {
             try AtomicFile.write(try encode(), to: path, durable: true)
         } catch {
@@ -188,12 +188,12 @@ package struct StateFile: Sendable {
 }
 
 /// Why the state directory could not be used: one line naming the file.
-package struct StateFileError: Error, Equatable, Sendable, CustomStringConvertible {
-    package var message: String
+public struct StateFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
 
-    package init(_ message: String) {
+    public init(_ message: String) {
         self.message = message
     }
 
-    package var description: String { message }
+    public var description: String { message }
 }

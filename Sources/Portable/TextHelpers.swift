@@ -1,9 +1,9 @@
 extension Unicode.Scalar {
     /// Foundation's `CharacterSet.whitespaces`: Unicode white space that does not end a line.
-    package var isBlank: Bool { properties.isWhitespace && !isLineBreak }
+    public var isBlank: Bool { properties.isWhitespace && !isLineBreak }
 
     /// Foundation's newlines: U+000A to U+000D, NEL, LINE and PARAGRAPH SEPARATOR.
-    package var isLineBreak: Bool {
+    public var isLineBreak: Bool {
         (0x0A...0x0D).contains(value) || value == 0x85 || value == 0x2028 || value == 0x2029
     }
 }
@@ -13,7 +13,7 @@ extension Substring {
     /// `trimmingCharacters(in:)`, which works on scalars too). On the concrete view, not on
     /// `StringProtocol`: unspecialized, the generic form looked up the scalar view's conformances at
     /// run time on its first call (a scan of every conformance in the binary, on every command).
-    package func trimming(where drop: (Unicode.Scalar) -> Bool) -> String {
+    public func trimming(where drop: (Unicode.Scalar) -> Bool) -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !drop($0) }) else { return "" }
         let last = scalars.lastIndex(where: { !drop($0) })!
@@ -21,13 +21,13 @@ extension Substring {
     }
 
     /// Without leading and trailing spaces and tabs (Unicode white space that does not end a line).
-    package func trimmingBlanks() -> String { trimming(where: \.isBlank) }
+    public func trimmingBlanks() -> String { trimming(where: \.isBlank) }
 
     /// Without leading and trailing white space, line breaks included.
-    package func trimmingWhitespace() -> String { trimming(where: \.properties.isWhitespace) }
+    public func trimmingWhitespace() -> String { trimming(where: \.properties.isWhitespace) }
 
     /// Without the leading and trailing characters in `set` (single scalars).
-    package func trimming(charactersIn set: String) -> String {
+    public func trimming(charactersIn set: String) -> String {
         let scalars = Set(set.unicodeScalars)
         return trimming(where: { scalars.contains($0) })
     }
@@ -35,22 +35,22 @@ extension Substring {
 
 extension String {
     /// `Substring.trimming(where:)` of the whole string.
-    package func trimming(where drop: (Unicode.Scalar) -> Bool) -> String { self[...].trimming(where: drop) }
+    public func trimming(where drop: (Unicode.Scalar) -> Bool) -> String { self[...].trimming(where: drop) }
 
     /// Without leading and trailing spaces and tabs (Unicode white space that does not end a line).
-    package func trimmingBlanks() -> String { self[...].trimmingBlanks() }
+    public func trimmingBlanks() -> String { self[...].trimmingBlanks() }
 
     /// Without leading and trailing white space, line breaks included.
-    package func trimmingWhitespace() -> String { self[...].trimmingWhitespace() }
+    public func trimmingWhitespace() -> String { self[...].trimmingWhitespace() }
 
     /// Without the leading and trailing characters in `set` (single scalars).
-    package func trimming(charactersIn set: String) -> String { self[...].trimming(charactersIn: set) }
+    public func trimming(charactersIn set: String) -> String { self[...].trimming(charactersIn: set) }
 }
 
 extension StringProtocol {
     /// The first range of `text`, ASCII letters compared without case (the markers aggctl looks for in
     /// agents' messages are English words).
-    package func firstRange(ofCaseInsensitive text: some StringProtocol) -> Range<Index>? {
+    public func firstRange(ofCaseInsensitive text: some StringProtocol) -> Range<Index>? {
         let needle = Array(text.utf8).map(Self.asciiLowercased)
         guard !needle.isEmpty else { return startIndex..<startIndex }
         let haystack = utf8
@@ -76,7 +76,7 @@ extension StringProtocol {
 
     /// Padded with spaces to `length` characters, or cut to it (Foundation's
     /// `padding(toLength:withPad: " ", startingAt: 0)`).
-    package func padded(to length: Int) -> String {
+    public func padded(to length: Int) -> String {
         count >= length ? String(prefix(length)) : String(self) + String(repeating: " ", count: length - count)
     }
 }
@@ -87,7 +87,7 @@ extension BidirectionalCollection<UInt8> {
     /// Inlinable, so that it is specialized where it is used: called generically across the module, it
     /// looked its collection's types up at run time on every call (a twentieth of reading a listing).
     @inlinable
-    package func trimmingASCIIWhitespace() -> SubSequence {
+    public func trimmingASCIIWhitespace() -> SubSequence {
         let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
         guard let first = firstIndex(where: { !isSpace($0) }) else { return self[endIndex...] }
         return self[first...lastIndex(where: { !isSpace($0) })!]
@@ -97,7 +97,7 @@ extension BidirectionalCollection<UInt8> {
 extension Double {
     /// A finite figure as exports and event lines write it: whole numbers without a fraction (`62`, not
     /// `62.0`), others in Swift's shortest round-tripping form (`37.5`).
-    package var plainText: String {
+    public var plainText: String {
         self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self)
     }
 }
@@ -105,7 +105,7 @@ extension Double {
 extension String {
     /// `format` filled by C's `vsnprintf` (Foundation's `String(format:)` for the numeric formats aggctl
     /// uses: `%.1f`, `%.2f`), so rounding is printf's.
-    package init(cFormat format: String, _ arguments: CVarArg...) {
+    public init(cFormat format: String, _ arguments: CVarArg...) {
         // The text up to the terminating NUL vsnprintf writes.
         func text(_ buffer: [CChar]) -> String {
             String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

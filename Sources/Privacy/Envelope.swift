@@ -6,11 +6,11 @@ import TextSafety
 /// `{"aggctlEncrypted": 1, "alg": "chacha20poly1305", "keyID", "nonce", "ciphertext"}`, the record's JSON
 /// sealed with ChaCha20-Poly1305 under the store's key and a random nonce, the record's file name as the
 /// associated data (a record moved to another machine's name does not open).
-package enum Envelope {
-    package static let algorithm = "chacha20poly1305"
+public enum Envelope {
+    public static let algorithm = "chacha20poly1305"
 
     /// Whether `bytes` hold an envelope rather than a record (`SealedRecordMark`).
-    package static func isEnvelope(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    public static func isEnvelope(_ bytes: UnsafeRawBufferPointer) -> Bool {
         SealedRecordMark.appears(in: bytes)
     }
 
@@ -23,7 +23,7 @@ package enum Envelope {
     }
 
     /// The key id an envelope names; nil for anything that is not an envelope.
-    package static func keyID(of data: Data) -> String? {
+    public static func keyID(of data: Data) -> String? {
         guard data.withUnsafeBytes(isEnvelope), let fields = data.withUnsafeBytes(EnvelopeFields.init) else {
             return nil
         }
@@ -31,7 +31,7 @@ package enum Envelope {
     }
 
     /// `record` (a record's JSON) sealed under `key` for the file `fileName`, as the envelope's bytes.
-    package static func seal(_ record: Data, fileName: String, key: RecordKey) throws -> Data {
+    public static func seal(_ record: Data, fileName: String, key: RecordKey) throws -> Data {
         let nonce = try RecordCipher.randomBytes(RecordCipher.nonceLength)
         let sealed = try RecordCipher.seal(
             Array(record), nonce: nonce, associated: Array(fileName.utf8), key: key.bytes)
@@ -46,7 +46,7 @@ package enum Envelope {
     /// The record an envelope seals, opened with whichever of `keys` it names.
     /// - Throws: `EnvelopeError`: not an envelope this reader knows, no key of its id, or one that does not
     ///   authenticate (tampered with, or read under another file name).
-    package static func open(_ data: Data, fileName: String, keys: [RecordKey]) throws(EnvelopeError) -> Data {
+    public static func open(_ data: Data, fileName: String, keys: [RecordKey]) throws(EnvelopeError) -> Data {
         var record = UnsafeMutableRawBufferPointer(start: nil, count: 0)
         let opened = data.withUnsafeBytes { envelope in
             Result { () throws(EnvelopeError) in
@@ -71,7 +71,7 @@ package enum Envelope {
     ///
     /// `room` is called once the envelope has been read, and may reuse the envelope's own memory: nothing is
     /// read from `envelope` after it.
-    package static func open(
+    public static func open(
         _ envelope: UnsafeRawBufferPointer, fileName: String, keys: [RecordKey],
         into room: (Int) -> UnsafeMutableRawBufferPointer
     ) throws(EnvelopeError) -> Int {
@@ -116,7 +116,7 @@ package enum Envelope {
 }
 
 /// Why an envelope could not be opened: one line for the file's problem.
-package enum EnvelopeError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum EnvelopeError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformed(String)
     /// No key given has this id.
     case noKey(String)
@@ -125,7 +125,7 @@ package enum EnvelopeError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The cipher cannot run on this machine.
     case unavailable(String)
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .malformed(let reason): "encrypted, but \(reason)"
         case .noKey(let id): "encrypted for key \(id), which this machine does not have (--key-file)"

@@ -8,19 +8,19 @@ import Portable
 /// ChaCha20-Poly1305 (RFC 8439, the IETF construction with a 12-byte nonce), SHA-256 and random bytes, from
 /// libsodium (opened on first use) or, on macOS, CryptoKit. aggctl only frames what the library seals
 /// and opens (`Envelope`): no cryptography is made here.
-package enum RecordCipher {
-    package static let keyLength = 32
-    package static let nonceLength = 12
-    package static let tagLength = 16
+public enum RecordCipher {
+    public static let keyLength = 32
+    public static let nonceLength = 12
+    public static let tagLength = 16
 
     /// Why records cannot be sealed or opened on this machine: one line saying what to install.
-    package struct Unavailable: Error, Sendable, CustomStringConvertible {
-        package var message: String
-        package var description: String { message }
+    public struct Unavailable: Error, Sendable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
     }
 
     /// Makes sure the cipher can be used; throws the reason when it cannot.
-    package static func ready() throws(Unavailable) {
+    public static func ready() throws(Unavailable) {
         #if canImport(CryptoKit)
             return
         #else
@@ -30,8 +30,7 @@ package enum RecordCipher {
 
     /// `plaintext` sealed under `key` and `nonce`, authenticating `associated` too: the ciphertext and its
     /// 16-byte tag.
-    package static func seal(_ plaintext: [UInt8], nonce: [UInt8], associated: [UInt8], key: [UInt8]) throws -> [UInt8]
-    {
+    public static func seal(_ plaintext: [UInt8], nonce: [UInt8], associated: [UInt8], key: [UInt8]) throws -> [UInt8] {
         precondition(key.count == keyLength && nonce.count == nonceLength, "a key of 32 bytes and a nonce of 12")
         try ready()
         #if canImport(CryptoKit)
@@ -54,12 +53,12 @@ package enum RecordCipher {
 
     /// The plaintext of `sealed` (ciphertext and tag); nil when it does not authenticate: tampered with,
     /// sealed under another key, or with other associated data.
-    package static func open(_ sealed: [UInt8], nonce: [UInt8], associated: [UInt8], key: [UInt8]) throws -> [UInt8]? {
+    public static func open(_ sealed: [UInt8], nonce: [UInt8], associated: [UInt8], key: [UInt8]) throws -> [UInt8]? {
         try sealed.withUnsafeBytes { try open($0, nonce: nonce, associated: associated, key: key) }
     }
 
     /// `open` of bytes where they lie; the plaintext in an array not filled first.
-    package static func open(
+    public static func open(
         _ sealed: UnsafeRawBufferPointer, nonce: [UInt8], associated: [UInt8], key: [UInt8]
     ) throws -> [UInt8]? {
         guard sealed.count >= tagLength else { return nil }
@@ -75,7 +74,7 @@ package enum RecordCipher {
 
     /// `open` into `output` (at least the ciphertext's length without the tag); whether it authenticated.
     /// What `output` holds after a failed open means nothing.
-    package static func open(
+    public static func open(
         _ sealed: UnsafeRawBufferPointer, nonce: [UInt8], associated: [UInt8], key: [UInt8],
         into output: UnsafeMutableRawBufferPointer
     ) throws -> Bool {
@@ -104,7 +103,7 @@ package enum RecordCipher {
     }
 
     /// `count` bytes from the system's cryptographic random source.
-    package static func randomBytes(_ count: Int) throws -> [UInt8] {
+    public static func randomBytes(_ count: Int) throws -> [UInt8] {
         try ready()
         var bytes = [UInt8](repeating: 0, count: count)
         #if canImport(CryptoKit)
@@ -116,7 +115,7 @@ package enum RecordCipher {
         return bytes
     }
 
-    package static func sha256(_ bytes: [UInt8]) throws -> [UInt8] {
+    public static func sha256(_ bytes: [UInt8]) throws -> [UInt8] {
         try ready()
         #if canImport(CryptoKit)
             return Array(SHA256.hash(data: bytes))

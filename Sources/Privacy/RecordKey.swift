@@ -10,12 +10,12 @@ import Portable
 /// which envelopes name so that readers holding several keys (rotation) pick the right one.
 ///
 /// Its bytes never leave this type but to the cipher: its description is its id.
-package struct RecordKey: Sendable, Equatable, CustomStringConvertible {
+public struct RecordKey: Sendable, Equatable, CustomStringConvertible {
     let bytes: [UInt8]
-    package let id: String
+    public let id: String
 
     /// The key file's form: `aggctl-key-1:` and the key in base64url, one line.
-    package static let filePrefix = "aggctl-key-1:"
+    public static let filePrefix = "aggctl-key-1:"
 
     init(bytes: [UInt8]) throws {
         precondition(bytes.count == RecordCipher.keyLength, "a record key has 32 bytes")
@@ -27,11 +27,11 @@ package struct RecordKey: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// A new key from the system's random source.
-    package static func generate() throws -> RecordKey {
+    public static func generate() throws -> RecordKey {
         try RecordKey(bytes: try RecordCipher.randomBytes(RecordCipher.keyLength))
     }
 
-    package var description: String { "key \(id)" }
+    public var description: String { "key \(id)" }
 
     /// The key file's text.
     var fileText: String {
@@ -41,7 +41,7 @@ package struct RecordKey: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Writes a new key file at `path`: mode 0600, and never over anything already there.
-    package func write(to path: String) throws(KeyFileError) {
+    public func write(to path: String) throws(KeyFileError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let reason = errno == EEXIST ? "it exists already; a key file is never replaced" : Self.reason(errno)
@@ -58,7 +58,7 @@ package struct RecordKey: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads the key file at `path`. Refused: a file others can read or write (mode past 0600), one that
     /// is not a regular file, one without the key's line.
-    package static func read(from path: String) throws(KeyFileError) -> RecordKey {
+    public static func read(from path: String) throws(KeyFileError) -> RecordKey {
         var info = stat()
         guard stat(path, &info) == 0 else { throw KeyFileError(path: path, reason: reason(errno)) }
         guard info.st_mode & S_IFMT == S_IFREG else {
@@ -96,8 +96,8 @@ package struct RecordKey: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A key file that cannot be used: one line naming it, never its content.
-package struct KeyFileError: Error, Sendable, Equatable, CustomStringConvertible {
-    package var path: String
-    package var reason: String
-    package var description: String { "key file '\(path)': \(reason)" }
+public struct KeyFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "key file '\(path)': \(reason)" }
 }

@@ -1,9 +1,9 @@
 import Portable
 
 /// Little-endian binary output into a growable buffer, with a checksum over what was written.
-package struct BinaryWriter {
-    package static let fnv1aOffset: UInt64 = 0xcbf2_9ce4_8422_2325
-    package static let fnv1aPrime: UInt64 = 0x0000_0100_0000_01b3
+public struct BinaryWriter {
+    public static let fnv1aOffset: UInt64 = 0xcbf2_9ce4_8422_2325
+    public static let fnv1aPrime: UInt64 = 0x0000_0100_0000_01b3
 
     /// FNV-1a of `bytes`, going on from `hash`: the same on every run and machine (Swift's `Hasher` is
     /// seeded per process), for the names of cache files and the keys kept in them.
@@ -11,24 +11,24 @@ package struct BinaryWriter {
     /// Concrete overloads, not one over `some Sequence<UInt8>`: called from another module, a generic one
     /// is not specialized and walks the bytes through witness tables, about 50 ns a byte. That was a third
     /// of a Codex publish with nothing new, which hashes every log file's path.
-    package static func fnv1a(_ bytes: UnsafeRawBufferPointer, from hash: UInt64 = fnv1aOffset) -> UInt64 {
+    public static func fnv1a(_ bytes: UnsafeRawBufferPointer, from hash: UInt64 = fnv1aOffset) -> UInt64 {
         var hash = hash
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* fnv1aPrime }
         return hash
     }
 
-    package static func fnv1a(_ bytes: [UInt8], from hash: UInt64 = fnv1aOffset) -> UInt64 {
+    public static func fnv1a(_ bytes: [UInt8], from hash: UInt64 = fnv1aOffset) -> UInt64 {
         bytes.withUnsafeBytes { fnv1a($0, from: hash) }
     }
 
-    package static func fnv1a(_ text: String.UTF8View, from hash: UInt64 = fnv1aOffset) -> UInt64 {
+    public static func fnv1a(_ text: String.UTF8View, from hash: UInt64 = fnv1aOffset) -> UInt64 {
         var text = String(text)
         return text.withUTF8 { fnv1a(UnsafeRawBufferPointer($0), from: hash) }
     }
 
     private var storage: Storage
 
-    package init(capacity: Int = 4096) {
+    public init(capacity: Int = 4096) {
         storage = Storage(capacity: capacity)
     }
 
@@ -67,24 +67,24 @@ package struct BinaryWriter {
         }
     }
 
-    package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage.start, count: storage.count) }
+    public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage.start, count: storage.count) }
     /// How many bytes are written: where a value known only later goes (`setU64(_:at:)`).
-    package var count: Int { storage.count }
+    public var count: Int { storage.count }
 
     /// Writes `value` over the eight bytes at `offset`, written before as a placeholder: a length that
     /// is known once what it measures is written, without writing that apart and copying it.
-    package mutating func setU64(_ value: UInt64, at offset: Int) {
+    public mutating func setU64(_ value: UInt64, at offset: Int) {
         precondition(offset >= 0 && offset + 8 <= storage.count, "setU64 outside the written bytes")
         withUnsafeBytes(of: value.littleEndian) {
             (storage.start + offset).copyMemory(from: $0.baseAddress!, byteCount: 8)
         }
     }
-    package var data: Data { Data(bytes) }
-    package var checksum: UInt64 { BinaryWriter.checksum(bytes) }
+    public var data: Data { Data(bytes) }
+    public var checksum: UInt64 { BinaryWriter.checksum(bytes) }
 
     /// Four independent lanes of multiply-and-shift over 32-byte blocks: for spotting a damaged file (not
     /// an attacker) at memory speed, where a byte-at-a-time hash was a measurable part of a cold run.
-    package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    public static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
         var lanes: (UInt64, UInt64, UInt64, UInt64) = (1, 2, 3, 4)
         @inline(__always) func mix(_ lane: UInt64, _ word: UInt64) -> UInt64 {
@@ -112,23 +112,23 @@ package struct BinaryWriter {
         storage.count += count
     }
 
-    package mutating func raw(_ values: UnsafeRawBufferPointer) {
+    public mutating func raw(_ values: UnsafeRawBufferPointer) {
         if let base = values.baseAddress { append(base, values.count) }
     }
 
-    package mutating func raw(_ values: [UInt8]) { values.withUnsafeBytes { append($0.baseAddress!, $0.count) } }
-    package mutating func u8(_ value: UInt8) { withUnsafeBytes(of: value) { append($0.baseAddress!, 1) } }
-    package mutating func u32(_ value: UInt32) {
+    public mutating func raw(_ values: [UInt8]) { values.withUnsafeBytes { append($0.baseAddress!, $0.count) } }
+    public mutating func u8(_ value: UInt8) { withUnsafeBytes(of: value) { append($0.baseAddress!, 1) } }
+    public mutating func u32(_ value: UInt32) {
         withUnsafeBytes(of: value.littleEndian) { append($0.baseAddress!, 4) }
     }
-    package mutating func u64(_ value: UInt64) {
+    public mutating func u64(_ value: UInt64) {
         withUnsafeBytes(of: value.littleEndian) { append($0.baseAddress!, 8) }
     }
-    package mutating func int(_ value: Int) { u64(UInt64(bitPattern: Int64(value))) }
-    package mutating func double(_ value: Double) { u64(value.bitPattern) }
-    package mutating func date(_ value: Date) { double(value.timeIntervalSinceReferenceDate) }
+    public mutating func int(_ value: Int) { u64(UInt64(bitPattern: Int64(value))) }
+    public mutating func double(_ value: Double) { u64(value.bitPattern) }
+    public mutating func date(_ value: Date) { double(value.timeIntervalSinceReferenceDate) }
 
-    package mutating func string(_ value: String) {
+    public mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
             u32(UInt32(utf8.count))
@@ -138,27 +138,27 @@ package struct BinaryWriter {
 
     // Non-generic forms of `optional` for the common cases: generic closures are not inlined across
     // modules, and the merge memo is written from another one.
-    package mutating func optionalString(_ value: String?) {
+    public mutating func optionalString(_ value: String?) {
         u8(value == nil ? 0 : 1)
         if let value { string(value) }
     }
 
-    package mutating func optionalInt(_ value: Int?) {
+    public mutating func optionalInt(_ value: Int?) {
         u8(value == nil ? 0 : 1)
         if let value { int(value) }
     }
 
-    package mutating func optionalDouble(_ value: Double?) {
+    public mutating func optionalDouble(_ value: Double?) {
         u8(value == nil ? 0 : 1)
         if let value { double(value) }
     }
 
-    package mutating func optionalDate(_ value: Date?) {
+    public mutating func optionalDate(_ value: Date?) {
         u8(value == nil ? 0 : 1)
         if let value { date(value) }
     }
 
-    package mutating func optional<Value>(_ value: Value?, _ write: (inout BinaryWriter, Value) -> Void) {
+    public mutating func optional<Value>(_ value: Value?, _ write: (inout BinaryWriter, Value) -> Void) {
         if let value {
             u8(1)
             write(&self, value)
@@ -172,7 +172,7 @@ package struct BinaryWriter {
 extension BinaryWriter {
     /// Opens a file in aggctl's binary form: what it is, its layout, and the reader that wrote it (a
     /// file from another version is read as absent, never misread).
-    package mutating func header(magic: [UInt8], format: UInt32, readerVersion: String) {
+    public mutating func header(magic: [UInt8], format: UInt32, readerVersion: String) {
         raw(magic)
         u32(format)
         string(readerVersion)
@@ -180,7 +180,7 @@ extension BinaryWriter {
 
     /// The bytes, closed with the checksum of everything before it. Hands the buffer over (a cache file
     /// of a megabyte is not copied on its way to the disk): the writer is empty afterwards.
-    package mutating func sealed() -> Data {
+    public mutating func sealed() -> Data {
         u64(checksum)
         return storage.relinquish()
     }
@@ -189,7 +189,7 @@ extension BinaryWriter {
 extension BinaryReader {
     /// Reads a file written with `header` and `sealed`: the checksum first (nothing is trusted from a file
     /// that does not add up), then the header, then `body`, which must read to the very end.
-    package static func unseal<Value>(
+    public static func unseal<Value>(
         _ data: Data, magic: [UInt8], format: UInt32, readerVersion: String,
         _ body: (inout BinaryReader) throws -> Value
     ) throws -> Value {
@@ -199,7 +199,7 @@ extension BinaryReader {
     }
 
     /// `unseal` over bytes in memory (a mapped file).
-    package static func unseal<Value>(
+    public static func unseal<Value>(
         _ buffer: UnsafeRawBufferPointer, magic: [UInt8], format: UInt32, readerVersion: String,
         _ body: (inout BinaryReader) throws -> Value
     ) throws -> Value {
@@ -208,7 +208,7 @@ extension BinaryReader {
     }
 
     /// Whether the last eight bytes of `buffer` are the checksum of the rest (what `sealed` wrote).
-    package static func hasIntactChecksum(_ buffer: UnsafeRawBufferPointer) -> Bool {
+    public static func hasIntactChecksum(_ buffer: UnsafeRawBufferPointer) -> Bool {
         guard buffer.count >= 16 else { return false }
         var tail = BinaryReader(UnsafeRawBufferPointer(rebasing: buffer[(buffer.count - 8)...]))
         return (try? tail.u64())
@@ -218,7 +218,7 @@ extension BinaryReader {
     /// Reads a sealed file's header and content without its checksum checked: for a reader that checks
     /// the checksum alongside another pass over the file, and uses nothing it read before both agree.
     /// Every read is bounds-checked, so damaged bytes only make it throw.
-    package static func readBeforeChecking<Value>(
+    public static func readBeforeChecking<Value>(
         _ buffer: UnsafeRawBufferPointer, magic: [UInt8], format: UInt32, readerVersion: String,
         _ body: (inout BinaryReader) throws -> Value
     ) throws -> Value {
@@ -231,7 +231,7 @@ extension BinaryReader {
     /// Reads the start of a sealed file's content, checksum unchecked and the rest unread: to turn away
     /// cheaply a file kept for another state of the store (a memo of another listing). What `body`
     /// reads may be damaged, so it may only reject a file, never accept one.
-    package static func peek<Value>(
+    public static func peek<Value>(
         _ buffer: UnsafeRawBufferPointer, magic: [UInt8], format: UInt32, readerVersion: String,
         _ body: (inout BinaryReader) throws -> Value
     ) throws -> Value {
@@ -253,49 +253,49 @@ extension BinaryReader {
     }
 }
 
-package struct BinaryReader {
-    package struct Corrupt: Error {
-        package init() {}
+public struct BinaryReader {
+    public struct Corrupt: Error {
+        public init() {}
     }
 
     private let buffer: UnsafeRawBufferPointer
     private var offset = 0
 
-    package init(_ buffer: UnsafeRawBufferPointer) {
+    public init(_ buffer: UnsafeRawBufferPointer) {
         self.buffer = buffer
     }
 
-    package var isAtEnd: Bool { offset == buffer.count }
+    public var isAtEnd: Bool { offset == buffer.count }
     /// How far into its bytes the reader is.
-    package var position: Int { offset }
+    public var position: Int { offset }
 
     /// The next `count` bytes, for a nested reader.
-    package mutating func take(_ count: Int) throws -> UnsafeRawBufferPointer {
+    public mutating func take(_ count: Int) throws -> UnsafeRawBufferPointer {
         guard count >= 0, count <= buffer.count - offset else { throw Corrupt() }
         defer { offset += count }
         return UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + count)])
     }
 
-    package mutating func raw(_ count: Int) throws -> [UInt8] { Array(try take(count)) }
-    package mutating func u8() throws -> UInt8 { try take(1)[0] }
-    package mutating func u32() throws -> UInt32 { UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self)) }
-    package mutating func u64() throws -> UInt64 { UInt64(littleEndian: try take(8).loadUnaligned(as: UInt64.self)) }
-    package mutating func int() throws -> Int { Int(Int64(bitPattern: try u64())) }
+    public mutating func raw(_ count: Int) throws -> [UInt8] { Array(try take(count)) }
+    public mutating func u8() throws -> UInt8 { try take(1)[0] }
+    public mutating func u32() throws -> UInt32 { UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self)) }
+    public mutating func u64() throws -> UInt64 { UInt64(littleEndian: try take(8).loadUnaligned(as: UInt64.self)) }
+    public mutating func int() throws -> Int { Int(Int64(bitPattern: try u64())) }
 
     /// How many elements follow, as `u32` wrote it; refused when the bytes left could not hold that many
     /// (each element takes a byte at least). A list is made at its full size before its first element is
     /// read, so a damaged or crafted count of four billion ran the process out of memory where a short
     /// read should have refused the file.
-    package mutating func count() throws -> Int {
+    public mutating func count() throws -> Int {
         let count = Int(try u32())
         guard count <= buffer.count - offset else { throw Corrupt() }
         return count
     }
-    package mutating func double() throws -> Double { Double(bitPattern: try u64()) }
+    public mutating func double() throws -> Double { Double(bitPattern: try u64()) }
 
     /// `count` doubles written one after another by `double(_:)`, read in one pass: a call per value
     /// (a bounds check and a possible throw each) was most of reading a hundred thousand of them back.
-    package mutating func doubles(_ count: Int) throws -> [Double] {
+    public mutating func doubles(_ count: Int) throws -> [Double] {
         let bytes = try records(count, size: 8)
         return (0..<count).map {
             Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)))
@@ -303,22 +303,22 @@ package struct BinaryReader {
     }
 
     /// `count` records of `size` bytes each, for a caller that reads each in place (`take` of them all).
-    package mutating func records(_ count: Int, size: Int) throws -> UnsafeRawBufferPointer {
+    public mutating func records(_ count: Int, size: Int) throws -> UnsafeRawBufferPointer {
         guard count >= 0, size > 0, count <= (buffer.count - offset) / size else { throw Corrupt() }
         return try take(count * size)
     }
-    package mutating func date() throws -> Date { Date(timeIntervalSinceReferenceDate: try double()) }
+    public mutating func date() throws -> Date { Date(timeIntervalSinceReferenceDate: try double()) }
 
     /// The file's checksum already vouches for its bytes; decoding repairs anything odd instead of
     /// validating every string a second time.
-    package mutating func string() throws -> String {
+    public mutating func string() throws -> String {
         String(decoding: try take(Int(try u32())), as: UTF8.self)
     }
 
-    package mutating func optionalString() throws -> String? { try present() ? try string() : nil }
-    package mutating func optionalInt() throws -> Int? { try present() ? try int() : nil }
-    package mutating func optionalDouble() throws -> Double? { try present() ? try double() : nil }
-    package mutating func optionalDate() throws -> Date? { try present() ? try date() : nil }
+    public mutating func optionalString() throws -> String? { try present() ? try string() : nil }
+    public mutating func optionalInt() throws -> Int? { try present() ? try int() : nil }
+    public mutating func optionalDouble() throws -> Double? { try present() ? try double() : nil }
+    public mutating func optionalDate() throws -> Date? { try present() ? try date() : nil }
 
     private mutating func present() throws -> Bool {
         switch try u8() {
@@ -328,7 +328,7 @@ package struct BinaryReader {
         }
     }
 
-    package mutating func optional<Value>(_ read: (inout BinaryReader) throws -> Value) throws -> Value? {
+    public mutating func optional<Value>(_ read: (inout BinaryReader) throws -> Value) throws -> Value? {
         switch try u8() {
         case 0: return nil
         case 1: return try read(&self)

@@ -7,15 +7,15 @@
 /// A position in the bytes of a small, flat JSON object, for the two readers that must not take the record
 /// reader's whole machinery: an envelope's members (`EnvelopeFields`) and the test whether bytes are an
 /// envelope at all (`SealedRecordMark`). Spaces are JSON's four; strings end at their first unescaped quote.
-package struct JSONCursor {
-    package let bytes: UnsafeRawBufferPointer
-    package var index = 0
+public struct JSONCursor {
+    public let bytes: UnsafeRawBufferPointer
+    public var index = 0
 
-    package init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    public init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-    package var atEnd: Bool { index >= bytes.count }
+    public var atEnd: Bool { index >= bytes.count }
 
-    package mutating func skipSpace() {
+    public mutating func skipSpace() {
         while index < bytes.count {
             let byte = bytes[index]
             guard byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D else { return }
@@ -24,7 +24,7 @@ package struct JSONCursor {
     }
 
     /// Past spaces and `byte`, when `byte` comes next; false (and past the spaces only) when it does not.
-    package mutating func next(_ byte: UInt8) -> Bool {
+    public mutating func next(_ byte: UInt8) -> Bool {
         skipSpace()
         guard index < bytes.count, bytes[index] == byte else { return false }
         index += 1
@@ -33,7 +33,7 @@ package struct JSONCursor {
 
     /// Past a string whose opening quote was read, to its closing one (a quote after an odd number of
     /// backslashes is inside it); the range of its bytes, nil when it does not end.
-    package mutating func skipString() -> Range<Int>? {
+    public mutating func skipString() -> Range<Int>? {
         guard let base = bytes.baseAddress else { return nil }
         let start = index
         while index < bytes.count {

@@ -7,20 +7,20 @@
 // Numbers: JSON's grammar checked strictly, the digits kept as an exact decimal for the conversions.
 extension JSONScanner {
     /// A number token: its extent, and its digits as an exact decimal when they fit.
-    package struct RawNumber {
-        package var start: Int
-        package var end: Int
-        package var negative: Bool
+    public struct RawNumber {
+        public var start: Int
+        public var end: Int
+        public var negative: Bool
         /// The significant digits, when there are at most 19 of them.
-        package var mantissa: UInt64
-        package var digitCount: Int
+        public var mantissa: UInt64
+        public var digitCount: Int
         /// The value is `mantissa * 10^exponent`.
-        package var exponent: Int
-        package var isInteger: Bool
+        public var exponent: Int
+        public var isInteger: Bool
     }
 
     /// Reads a number token with strict JSON grammar.
-    package mutating func readRawNumber() throws(JSONSyntaxError) -> RawNumber {
+    public mutating func readRawNumber() throws(JSONSyntaxError) -> RawNumber {
         skipWhitespace()
         let start = index
         var negative = false
@@ -90,7 +90,7 @@ extension JSONScanner {
     /// The usual forms (`-`, up to seven integer digits, a fraction of up to seven) are measured eight
     /// bytes at a time; anything else, errors included, is read by `skipNumberByteWise`, from the start.
     @inline(__always)
-    package mutating func skipNumber() throws(JSONSyntaxError) {
+    public mutating func skipNumber() throws(JSONSyntaxError) {
         // No digit, more than seven, a leading zero or an exponent: the byte-wise reader has the exact
         // answer.
         guard index + JSONScanner.shortNumberReach <= count else { return try skipNumberByteWise() }
@@ -162,7 +162,7 @@ extension JSONScanner {
 
     /// The number's value as a correctly rounded `Double`, or nil when it is out of range (too large, or
     /// non-zero but too small to represent).
-    package func double(_ number: RawNumber) -> Double? {
+    public func double(_ number: RawNumber) -> Double? {
         // Clinger's fast path: an exact mantissa times an exact power of ten rounds correctly.
         if number.digitCount <= 15, number.exponent >= -22, number.exponent <= 22 {
             var value = Double(number.mantissa)
@@ -185,7 +185,7 @@ extension JSONScanner {
     }
 
     /// The number's value as an `Int`: integers, and other forms whose value is integral (`1e2`, `12.0`).
-    package func int(_ number: RawNumber) -> Int? {
+    public func int(_ number: RawNumber) -> Int? {
         if number.isInteger && number.digitCount <= 18 {
             let magnitude = Int(number.mantissa)
             return number.negative ? -magnitude : magnitude

@@ -71,7 +71,7 @@ extension JSONScanner {
 
     /// Skips an array (the cursor on `[`), validating it fully, and appends to `starts` where each of its
     /// elements begins: for a reader that comes back to some of them (the weekly trend, newest first).
-    package mutating func skipArray(notingStarts starts: inout [Int]) throws(JSONSyntaxError) {
+    public mutating func skipArray(notingStarts starts: inout [Int]) throws(JSONSyntaxError) {
         try skipArrayOfShapes(noting: &starts, keepStarts: true)
     }
 

@@ -10,7 +10,7 @@ extension JSONScanner {
     /// taken at, where its elements were validated.
     ///
     /// Not thread-safe: one per reader (a store's read worker keeps one for all the records it reads).
-    package final class ShapeMemory {
+    public final class ShapeMemory {
         /// One kept shape: where its runs and words are, and what it takes to use it.
         struct Slot {
             var runCount = 0
@@ -45,7 +45,7 @@ extension JSONScanner {
         private var clock = 0
         private var keepings = 0
 
-        package init() {
+        public init() {
             runStorage = .allocate(capacity: Self.capacity * JSONScanner.maximumShapeRuns)
             wordStorage = .allocate(capacity: Self.capacity * JSONScanner.maximumShapeWords)
         }

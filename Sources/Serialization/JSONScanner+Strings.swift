@@ -9,7 +9,7 @@ import Portable
 // Strings: read in place, validated (escapes, UTF-8) as they are passed; made into text only when asked.
 extension JSONScanner {
     /// Whether `key` is exactly `name` (keys are compared as bytes, escapes decoded when present).
-    package func key(_ key: RawString, is name: StaticString) -> Bool {
+    public func key(_ key: RawString, is name: StaticString) -> Bool {
         let length = name.utf8CodeUnitCount
         if !key.hasEscapes {
             return key.end - key.start == length && memcmp(base + key.start, name.utf8Start, length) == 0
@@ -20,7 +20,7 @@ extension JSONScanner {
     }
 
     /// Reads a string token (the cursor on its opening quote), validating escapes and UTF-8.
-    package mutating func readRawString() throws(JSONSyntaxError) -> RawString {
+    public mutating func readRawString() throws(JSONSyntaxError) -> RawString {
         guard peek() == UInt8(ascii: "\"") else { throw error }
         index += 1
         let start = index
@@ -127,7 +127,7 @@ extension JSONScanner {
     }
 
     /// The content of a validated string token.
-    package func string(_ raw: RawString) -> String {
+    public func string(_ raw: RawString) -> String {
         if !raw.hasEscapes {
             return String(
                 decoding: UnsafeBufferPointer(start: base + raw.start, count: raw.end - raw.start), as: UTF8.self)
@@ -136,7 +136,7 @@ extension JSONScanner {
     }
 
     /// The bytes of a validated string token with escapes decoded.
-    package func unescaped(_ raw: RawString) -> [UInt8] {
+    public func unescaped(_ raw: RawString) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(raw.end - raw.start)
         var i = raw.start

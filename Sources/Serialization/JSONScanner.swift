@@ -7,18 +7,18 @@ import Portable
 #endif
 
 /// A malformed JSON document: the byte where reading stopped.
-package struct JSONSyntaxError: Error, Equatable {
-    package var offset: Int
+public struct JSONSyntaxError: Error, Equatable {
+    public var offset: Int
     /// The document is valid JSON nested deeper than `JSONScanner.maximumDepth`.
-    package var tooDeep = false
+    public var tooDeep = false
 
-    package init(offset: Int, tooDeep: Bool = false) {
+    public init(offset: Int, tooDeep: Bool = false) {
         self.offset = offset
         self.tooDeep = tooDeep
     }
 
     /// One line for a problem list: what is wrong, and where.
-    package var reason: String {
+    public var reason: String {
         tooDeep
             ? "nested deeper than \(JSONScanner.maximumDepth) arrays and objects (at byte \(offset)); not read"
             : "not valid JSON (at byte \(offset))"
@@ -32,33 +32,33 @@ package struct JSONSyntaxError: Error, Equatable {
 /// `maximumDepth` nested containers (Foundation's limit, so both readers refuse the same nesting). No
 /// value is materialised unless asked for: keys are compared as bytes, numbers and dates are read from
 /// the bytes in place.
-package struct JSONScanner {
+public struct JSONScanner {
     /// Containers open at once, the top-level one included.
-    package static let maximumDepth = 512
+    public static let maximumDepth = 512
 
-    package let base: UnsafePointer<UInt8>
-    package let count: Int
-    package var index = 0
-    package var depth = 0
+    public let base: UnsafePointer<UInt8>
+    public let count: Int
+    public var index = 0
+    public var depth = 0
     /// Where array shapes are kept for later arrays (`skipArrayOfShapes`); made on first use when nil.
-    package var shapeMemory: ShapeMemory?
+    public var shapeMemory: ShapeMemory?
     /// What the reader over this scanner noted as it went (the record's reader: values it left out for
     /// their shape), carried with the cursor so that every nested reader can add to it. Opaque here: only
     /// the reader that made the notes reads them.
-    package var readerNotes: [any Sendable] = []
+    public var readerNotes: [any Sendable] = []
 
     /// A raw string token: where its content starts and ends, and whether it needs unescaping.
-    package struct RawString {
-        package var start: Int
-        package var end: Int
-        package var hasEscapes: Bool
+    public struct RawString {
+        public var start: Int
+        public var end: Int
+        public var hasEscapes: Bool
     }
 
-    package enum Kind {
+    public enum Kind {
         case object, array, string, number, bool, null
     }
 
-    package init(_ buffer: UnsafeRawBufferPointer) {
+    public init(_ buffer: UnsafeRawBufferPointer) {
         if let address = buffer.baseAddress, buffer.count > 0 {
             base = address.assumingMemoryBound(to: UInt8.self)
             count = buffer.count
@@ -77,10 +77,11 @@ package struct JSONScanner {
         return UnsafePointer(pointer)
     }()
 
-    package var error: JSONSyntaxError { JSONSyntaxError(offset: index) }
+    @inlinable public var error: JSONSyntaxError { JSONSyntaxError(offset: index) }
 
-    @inline(__always)
-    package mutating func skipWhitespace() {
+    // Inlinable: the record reader in another module calls these for every value.
+    @inlinable @inline(__always)
+    public mutating func skipWhitespace() {
         while index < count {
             let byte = base[index]
             // Every structural byte and value start is above the space: one comparison in the common case.
@@ -102,15 +103,17 @@ package struct JSONScanner {
     }
 
     /// The byte at the cursor after whitespace, or 0 at the end.
-    @inline(__always)
-    package mutating func peek() -> UInt8 {
+    // Inlinable: the record reader in another module calls these for every value.
+    @inlinable @inline(__always)
+    public mutating func peek() -> UInt8 {
         skipWhitespace()
         return index < count ? base[index] : 0
     }
 
     /// What the next value is, without consuming it.
-    @inline(__always)
-    package mutating func kind() throws(JSONSyntaxError) -> Kind {
+    // Inlinable: the record reader in another module calls these for every value.
+    @inlinable @inline(__always)
+    public mutating func kind() throws(JSONSyntaxError) -> Kind {
         switch peek() {
         case UInt8(ascii: "{"): return .object
         case UInt8(ascii: "["): return .array
@@ -123,7 +126,7 @@ package struct JSONScanner {
     }
 
     /// Ends the document: only whitespace may follow the top-level value.
-    package mutating func finish() throws(JSONSyntaxError) {
+    public mutating func finish() throws(JSONSyntaxError) {
         skipWhitespace()
         guard index == count else { throw error }
     }
@@ -131,7 +134,7 @@ package struct JSONScanner {
     // MARK: Containers
 
     /// Consumes `{`.
-    package mutating func enterObject() throws(JSONSyntaxError) {
+    public mutating func enterObject() throws(JSONSyntaxError) {
         guard peek() == UInt8(ascii: "{") else { throw error }
         index += 1
         depth += 1
@@ -139,7 +142,7 @@ package struct JSONScanner {
     }
 
     /// Consumes `[`.
-    package mutating func enterArray() throws(JSONSyntaxError) {
+    public mutating func enterArray() throws(JSONSyntaxError) {
         guard peek() == UInt8(ascii: "[") else { throw error }
         index += 1
         depth += 1
@@ -148,7 +151,7 @@ package struct JSONScanner {
 
     /// Moves to the next member of an object and returns its key, or nil after consuming the closing `}`.
     /// The caller must consume the member's value before asking for the next one.
-    package mutating func nextKey(_ first: inout Bool) throws(JSONSyntaxError) -> RawString? {
+    public mutating func nextKey(_ first: inout Bool) throws(JSONSyntaxError) -> RawString? {
         skipLineBreakAndIndentation()  // before the first key or the closing brace
         var byte = peek()
         if byte == UInt8(ascii: "}") {
@@ -172,7 +175,7 @@ package struct JSONScanner {
     }
 
     /// Moves to the next element of an array; false after consuming the closing `]`.
-    package mutating func nextElement(_ first: inout Bool) throws(JSONSyntaxError) -> Bool {
+    public mutating func nextElement(_ first: inout Bool) throws(JSONSyntaxError) -> Bool {
         let byte = peek()
         if byte == UInt8(ascii: "]") {
             index += 1
@@ -191,14 +194,14 @@ package struct JSONScanner {
     // MARK: Scalars
 
     /// Reads `true` or `false`.
-    package mutating func readBool() throws(JSONSyntaxError) -> Bool {
+    public mutating func readBool() throws(JSONSyntaxError) -> Bool {
         if try literal("true") { return true }
         if try literal("false") { return false }
         throw error
     }
 
     /// Consumes `null` if it is next, and says whether it was.
-    package mutating func readNull() throws(JSONSyntaxError) -> Bool {
+    public mutating func readNull() throws(JSONSyntaxError) -> Bool {
         guard peek() == UInt8(ascii: "n") else { return false }
         guard try literal("null") else { throw error }
         return true
@@ -219,7 +222,7 @@ package struct JSONScanner {
     ///
     /// - Parameter repeatedShapes: whether arrays are passed over by the shape their elements repeat
     ///   (`skipArrayOfShapes`); false only to test that path against this one.
-    package mutating func skipValue(repeatedShapes: Bool = true) throws(JSONSyntaxError) {
+    public mutating func skipValue(repeatedShapes: Bool = true) throws(JSONSyntaxError) {
         // Bit d of the stack is set when the container open at relative depth d is an object.
         try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: JSONScanner.maximumDepth / 64 + 1) {
             (kinds) throws(JSONSyntaxError) in

@@ -6,24 +6,24 @@ import Portable
 /// offset (`Z`, `+02:00`, `+0200`, `+02`); writers always write UTC with `Z`, and milliseconds only when
 /// the date has a fraction of a second. Hand-written rather than `ISO8601DateFormatter` because records
 /// carry many dates and the formatter is slow, allocates, and is picky about fractional seconds.
-package enum RFC3339 {
+public enum RFC3339 {
     /// Parses `text`, or returns nil when it is not a complete, valid date-time.
-    package static func parse(_ text: String) -> Date? {
+    public static func parse(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { parse(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     /// Parses the bytes of a date-time; the whole buffer must be the date.
-    package static func parse(bytes: UnsafeRawBufferPointer) -> Date? {
+    public static func parse(bytes: UnsafeRawBufferPointer) -> Date? {
         guard let seconds = parseSeconds(bytes) else { return nil }
         return Date(timeIntervalSince1970: seconds)
     }
 
     /// The most bytes `write(_:into:)` writes.
-    package static let maximumLength = 32
+    public static let maximumLength = 32
 
     /// Formats `date` in UTC, e.g. `2026-11-30T12:00:00Z` or `2026-11-30T12:00:00.250Z`.
-    package static func format(_ date: Date) -> String {
+    public static func format(_ date: Date) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { buffer in
             let count = write(date, into: buffer.baseAddress!)
             return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
@@ -32,7 +32,7 @@ package enum RFC3339 {
 
     /// Writes the formatted date at `target` (room for `maximumLength` bytes) and returns its length:
     /// for writers that build output without a String per date.
-    package static func write(_ date: Date, into target: UnsafeMutablePointer<UInt8>) -> Int {
+    public static func write(_ date: Date, into target: UnsafeMutablePointer<UInt8>) -> Int {
         let interval = date.timeIntervalSince1970
         // Years past 9999 are clamped: four digits is what RFC 3339 allows.
         let millis =
@@ -77,7 +77,7 @@ package enum RFC3339 {
     }
 
     /// The UTC calendar day of `date` as `YYYY-MM-DD`: how daily token ledgers are keyed.
-    package static func utcDay(_ date: Date) -> String {
+    public static func utcDay(_ date: Date) -> String {
         String(format(date).prefix(10))
     }
 

@@ -12,10 +12,10 @@
 /// that one, so the object's members are walked, strings skipped whole, until `aggctlEncrypted` (an
 /// envelope) or a value that is neither a string nor a number (a record): a record is judged within its
 /// first few members, an envelope after a skip over its ciphertext.
-package enum SealedRecordMark {
+public enum SealedRecordMark {
     /// The `keyID` an envelope names, as its bytes hold it (nil when it has none, or not as a plain
     /// string): what a reader without that key is told to find. Shown made safe by the caller.
-    package static func keyID(in bytes: UnsafeRawBufferPointer) -> String? {
+    public static func keyID(in bytes: UnsafeRawBufferPointer) -> String? {
         guard let base = bytes.baseAddress, appears(in: bytes) else { return nil }
         let name: StaticString = "keyID"
         var cursor = JSONCursor(bytes)
@@ -41,7 +41,7 @@ package enum SealedRecordMark {
         return nil
     }
 
-    package static func appears(in bytes: UnsafeRawBufferPointer) -> Bool {
+    public static func appears(in bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return false }
         let marker: StaticString = "aggctlEncrypted"
         var cursor = JSONCursor(bytes)

@@ -3,7 +3,7 @@ extension SafeText {
     /// at most `limit` characters), and when it is not plain ASCII, RFC 2047 encoded words
     /// (`=?UTF-8?B?...?=`, each at most 75 characters, cut between characters), which ntfy and mail
     /// readers decode. Nothing in the result can end the header or start another.
-    package static func headerText(_ text: String, limit: Int = 200) -> String {
+    public static func headerText(_ text: String, limit: Int = 200) -> String {
         let safe = line(text, limit: limit)
         guard !safe.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F }) else {
             return safe
@@ -45,14 +45,14 @@ extension SafeText {
 
     /// `text` for Slack's mrkdwn: `&`, `<` and `>` as entities (Slack's own rule), so a record cannot make
     /// a link or a `<!channel>` mention.
-    package static func slackText(_ text: String) -> String {
+    public static func slackText(_ text: String) -> String {
         markup(text)
     }
 
     /// `text` for Discord's markdown: every character Discord formats with (`\ * _ ~ ` | > #` and `-` at
     /// a line's start among them) preceded by a backslash, so a record's text is shown as written. Mentions
     /// are turned off by the message itself (`allowed_mentions`).
-    package static func discordText(_ text: String) -> String {
+    public static func discordText(_ text: String) -> String {
         var out = ""
         for character in text {
             if "\\*_~`|>#-[]()<:@".contains(character) { out.append("\\") }

@@ -4,13 +4,13 @@
 /// Everything a record or a server says is hostile until it has passed through here: an `ESC` can clear
 /// a screen or set a window title, a line feed can forge a table row, a `<a href>` becomes a link in a
 /// notification, a CR/LF in a token becomes an extra HTTP header.
-package enum SafeText {
+public enum SafeText {
     /// `text` as one line a terminal shows as written: control characters (C0, DEL, C1), line and
     /// paragraph separators, and the bidirectional overrides that reorder what is shown are replaced by
     /// escapes (`\x1B`, `\n`, `\u{202E}`), so nothing is interpreted and the line stays one line.
     ///
     /// - Parameter limit: at most this many characters of the result are kept, then `...`.
-    package static func line(_ text: String, limit: Int? = nil) -> String {
+    public static func line(_ text: String, limit: Int? = nil) -> String {
         var out: String
         // Checked on the bytes, ASCII a word at a time: a scalar at a time was a tenth of a large table.
         var bytes = text
@@ -41,7 +41,7 @@ package enum SafeText {
     /// them, and every backslash doubled, so that a real ESC (`\x1B`) and the four characters `\x1B`
     /// stay apart. For names that other programs key on (Prometheus label values), where `line` would
     /// make two accounts one; never cut.
-    package static func reversible(_ text: String) -> String {
+    public static func reversible(_ text: String) -> String {
         var bytes = text
         if bytes.withUTF8({ isTerminalSafe(UnsafeRawBufferPointer($0)) }), !text.utf8.contains(UInt8(ascii: "\\")) {
             return text
@@ -64,7 +64,7 @@ package enum SafeText {
     /// subset of HTML): `&`, `<` and `>` as entities, so no tag or link survives.
     ///
     /// - Parameter quotes: also `"` and `'`, for text that may stand in an attribute's value (a page).
-    package static func markup(_ text: String, quotes: Bool = false) -> String {
+    public static func markup(_ text: String, quotes: Bool = false) -> String {
         var out = ""
         for character in text {
             switch character {
@@ -81,19 +81,19 @@ package enum SafeText {
 
     /// Whether `text` may go into an HTTP header or a credential option as it is: no CR, LF or NUL, which
     /// would end the header and start another (or cut the value short).
-    package static func isHeaderSafe(_ text: String) -> Bool {
+    public static func isHeaderSafe(_ text: String) -> Bool {
         !text.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
     }
 
     /// Whether `text` holds anything `line` would escape.
-    package static func hasControlCharacters(_ text: String) -> Bool {
+    public static func hasControlCharacters(_ text: String) -> Bool {
         text.unicodeScalars.contains(where: needsEscape)
     }
 
     /// Whether UTF-8 `bytes` may reach a terminal as they are: valid UTF-8 holding nothing `line` would
     /// escape. For large documents aggctl wrote itself and reads back (a kept `status --json`), so ASCII
     /// goes sixteen bytes at a time (eight near the end).
-    package static func isTerminalSafe(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    public static func isTerminalSafe(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         // Vector operands only: a scalar one makes each comparison a loop over the lanes.

@@ -5,9 +5,9 @@
 /// Counted a character (grapheme cluster) at a time, as terminals draw them: a flag, an emoji joined by
 /// ZWJ or a letter with its accents is one picture, as wide as its widest part. Counting characters
 /// alone put every column after a Japanese device name or an emoji plan name out of line.
-package enum TerminalWidth {
+public enum TerminalWidth {
     /// The columns `text` takes; for text already made one safe line (`SafeText.line`).
-    package static func of(_ text: String) -> Int {
+    public static func of(_ text: String) -> Int {
         var bytes = text
         if bytes.withUTF8({ $0.allSatisfy { $0 < 0x80 } }) { return text.utf8.count }
         var width = 0
@@ -16,7 +16,7 @@ package enum TerminalWidth {
     }
 
     /// The columns one character takes: 0, 1 or 2.
-    package static func of(_ character: Character) -> Int {
+    public static func of(_ character: Character) -> Int {
         var widest = 0
         var pictograph = false
         var emojiStyle = false
@@ -59,7 +59,7 @@ package enum TerminalWidth {
     /// `text` cut to at most `columns` columns, `...` standing for what was cut; the text itself when it
     /// fits. For a field of a table or a one-line output: a record's 4 MB e-mail once made every row of
     /// `status` 12 million characters.
-    package static func cut(_ text: String, to columns: Int) -> String {
+    public static func cut(_ text: String, to columns: Int) -> String {
         // Most fields are short ASCII: their bytes are their columns.
         if text.utf8.count <= columns { return text }
         guard of(text) > columns else { return text }

@@ -1,7 +1,7 @@
 /// Breaks bytes the way the readers' differential tests do: one to three times, a byte removed, one
 /// inserted or replaced (from `alphabet`), or the tail cut off.
-package enum ByteMutation {
-    package static func mutate(
+public enum ByteMutation {
+    public static func mutate(
         _ bytes: inout [UInt8], times: ClosedRange<Int> = 1...3, alphabet: [UInt8],
         using generator: inout SeededGenerator
     ) {

@@ -16,19 +16,19 @@ import Foundation
 /// The watchdog also removes the server's folder once the test process and then the server are gone. A
 /// server shared by a test process is held by a static, whose deinit never runs: its folder (a SeaweedFS
 /// one holds 35 MB) was left in the temporary folder by every test run.
-package final class LocalServer: @unchecked Sendable {
-    package let port: Int
-    package let log: String
+public final class LocalServer: @unchecked Sendable {
+    public let port: Int
+    public let log: String
     private let watchdog: SpawnedProcess
 
     /// How long a server has to exit after SIGTERM before its process group is killed.
-    package static let stopGrace = 3
+    public static let stopGrace = 3
 
     /// `http://127.0.0.1:<port>`.
-    package var origin: String { "http://127.0.0.1:\(port)" }
+    public var origin: String { "http://127.0.0.1:\(port)" }
 
     /// The process group of the watchdog, the server and everything the server started.
-    package var processGroup: pid_t { watchdog.pid }
+    public var processGroup: pid_t { watchdog.pid }
 
     /// Starts `command` (whose arguments may include `port`), and waits until it accepts connections.
     ///
@@ -38,7 +38,7 @@ package final class LocalServer: @unchecked Sendable {
     ///   - parent: the process whose end stops the server: this test process, or in the watchdog's own
     ///     tests a stand-in that can be killed as a crashed test run would be.
     /// - Throws: `LocalServer.Failure` when it exits or does not listen within `readyTimeout` seconds.
-    package init(
+    public init(
         _ command: [String], port: Int, log: String, folder: TemporaryDirectory? = nil,
         readyTimeout: TimeInterval = 20, parent: pid_t = getpid()
     ) throws {
@@ -88,23 +88,23 @@ package final class LocalServer: @unchecked Sendable {
     }
 
     /// Asks the watchdog to stop the server; returns at once (the group is gone within `stopGrace` s).
-    package func stop() {
+    public func stop() {
         watchdog.send(SIGTERM)
     }
 
     /// Whether any process of the server's group is still alive.
-    package var isAlive: Bool { watchdog.groupIsAlive }
+    public var isAlive: Bool { watchdog.groupIsAlive }
 
-    package struct Failure: Error, CustomStringConvertible {
-        package var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
 
-        package init(description: String) {
+        public init(description: String) {
             self.description = description
         }
     }
 
     /// A port nothing listens on right now (the kernel's choice for an ephemeral bind).
-    package static func freePort() -> Int {
+    public static func freePort() -> Int {
         let socket = Self.socket()
         defer { close(socket) }
         var address = loopback(port: 0)
@@ -119,7 +119,7 @@ package final class LocalServer: @unchecked Sendable {
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port`.
-    package static func accepts(port: Int) -> Bool {
+    public static func accepts(port: Int) -> Bool {
         let socket = Self.socket()
         defer { close(socket) }
         var address = loopback(port: port)
@@ -149,11 +149,11 @@ package final class LocalServer: @unchecked Sendable {
 
 /// A TCP port on 127.0.0.1 that completes connections (the kernel's backlog does) but never reads or
 /// answers: a server that accepted and hangs.
-package final class SilentListener {
-    package let port: Int
+public final class SilentListener {
+    public let port: Int
     private let socket: Int32
 
-    package init() throws {
+    public init() throws {
         let socket = LocalServer.socket()
         self.socket = socket
         var address = LocalServer.loopback(port: 0)
@@ -172,8 +172,8 @@ package final class SilentListener {
 
 /// Whether a test needing `tool` can run here. Missing on a developer's machine: the test is skipped with
 /// a loud reason. Missing under CI (`CI=true`): the test runs and fails, because CI must prove it.
-package enum RequiredTool {
-    package static func available(_ tool: String) -> Bool {
+public enum RequiredTool {
+    public static func available(_ tool: String) -> Bool {
         if ProcessInfo.processInfo.environment["CI"] == "true" { return true }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         let directories: [String] = path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin"]
@@ -184,7 +184,7 @@ package enum RequiredTool {
 extension LocalServer {
     /// One `Tests/Servers/http_server.py` per test process: an echo server that misbehaves on request
     /// (see its header), with a log of what it received at `/log`.
-    package static func sharedHTTPServer() throws -> LocalServer {
+    public static func sharedHTTPServer() throws -> LocalServer {
         try sharedHTTP.get().server
     }
 

@@ -2,14 +2,14 @@ import Foundation
 import Snapshots
 
 /// Random but valid records exercising every field of the schema, for property and differential tests.
-package enum RandomRecords {
+public enum RandomRecords {
     static let providers = ["claude", "codex", "cursor", "gemini", "copilot"]
     static let texts = [
         "you@example.com", "Work@Acme.test ", "ünïcödé@例え.jp", "quote\"and\\backslash", "tab\tnewline\n",
         "emoji 😀", "", "Max 5x", "signed out", "<script>", "$(rm -rf ~)",
     ]
 
-    package static func snapshot(_ index: Int, using generator: inout SeededGenerator) -> DeviceSnapshot {
+    public static func snapshot(_ index: Int, using generator: inout SeededGenerator) -> DeviceSnapshot {
         let generated = Date(timeIntervalSince1970: 1_796_040_000 - Double(Int.random(in: 0...7200, using: &generator)))
         return DeviceSnapshot(
             deviceID: DeviceID(rawValue: "dev-\(index)-\(Int.random(in: 0...9999, using: &generator))")!,

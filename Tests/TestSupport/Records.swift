@@ -4,19 +4,19 @@ import Snapshots
 import Stores
 
 /// Builders for records in tests: short to write, with every value a test does not care about filled in.
-package enum Records {
+public enum Records {
     /// A date from RFC 3339 text; traps on a typo, which is a bug in the test.
-    package static func date(_ text: String) -> Date {
+    public static func date(_ text: String) -> Date {
         guard let date = RFC3339.parse(text) else { preconditionFailure("bad test date '\(text)'") }
         return date
     }
 
-    package static func id(_ text: String) -> DeviceID {
+    public static func id(_ text: String) -> DeviceID {
         guard let id = DeviceID(rawValue: text) else { preconditionFailure("bad test device id '\(text)'") }
         return id
     }
 
-    package static func entry(
+    public static func entry(
         _ provider: String = "claude", email: String? = "you@example.com", at lastUpdated: String,
         sessionUsed: Double? = 40, weeklyUsed: Double? = nil, resetsAt: String? = nil,
         tokensToday: Int? = nil, tokens30Days: Int? = nil, daily: [DailyTokens]? = nil,
@@ -37,11 +37,11 @@ package enum Records {
 
     /// The session's reset a reading at `lastUpdated` names on 2026-11-30: 15:00 before it, 20:00 from then
     /// (a window read after its reset names the next one; one that names a past reset is due).
-    package static func sessionReset(after lastUpdated: String) -> String {
+    public static func sessionReset(after lastUpdated: String) -> String {
         lastUpdated < "2026-11-30T15:00:00Z" ? "2026-11-30T15:00:00Z" : "2026-11-30T20:00:00Z"
     }
 
-    package static func snapshot(
+    public static func snapshot(
         _ deviceID: String, generatedAt: String, name: String? = nil, _ providers: [ProviderUsage]
     ) -> DeviceSnapshot {
         DeviceSnapshot(
@@ -49,31 +49,31 @@ package enum Records {
             generatedAt: date(generatedAt), providers: providers)
     }
 
-    package static func stored(_ snapshot: DeviceSnapshot, fileName: String? = nil) -> StoredRecord {
+    public static func stored(_ snapshot: DeviceSnapshot, fileName: String? = nil) -> StoredRecord {
         StoredRecord(fileName: fileName ?? snapshot.deviceID.recordName, snapshot: snapshot)
     }
 
     /// Canonical JSON text of a snapshot.
-    package static func json(_ snapshot: DeviceSnapshot) -> Data {
+    public static func json(_ snapshot: DeviceSnapshot) -> Data {
         // Encoding model values cannot fail; a failure is a bug in the codec.
         try! RecordCodec.encode(snapshot)
     }
 }
 
 /// Paths inside this repository, found from this file's location so tests run from any folder.
-package enum Repository {
-    package static let root: String = {
+public enum Repository {
+    public static let root: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
     }()
 
-    package static func path(_ relative: String) -> String {
+    public static func path(_ relative: String) -> String {
         root + "/" + relative
     }
 
     /// The inputs a fuzzer found crashing `target` (`Fuzz/Regressions/TARGET/*`), as paths, sorted.
-    package static func fuzzRegressions(_ target: String) -> [String] {
+    public static func fuzzRegressions(_ target: String) -> [String] {
         let folder = path("Fuzz/Regressions/\(target)")
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter { !$0.hasPrefix(".") }.sorted().map { folder + "/" + $0 }

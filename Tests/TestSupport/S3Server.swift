@@ -5,15 +5,15 @@ import Stores
 
 /// A real S3 server on 127.0.0.1 (SeaweedFS or moto), started through `script/s3-server`, with one bucket
 /// made for the tests.
-package final class S3Server: @unchecked Sendable {
-    package enum Kind: String, Sendable, CaseIterable {
+public final class S3Server: @unchecked Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
         /// SeaweedFS's `weed mini`: checks signatures.
         case seaweedfs
         /// moto's server mode: accepts any signature.
         case moto
 
         /// The program under `.build/s3-venv/bin` that must be installed (script/bootstrap).
-        package var program: String {
+        public var program: String {
             switch self {
             case .seaweedfs: "weed"
             case .moto: "moto_server"
@@ -21,34 +21,34 @@ package final class S3Server: @unchecked Sendable {
         }
 
         /// Whether the server is installed here, or must be (under CI): see `RequiredTool`.
-        package var isAvailable: Bool {
+        public var isAvailable: Bool {
             ProcessInfo.processInfo.environment["CI"] == "true"
                 || FileManager.default.isExecutableFile(atPath: Repository.path(".build/s3-venv/bin/\(program)"))
         }
     }
 
-    package static let accessKey = "AKIAAGGCTLTESTKEY01"
-    package static let secret = "s3cr3t-never-shown-anywhere"
-    package static let bucket = "aggctl-tests"
+    public static let accessKey = "AKIAAGGCTLTESTKEY01"
+    public static let secret = "s3cr3t-never-shown-anywhere"
+    public static let bucket = "aggctl-tests"
 
-    package let kind: Kind
+    public let kind: Kind
     private let folder: TemporaryDirectory
     private let server: LocalServer
     /// Signs as the store does; for setting up what a store's own API cannot.
-    package let client: HTTPClient
+    public let client: HTTPClient
 
     /// `http://127.0.0.1:<port>`.
-    package var origin: String { server.origin }
+    public var origin: String { server.origin }
 
     /// What a process needs to use this server as its S3: endpoint, region and the one key.
-    package var environment: [String: String] {
+    public var environment: [String: String] {
         [
             "AWS_ENDPOINT_URL": origin, "AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": Self.accessKey,
             "AWS_SECRET_ACCESS_KEY": Self.secret,
         ]
     }
 
-    package init(_ kind: Kind) throws {
+    public init(_ kind: Kind) throws {
         self.kind = kind
         folder = TemporaryDirectory("aggctl-s3-\(kind)")
         let port = LocalServer.freePort()
@@ -76,18 +76,18 @@ package final class S3Server: @unchecked Sendable {
     }
 
     /// One server of each kind per test process, started on first use.
-    package static func shared(_ kind: Kind) throws -> S3Server {
+    public static func shared(_ kind: Kind) throws -> S3Server {
         try registry.server(kind) { try S3Server(kind) }
     }
 
     /// A fresh prefix in the test bucket: `t-xxxxxxxx/`.
-    package func makePrefix() -> String {
+    public func makePrefix() -> String {
         "t-" + UUID().uuidString.prefix(8).lowercased() + "/"
     }
 
     /// A signed request to `path` (already encoded, starting with `/`), as the tests need it.
     @discardableResult
-    package func send(_ method: String, _ path: String, body: Data? = nil, headers: [(String, String)] = []) throws
+    public func send(_ method: String, _ path: String, body: Data? = nil, headers: [(String, String)] = []) throws
         -> HTTPResponse
     {
         var all = headers.map { (name: $0.0, value: $0.1) }
@@ -97,13 +97,13 @@ package final class S3Server: @unchecked Sendable {
     }
 
     /// Puts `data` at `key` in the test bucket, past any store.
-    package func put(_ key: String, _ data: Data) throws {
+    public func put(_ key: String, _ data: Data) throws {
         let response = try send("PUT", "/\(Self.bucket)/\(key)", body: data)
         guard response.isSuccess else { throw LocalServer.Failure(description: "PUT \(key): HTTP \(response.status)") }
     }
 
     /// Every key under `prefix` in the test bucket, at any depth, relative to the prefix; sorted.
-    package func keys(under prefix: String) throws -> [String] {
+    public func keys(under prefix: String) throws -> [String] {
         // Encoded as SigV4's canonical form wants it: only RFC 3986's unreserved characters stay.
         let unreserved = CharacterSet(
             charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -119,7 +119,7 @@ package final class S3Server: @unchecked Sendable {
     }
 
     /// A store at `s3://aggctl-tests/PREFIX`, opened as the binary opens it.
-    package func store(
+    public func store(
         prefix: String, environment: [String: String]? = nil, clock: @escaping @Sendable () -> Date = { Date() }
     )
         throws -> any RecordStore

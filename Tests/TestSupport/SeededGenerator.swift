@@ -1,12 +1,12 @@
 /// A small deterministic generator (SplitMix64), so a failing random test can be replayed from its seed.
-package struct SeededGenerator: RandomNumberGenerator {
-    package var state: UInt64
+public struct SeededGenerator: RandomNumberGenerator {
+    public var state: UInt64
 
-    package init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
-    package mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -2,14 +2,14 @@ import Foundation
 
 /// One running server per key for the whole test process, started on first use: servers start in well
 /// under a second, but the suites make hundreds of stores on them.
-package final class SharedServers<Key: Hashable, Server>: @unchecked Sendable {
+public final class SharedServers<Key: Hashable, Server>: @unchecked Sendable {
     private let lock = NSLock()
     private var servers: [Key: Server] = [:]
 
-    package init() {}
+    public init() {}
 
     /// The server for `key`, started by `start` the first time it is asked for.
-    package func server(_ key: Key, start: () throws -> Server) throws -> Server {
+    public func server(_ key: Key, start: () throws -> Server) throws -> Server {
         lock.lock()
         defer { lock.unlock() }
         if let running = servers[key] { return running }

@@ -14,9 +14,9 @@ import Notify
 ///
 /// Foundation's `Process` passes the spawning thread's signal mask on; test threads block SIGTERM, so a
 /// server started that way could never be stopped by SIGTERM and outlived the test run.
-package final class SpawnedProcess: @unchecked Sendable {
+public final class SpawnedProcess: @unchecked Sendable {
     /// The child's process id, which is also its process group id.
-    package let pid: pid_t
+    public let pid: pid_t
     private let lock = NSLock()
     private var exitStatus: Int32?
 
@@ -24,7 +24,7 @@ package final class SpawnedProcess: @unchecked Sendable {
     /// `/dev/null` and stdout and stderr appended to `output`.
     ///
     /// - Throws: `LocalServer.Failure` when it cannot be started.
-    package init(_ arguments: [String], output: String) throws {
+    public init(_ arguments: [String], output: String) throws {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -49,7 +49,7 @@ package final class SpawnedProcess: @unchecked Sendable {
     }
 
     /// Whether the child has not exited yet (reaps it when it has).
-    package var isRunning: Bool {
+    public var isRunning: Bool {
         lock.lock()
         defer { lock.unlock() }
         guard exitStatus == nil else { return false }
@@ -63,13 +63,13 @@ package final class SpawnedProcess: @unchecked Sendable {
     }
 
     /// Sends `signal` to the child alone (not its group).
-    package func send(_ signal: Int32) {
+    public func send(_ signal: Int32) {
         if isRunning { kill(pid, signal) }
     }
 
     /// Waits up to `timeout` seconds for the child to exit; whether it did.
     @discardableResult
-    package func waitForExit(timeout: TimeInterval) -> Bool {
+    public func waitForExit(timeout: TimeInterval) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while isRunning {
             guard Date() < deadline else { return false }
@@ -80,7 +80,7 @@ package final class SpawnedProcess: @unchecked Sendable {
 
     /// Whether any process of the child's group is still alive (the child's own children included).
     /// A zombie does not count: an orphan's zombie waits for whoever adopted it, not for us.
-    package var groupIsAlive: Bool {
+    public var groupIsAlive: Bool {
         _ = isRunning
         #if os(Linux)
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []

@@ -7,7 +7,7 @@ import Testing
 /// A store under test, with the back doors the checks need to set up situations a store's own API
 /// cannot create (a foreign file, a huge file). Every store implementation provides one; the suite lives
 /// here so that every test target can run it on the stores it starts.
-package protocol StoreHarness: Sendable {
+public protocol StoreHarness: Sendable {
     /// A store at a location that does not exist yet, whose parent does.
     func makeStore() throws -> any RecordStore
     /// Puts raw bytes at `name` in the store, bypassing the store's API (creating the store if needed).
@@ -20,30 +20,30 @@ package protocol StoreHarness: Sendable {
 }
 
 extension StoreHarness {
-    package var listsHiddenFiles: Bool { true }
+    public var listsHiddenFiles: Bool { true }
 }
 
 /// One behaviour every `RecordStore` must have, named so that a failure reads as the broken promise.
-package struct ConformanceCheck: Sendable, CustomTestStringConvertible {
-    package var name: String
-    package var run: @Sendable (any StoreHarness) throws -> Void
+public struct ConformanceCheck: Sendable, CustomTestStringConvertible {
+    public var name: String
+    public var run: @Sendable (any StoreHarness) throws -> Void
 
-    package var testDescription: String { name }
+    public var testDescription: String { name }
 }
 
 /// The suite every store runs: `@Test(arguments: StoreConformance.checks)` in each store's tests.
-package enum StoreConformance {
-    package static let laptop = Records.id("laptop-1")
-    package static let desktop = Records.id("desktop-2")
+public enum StoreConformance {
+    public static let laptop = Records.id("laptop-1")
+    public static let desktop = Records.id("desktop-2")
 
-    package static func record(_ id: DeviceID, used: Double = 40) -> Data {
+    public static func record(_ id: DeviceID, used: Double = 40) -> Data {
         Records.json(
             Records.snapshot(
                 id.rawValue, generatedAt: "2026-11-30T12:00:00Z",
                 [Records.entry(at: "2026-11-30T11:59:00Z", sessionUsed: used)]))
     }
 
-    package static let checks: [ConformanceCheck] = [
+    public static let checks: [ConformanceCheck] = [
         ConformanceCheck(name: "a written record reads back byte for byte") { harness in
             let store = try harness.makeStore()
             try store.writeRecord(record(laptop), for: laptop)

@@ -1,10 +1,10 @@
 import Foundation
 
 /// A fresh folder under the system temporary directory, removed when the value is released.
-package final class TemporaryDirectory: @unchecked Sendable {
-    package let path: String
+public final class TemporaryDirectory: @unchecked Sendable {
+    public let path: String
 
-    package init(_ label: String = "aggctl-test") {
+    public init(_ label: String = "aggctl-test") {
         let base = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
         let template = base + label + ".XXXXXX"
         var bytes = Array(template.utf8CString)
@@ -18,7 +18,7 @@ package final class TemporaryDirectory: @unchecked Sendable {
     /// A folder for the whole test process, for what a static holds (a static's deinit never runs, and
     /// its folder was left behind by every test run): a small shell removes it once this process has
     /// gone, however it ended.
-    package static func lastingThisProcess(_ label: String) throws -> TemporaryDirectory {
+    public static func lastingThisProcess(_ label: String) throws -> TemporaryDirectory {
         let folder = TemporaryDirectory(label)
         let reaper = "while kill -0 \"$1\" 2>/dev/null; do sleep 0.2; done; rm -rf -- \"$2\""
         _ = try SpawnedProcess(
@@ -31,18 +31,18 @@ package final class TemporaryDirectory: @unchecked Sendable {
     }
 
     /// `path/name`.
-    package func file(_ name: String) -> String {
+    public func file(_ name: String) -> String {
         path + "/" + name
     }
 
     /// Writes `text` to `name` inside the folder, creating intermediate folders.
     @discardableResult
-    package func write(_ name: String, _ text: String) throws -> String {
+    public func write(_ name: String, _ text: String) throws -> String {
         try write(name, Data(text.utf8))
     }
 
     @discardableResult
-    package func write(_ name: String, _ data: Data) throws -> String {
+    public func write(_ name: String, _ data: Data) throws -> String {
         let target = file(name)
         try FileManager.default.createDirectory(
             atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -51,7 +51,7 @@ package final class TemporaryDirectory: @unchecked Sendable {
     }
 
     /// Appends `text` to the file at `path` (anywhere), as a program writing a log does.
-    package static func append(_ text: String, to path: String) throws {
+    public static func append(_ text: String, to path: String) throws {
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? handle.close() }
         try handle.seekToEnd()
@@ -61,7 +61,7 @@ package final class TemporaryDirectory: @unchecked Sendable {
     /// Writes an executable script at `name`. Its descriptor is close-on-exec, so that a process another
     /// test starts at the same moment cannot inherit it and make running the script fail ("text file busy").
     @discardableResult
-    package func writeExecutable(_ name: String, _ text: String) throws -> String {
+    public func writeExecutable(_ name: String, _ text: String) throws -> String {
         let target = file(name)
         let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
@@ -73,7 +73,7 @@ package final class TemporaryDirectory: @unchecked Sendable {
     }
 
     /// Names of the entries in `subfolder` (or the folder itself), sorted, hidden ones included.
-    package func entries(_ subfolder: String? = nil) -> [String] {
+    public func entries(_ subfolder: String? = nil) -> [String] {
         let target = subfolder.map(file) ?? path
         return ((try? FileManager.default.contentsOfDirectory(atPath: target)) ?? []).sorted()
     }

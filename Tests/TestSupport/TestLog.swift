@@ -1,19 +1,19 @@
 import Foundation
 
 /// A thread-safe list of strings: what a test's fake seam saw, in order.
-package final class TestLog: @unchecked Sendable {
+public final class TestLog: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [String] = []
 
-    package init() {}
+    public init() {}
 
-    package func append(_ item: String) {
+    public func append(_ item: String) {
         lock.lock()
         items.append(item)
         lock.unlock()
     }
 
-    package var entries: [String] {
+    public var entries: [String] {
         lock.lock()
         defer { lock.unlock() }
         return items

@@ -1,10 +1,10 @@
 import Foundation
 
 /// A listening Unix socket, for a path that is a socket.
-package struct UnixSocket {
-    package let descriptor: Int32
+public struct UnixSocket {
+    public let descriptor: Int32
 
-    package init(path: String) throws {
+    public init(path: String) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -23,5 +23,5 @@ package struct UnixSocket {
         guard bound == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 
-    package func close() { _ = Glibc.close(descriptor) }
+    public func close() { _ = Glibc.close(descriptor) }
 }

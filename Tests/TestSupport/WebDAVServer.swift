@@ -1,8 +1,8 @@
 import Foundation
 
 /// A real WebDAV server on 127.0.0.1 serving a temporary folder, started through `script/webdav-server`.
-package final class WebDAVServer: @unchecked Sendable {
-    package enum Kind: String, Sendable, CaseIterable {
+public final class WebDAVServer: @unchecked Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
         /// No preconditions honoured; a plain overwrite is not atomic.
         case rclone
         /// Apache mod_dav_fs: strict preconditions, weak ETags for fresh files.
@@ -12,7 +12,7 @@ package final class WebDAVServer: @unchecked Sendable {
         case nginx
 
         /// The program that must be installed.
-        package var tool: String {
+        public var tool: String {
             switch self {
             case .rclone: "rclone"
             case .apache: "apache2"
@@ -21,17 +21,17 @@ package final class WebDAVServer: @unchecked Sendable {
         }
     }
 
-    package static let user = "aggctl"
-    package static let password = "pa55-w0rd-never-shown"
+    public static let user = "aggctl"
+    public static let password = "pa55-w0rd-never-shown"
 
-    package let kind: Kind
+    public let kind: Kind
     /// The folder the server serves.
-    package let root: String
+    public let root: String
     private let folder: TemporaryDirectory
     private let server: LocalServer
 
     /// - Parameter digest: HTTP Digest authentication instead of Basic (Apache only).
-    package init(_ kind: Kind, digest: Bool = false) throws {
+    public init(_ kind: Kind, digest: Bool = false) throws {
         self.kind = kind
         folder = TemporaryDirectory("aggctl-dav-\(kind)")
         root = folder.file("root")
@@ -52,7 +52,7 @@ package final class WebDAVServer: @unchecked Sendable {
     /// stayed the same for 250 ms, for at most 5 s: under a full test run a worker on this 2-core machine
     /// was seen to write its line more than 50 ms after its answer, and one quiet gap of 50 ms then
     /// returned the log one GET short.
-    package func requestLog() -> [String] {
+    public func requestLog() -> [String] {
         func read() -> String { (try? String(contentsOfFile: root + ".run/access.log", encoding: .utf8)) ?? "" }
         var text = read()
         var quiet = 0
@@ -68,16 +68,16 @@ package final class WebDAVServer: @unchecked Sendable {
     }
 
     /// `http://127.0.0.1:<port>`, no credentials.
-    package var origin: String { server.origin }
+    public var origin: String { server.origin }
 
     /// One server of each kind per test process, started on first use: servers start in well under a
     /// second, but the suites make hundreds of stores.
-    package static func shared(_ kind: Kind, digest: Bool = false) throws -> WebDAVServer {
+    public static func shared(_ kind: Kind, digest: Bool = false) throws -> WebDAVServer {
         try registry.server("\(kind)\(digest ? "-digest" : "")") { try WebDAVServer(kind, digest: digest) }
     }
 
     /// A new empty folder inside the served root, world-writable (Apache serves as `nobody` under root).
-    package func makeFolder() throws -> String {
+    public func makeFolder() throws -> String {
         let name = "t-" + UUID().uuidString.prefix(8).lowercased()
         let path = root + "/" + name
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

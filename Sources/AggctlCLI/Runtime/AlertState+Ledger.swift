@@ -11,7 +11,7 @@ import Snapshots
 /// `JSONEncoder` writes those, in their place. Nil when a figure is not finite (which `JSONEncoder`
 /// refuses, and then says why).
 extension AlertState: LedgerDecisions {
-    package func quicklyEncodedDocument(outbox queued: Data) -> Data? {
+    public func quicklyEncodedDocument(outbox queued: Data) -> Data? {
         let accounts = self.accounts
         for state in accounts.values {
             guard state.remainingPercent.isFinite, state.heldRestore?.remainingPercent.isFinite ?? true else {

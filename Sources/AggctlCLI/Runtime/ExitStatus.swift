@@ -1,5 +1,5 @@
 /// The process exit codes, the one place they are defined (the command-line contract).
-package enum ExitStatus: Int32, Sendable {
+public enum ExitStatus: Int32, Sendable {
     /// Success; problems with single records are reported, not fatal.
     case success = 0
     /// The run failed: store unreachable, input unreadable, state unwritable, ...

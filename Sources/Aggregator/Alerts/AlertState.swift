@@ -4,14 +4,14 @@ import Portable
 ///
 /// Persisted in `check`'s delivery ledger (Notify's `DeliveryLedger`) beside the outbox of undelivered
 /// events: its members are the top of `alerts.json`.
-package struct AlertState: Codable, Sendable, Equatable {
+public struct AlertState: Codable, Sendable, Equatable {
     /// By `AccountKey.description`.
-    package var accounts: [String: AccountAlertState] = [:]
+    public var accounts: [String: AccountAlertState] = [:]
     /// Pace events fired, by `"<key>|<window>"`: the reset time of the window each was fired for, so
     /// that one fires once per window and reset, and the next reset arms it again.
-    package var paceAlerted: [String: Date] = [:]
+    public var paceAlerted: [String: Date] = [:]
 
-    package init() {}
+    public init() {}
 
     enum CodingKeys: String, CodingKey {
         case accounts, paceAlerted
@@ -19,13 +19,13 @@ package struct AlertState: Codable, Sendable, Equatable {
 
     /// `accounts` is in every file a release wrote; `paceAlerted` only since `--warn-pace` (older files
     /// have none: nothing fired yet).
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         accounts = try container.decode([String: AccountAlertState].self, forKey: .accounts)
         paceAlerted = try container.decodeIfPresent([String: Date].self, forKey: .paceAlerted) ?? [:]
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(accounts, forKey: .accounts)
         try container.encode(paceAlerted, forKey: .paceAlerted)
@@ -33,7 +33,7 @@ package struct AlertState: Codable, Sendable, Equatable {
 
     /// How long an account that is no longer in the store is remembered, counted from the first run
     /// that did not see it: a device forgotten or an account given up must not cost every run for ever.
-    package static let forgetAfter: TimeInterval = 30 * 86_400
+    public static let forgetAfter: TimeInterval = 30 * 86_400
 
     /// Marks windows absent from `present` (slots: `TransitionDetector.slots(of:)`) as absent since `now`
     /// (when not already), clears the mark of those present, and forgets those absent for longer than
@@ -42,7 +42,7 @@ package struct AlertState: Codable, Sendable, Equatable {
     /// Counted from the absence, not from the account's last figures: an account whose figures were
     /// a month old was forgotten after one run that could not read its record, and its `depleted` fired
     /// again with the same id when the record came back.
-    package mutating func forget(accountsNotIn present: Set<String>, now: Date) {
+    public mutating func forget(accountsNotIn present: Set<String>, now: Date) {
         for key in Array(accounts.keys) {
             if present.contains(key) {
                 if accounts[key]?.absentSince != nil { accounts[key]?.absentSince = nil }
@@ -58,30 +58,30 @@ package struct AlertState: Codable, Sendable, Equatable {
 }
 
 /// The remembered session window of one account.
-package struct AccountAlertState: Codable, Sendable, Equatable {
+public struct AccountAlertState: Codable, Sendable, Equatable {
     /// Remaining percent of the session window behind the state.
-    package var remainingPercent: Double
+    public var remainingPercent: Double
     /// The `lastUpdated` of the entry behind the state: only a newer entry moves it.
-    package var lastUpdated: Date
+    public var lastUpdated: Date
     /// The window's reset time, when the provider gave one: a restore reported before it is held.
-    package var resetsAt: Date?
+    public var resetsAt: Date?
     /// A restore reported early, waiting for a newer entry that is not depleted to confirm it.
-    package var heldRestore: HeldRestore?
+    public var heldRestore: HeldRestore?
     /// Warning thresholds the remaining percent was above when the state was written. Kept in the file
     /// for older releases, which read it; the detector judges what is armed from `remainingPercent` and
     /// the thresholds of the run, so that a threshold added later is armed too.
-    package var armedWarnings: [Int]
+    public var armedWarnings: [Int]
     /// Which window the state follows: nil is the session; `weekly` or a limit's id for the others (a
     /// version-1 file kept a weekly-only account's `weekly` under the account's key).
-    package var window: String?
+    public var window: String?
     /// The session's restore is held because this window (`weekly`, a binding limit's id) is used up:
     /// nothing can be used until it comes back, and its restore then says both are available.
-    package var restoreHeldBy: String?
+    public var restoreHeldBy: String?
     /// The first run that did not find the account in the store, while it stays away; nil while it is
     /// there. Forgotten `AlertState.forgetAfter` after that.
-    package var absentSince: Date?
+    public var absentSince: Date?
 
-    package init(
+    public init(
         remainingPercent: Double, lastUpdated: Date, resetsAt: Date?, heldRestore: HeldRestore? = nil,
         armedWarnings: [Int] = [], window: String? = nil, absentSince: Date? = nil, restoreHeldBy: String? = nil
     ) {
@@ -97,12 +97,12 @@ package struct AccountAlertState: Codable, Sendable, Equatable {
 }
 
 /// An early restore waiting for confirmation.
-package struct HeldRestore: Codable, Sendable, Equatable {
-    package var remainingPercent: Double
-    package var lastUpdated: Date
-    package var resetsAt: Date?
+public struct HeldRestore: Codable, Sendable, Equatable {
+    public var remainingPercent: Double
+    public var lastUpdated: Date
+    public var resetsAt: Date?
 
-    package init(remainingPercent: Double, lastUpdated: Date, resetsAt: Date?) {
+    public init(remainingPercent: Double, lastUpdated: Date, resetsAt: Date?) {
         self.remainingPercent = remainingPercent
         self.lastUpdated = lastUpdated
         self.resetsAt = resetsAt

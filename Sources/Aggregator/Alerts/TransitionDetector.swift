@@ -5,7 +5,7 @@ import Portable
 ///
 /// Pure: the previous state and the merged accounts give the events and the next state; persisting the
 /// state and delivering the events are separate steps.
-package enum TransitionDetector {
+public enum TransitionDetector {
     /// The events the merged accounts cause, and the state to remember.
     ///
     /// - Parameters:
@@ -15,7 +15,7 @@ package enum TransitionDetector {
     ///     lost (a corrupt file): a lost state must never re-fire old events.
     ///   - paceAt: also fire `pace` events, judging pace at this moment (`--warn-pace`).
     ///   - zone: the zone times in events' texts are written in (the reader's, shown).
-    package static func evaluate(
+    public static func evaluate(
         previous: AlertState, accounts: [MergedAccount], warnAt: [Int] = [], baselineOnly: Bool = false,
         paceAt: Date? = nil, zone: ZoneInfo = .utc
     ) -> (events: [TransitionEvent], next: AlertState) {
@@ -37,7 +37,7 @@ package enum TransitionDetector {
     /// Where each watched window of `account` keeps its state: the session under the account's key (as
     /// version 1 kept it), the weekly window under `<key>|weekly`, a limit under `<key>|limit:<id>`. A
     /// limit id is `[a-z0-9-]`, so no limit's slot can be a window's, whatever a record names it.
-    package static func slots(of account: MergedAccount) -> [String] {
+    public static func slots(of account: MergedAccount) -> [String] {
         WatchedWindow.all(of: account).map(\.slot)
     }
 

@@ -3,21 +3,21 @@ import Serialization
 import Snapshots
 
 /// Something a person should be told about a window: it ran out, came back, or is running low.
-package struct TransitionEvent: Codable, Sendable, Equatable {
-    package enum Kind: String, Codable, Sendable {
+public struct TransitionEvent: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable {
         case depleted, restored, warning
         /// A window will run out before its reset at the pace so far (`check --warn-pace`).
         case pace
     }
 
     /// The window an event is about.
-    package enum Window: Sendable, Equatable {
+    public enum Window: Sendable, Equatable {
         case session, weekly
         /// A limit, by its id and the provider's name for it.
         case limit(id: String, label: String)
 
         /// `session`, `weekly` or the limit's id: the event's `window`.
-        package var name: String {
+        public var name: String {
             switch self {
             case .session: "session"
             case .weekly: "weekly"
@@ -35,22 +35,22 @@ package struct TransitionEvent: Codable, Sendable, Equatable {
     /// Stable for the life of the event: derived from the account, the window (but the session's, whose
     /// ids version 1 made without it), the kind, the threshold (warnings) and the `lastUpdated` of the
     /// entry that caused it, so a retried delivery is the same event.
-    package var id: String
-    package var kind: Kind
-    package var providerID: String
-    package var accountEmail: String?
-    package var remainingPercent: Double
-    package var resetsAt: Date?
-    package var title: String
-    package var body: String
+    public var id: String
+    public var kind: Kind
+    public var providerID: String
+    public var accountEmail: String?
+    public var remainingPercent: Double
+    public var resetsAt: Date?
+    public var title: String
+    public var body: String
     /// When the provider's figures showed the change: the causing entry's `lastUpdated`.
-    package var at: Date
+    public var at: Date
     /// The crossed threshold of a warning.
-    package var threshold: Int?
+    public var threshold: Int?
     /// `session`, `weekly` or a limit's id.
-    package var window: String
+    public var window: String
 
-    package init(
+    public init(
         kind: Kind, key: AccountKey, providerID: String, accountEmail: String?, remainingPercent: Double,
         resetsAt: Date?, at: Date, threshold: Int? = nil, window: Window = .session, etaSeconds: Double? = nil,
         atReset: Bool = false, zone: ZoneInfo = .utc

@@ -17,19 +17,19 @@ import Snapshots
 /// store took half a second to read and write). No lock: two reports at once both write a union, and
 /// what the slower one misses, the next run takes from the store again. A damaged archive is set aside
 /// and started afresh: losing it only costs forecasts until weeks accumulate again.
-package struct HistoryArchive: Sendable, Equatable {
-    package var store: String
+public struct HistoryArchive: Sendable, Equatable {
+    public var store: String
     /// By `AccountKey.description`: the weekly samples, oldest first.
-    package var accounts: [String: [UsageSample]] = [:]
+    public var accounts: [String: [UsageSample]] = [:]
 
-    package init(store: String) {
+    public init(store: String) {
         self.store = store
     }
 
-    package static let retention: TimeInterval = 56 * 86_400
+    public static let retention: TimeInterval = 56 * 86_400
 
     /// Adds the accounts' merged weekly history and returns, per account key, everything known of it.
-    package mutating func absorb(_ merged: [MergedAccount], now: Date, maxSkew: TimeInterval) -> [String: [UsageSample]]
+    public mutating func absorb(_ merged: [MergedAccount], now: Date, maxSkew: TimeInterval) -> [String: [UsageSample]]
     {
         let oldest = now.addingTimeInterval(-Self.retention)
         for account in merged {
@@ -65,7 +65,7 @@ package struct HistoryArchive: Sendable, Equatable {
     // MARK: The file
 
     /// What `load` found.
-    package enum Loaded: Sendable, Equatable {
+    public enum Loaded: Sendable, Equatable {
         case fresh
         case loaded(HistoryArchive)
         /// Not a valid archive of this store; moved to `setAsideAt`.
@@ -77,7 +77,7 @@ package struct HistoryArchive: Sendable, Equatable {
     /// Not the aggctl version: weeks of history must survive an upgrade.
     static let writer = "archive 1"
 
-    package static func load(from path: String, store: String) -> Loaded {
+    public static func load(from path: String, store: String) -> Loaded {
         guard let data = FileSystem.contents(of: path) else { return .fresh }
         do {
             return .loaded(try decode(data, store: store))
@@ -89,7 +89,7 @@ package struct HistoryArchive: Sendable, Equatable {
     }
 
     /// Writes the archive atomically, creating its folder (mode 0700).
-    package func save(to path: String) throws {
+    public func save(to path: String) throws {
         try FileSystem.createFolders(FileSystem.parent(of: path))
         try AtomicFile.write(encode(), to: path, durable: true)
     }

@@ -5,7 +5,7 @@ import Snapshots
 extension LocalHistory {
     /// Reads `history.json`: its one reader. A file of another shape is not valid history (then set aside
     /// and started afresh: history never costs a publish).
-    package static func read(_ data: Data) throws -> LocalHistory {
+    public static func read(_ data: Data) throws -> LocalHistory {
         guard let history = data.withUnsafeBytes(quickly) else {
             throw StateFileError("not the history aggctl writes")
         }
@@ -13,7 +13,7 @@ extension LocalHistory {
     }
 
     /// The history read straight from its bytes when it has the shape aggctl writes; nil otherwise.
-    package static func quickly(from bytes: UnsafeRawBufferPointer) -> LocalHistory? {
+    public static func quickly(from bytes: UnsafeRawBufferPointer) -> LocalHistory? {
         var s = JSONScanner(bytes)
         var accounts: [String: WindowHistory]?
         do {

@@ -3,31 +3,31 @@ import Snapshots
 
 /// What `publish` observed of each account's windows on this machine, kept in the state directory
 /// (`history.json`, through `StateFile`) across runs, so that each record can carry its device's history.
-package struct LocalHistory: Codable, Sendable, Equatable {
+public struct LocalHistory: Codable, Sendable, Equatable {
     /// By `LocalHistory.key(of:)`.
-    package var accounts: [String: WindowHistory] = [:]
+    public var accounts: [String: WindowHistory] = [:]
 
-    package init() {}
+    public init() {}
 
     /// At most this many samples of a window are kept in the state directory.
-    package static let localBudget = 2000
+    public static let localBudget = 2000
 
     /// The samples of one account's two windows, oldest first.
-    package struct WindowHistory: Codable, Sendable, Equatable {
-        package var session: [UsageSample] = []
-        package var weekly: [UsageSample] = []
-        package init() {}
+    public struct WindowHistory: Codable, Sendable, Equatable {
+        public var session: [UsageSample] = []
+        public var weekly: [UsageSample] = []
+        public init() {}
     }
 
     /// One account of this machine: provider and normalised e-mail (no device needed: it is all one device).
-    package static func key(of entry: ProviderUsage) -> String {
+    public static func key(of entry: ProviderUsage) -> String {
         let email = entry.accountEmail.map { $0.trimmingWhitespace().lowercased() } ?? ""
         return "\(entry.providerID):\(email)"
     }
 
     /// Records what `entry` shows (and any samples it already carries, from a `--from` input), prunes what
     /// is older than the retention, and returns the entry with the history a record carries.
-    package mutating func observe(_ entry: ProviderUsage, now: Date) -> ProviderUsage {
+    public mutating func observe(_ entry: ProviderUsage, now: Date) -> ProviderUsage {
         let key = Self.key(of: entry)
         var history = accounts[key] ?? WindowHistory()
         func add(_ window: UsageWindow?, given: [UsageSample]?, to samples: inout [UsageSample]) {
@@ -58,7 +58,7 @@ package struct LocalHistory: Codable, Sendable, Equatable {
     }
 
     /// Forgets accounts with no sample in the retention before `now`.
-    package mutating func prune(now: Date) {
+    public mutating func prune(now: Date) {
         for key in Array(accounts.keys) {
             var history = accounts[key]!
             history.session = SamplingRule.pruned(history.session, now: now)

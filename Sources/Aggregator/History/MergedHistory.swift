@@ -2,13 +2,13 @@ import Portable
 import Snapshots
 
 /// One account's history drawn from every device that observed it (the merge rules, "Merged history").
-package struct MergedHistory: Sendable, Equatable {
+public struct MergedHistory: Sendable, Equatable {
     /// The session window's samples, oldest first, one per minute.
-    package var session: [UsageSample]
+    public var session: [UsageSample]
     /// The weekly window's, the same way.
-    package var weekly: [UsageSample]
+    public var weekly: [UsageSample]
 
-    package init(session: [UsageSample] = [], weekly: [UsageSample] = []) {
+    public init(session: [UsageSample] = [], weekly: [UsageSample] = []) {
         self.session = session
         self.weekly = weekly
     }
@@ -16,7 +16,7 @@ package struct MergedHistory: Sendable, Equatable {
     /// The union of several devices' samples of one window: samples dated more than `maxSkew` after `now`
     /// dropped (a wrong clock), ordered by time, samples of the same minute one point with the higher
     /// used percent standing (usage only grows within a window).
-    package static func union(_ lists: [[UsageSample]], now: Date, maxSkew: TimeInterval) -> [UsageSample] {
+    public static func union(_ lists: [[UsageSample]], now: Date, maxSkew: TimeInterval) -> [UsageSample] {
         let latest = now.addingTimeInterval(maxSkew)
         var all = lists.count == 1 ? lists[0] : lists.flatMap { $0 }
         all.removeAll { $0.at > latest || !$0.usedPercent.isFinite }
@@ -38,13 +38,13 @@ package struct MergedHistory: Sendable, Equatable {
     }
 
     /// A point of a drawn line.
-    package struct Point: Sendable, Equatable {
-        package var at: Date
-        package var usedPercent: Double
+    public struct Point: Sendable, Equatable {
+        public var at: Date
+        public var usedPercent: Double
         /// Added where a reset lies between two samples (the line drops to 0 at the reset).
-        package var isReset: Bool
+        public var isReset: Bool
 
-        package init(at: Date, usedPercent: Double, isReset: Bool = false) {
+        public init(at: Date, usedPercent: Double, isReset: Bool = false) {
             self.at = at
             self.usedPercent = usedPercent
             self.isReset = isReset
@@ -54,7 +54,7 @@ package struct MergedHistory: Sendable, Equatable {
     /// The line through `samples` as the desktop app draws it: where a sample's `resetsAt` lies between it
     /// and the next sample and the next is lower, two points are added, the earlier value one second
     /// before the reset and 0 at the reset.
-    package static func line(_ samples: [UsageSample]) -> [Point] {
+    public static func line(_ samples: [UsageSample]) -> [Point] {
         var points: [Point] = []
         points.reserveCapacity(samples.count + 8)
         for (index, sample) in samples.enumerated() {

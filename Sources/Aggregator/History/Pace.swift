@@ -3,25 +3,25 @@ import Snapshots
 
 /// Whether a window is being used faster or slower than evenly, and whether it lasts until its reset
 /// (the merge rules, "Pace"): the linear projection the desktop app this product follows shows.
-package struct Pace: Sendable, Equatable {
-    package enum Stage: String, Sendable, CaseIterable {
+public struct Pace: Sendable, Equatable {
+    public enum Stage: String, Sendable, CaseIterable {
         case onTrack, slightlyAhead, slightlyBehind, ahead, behind, farAhead, farBehind
     }
 
     /// What even use would have used by now.
-    package var expectedUsedPercent: Double
+    public var expectedUsedPercent: Double
     /// Used minus expected: positive is using faster than even ("ahead").
-    package var deltaPercent: Double
-    package var stage: Stage
+    public var deltaPercent: Double
+    public var stage: Stage
     /// Seconds until the window runs out at the rate so far; nil when nothing has been used.
-    package var etaSeconds: Double?
+    public var etaSeconds: Double?
     /// Whether the window lasts until its reset at that rate.
-    package var lastsUntilReset: Bool
+    public var lastsUntilReset: Bool
 
     /// Before this fraction of a window has elapsed, a projection is noise: no pace.
-    package static let minimumElapsedFraction = 0.03
+    public static let minimumElapsedFraction = 0.03
 
-    package init(expectedUsedPercent: Double, deltaPercent: Double, etaSeconds: Double?, lastsUntilReset: Bool) {
+    public init(expectedUsedPercent: Double, deltaPercent: Double, etaSeconds: Double?, lastsUntilReset: Bool) {
         self.expectedUsedPercent = expectedUsedPercent
         self.deltaPercent = deltaPercent
         self.etaSeconds = etaSeconds
@@ -32,7 +32,7 @@ package struct Pace: Sendable, Equatable {
     /// The pace of a window at `now`; nil without a window length or a reset time, before 3 % of the
     /// window has elapsed, or when the reset is more than one window away (or already past: the figures
     /// are of a window that is over).
-    package init?(usedPercent: Double, windowMinutes: Int?, resetsAt: Date?, now: Date) {
+    public init?(usedPercent: Double, windowMinutes: Int?, resetsAt: Date?, now: Date) {
         guard let windowMinutes, windowMinutes > 0, let resetsAt else { return nil }
         let duration = Double(windowMinutes) * 60
         let untilReset = resetsAt.timeIntervalSince(now)
@@ -49,7 +49,7 @@ package struct Pace: Sendable, Equatable {
     }
 
     /// The stage of a difference from even use: within 2 points on track, then 6, 12 and beyond.
-    package static func stage(of delta: Double) -> Stage {
+    public static func stage(of delta: Double) -> Stage {
         let size = abs(delta)
         let ahead = delta > 0
         if size <= 2 { return .onTrack }
@@ -61,7 +61,7 @@ package struct Pace: Sendable, Equatable {
 
 extension WindowStatus {
     /// This window's pace at `now` (nil where the merge rules gives none).
-    package func pace(at now: Date) -> Pace? {
+    public func pace(at now: Date) -> Pace? {
         Pace(usedPercent: usedPercent, windowMinutes: windowMinutes, resetsAt: resetsAt, now: now)
     }
 }

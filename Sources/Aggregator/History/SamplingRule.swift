@@ -9,22 +9,22 @@ import Snapshots
 /// with a run of unchanged figures written as its first and last sample (the line drawn is the same),
 /// and at most `budget` samples per window, so that a record stays small whatever the use: beyond it
 /// the oldest part is thinned to coarser moves (2, 5, 10, 20 points), reset peaks always kept.
-package enum SamplingRule {
-    package static let minimumMove = 1.0
-    package static let keepAlive: TimeInterval = 30 * 60
+public enum SamplingRule {
+    public static let minimumMove = 1.0
+    public static let keepAlive: TimeInterval = 30 * 60
     /// How much history a publisher keeps and writes.
-    package static let retention: TimeInterval = 14 * 86_400
+    public static let retention: TimeInterval = 14 * 86_400
     /// Providers move reset times by seconds between readings; a change under this is the same reset.
-    package static let resetTolerance: TimeInterval = 300
+    public static let resetTolerance: TimeInterval = 300
     /// At most this many samples of one window go into a record: 200 compact samples are about 17 KiB.
-    package static let budget = 200
+    public static let budget = 200
 
     /// Adds `observation` to `samples` (oldest first) when the rule keeps it.
     ///
     /// - Returns: whether it was kept. An observation not newer than the last sample is never kept: the
     ///   same figures published again are not news.
     @discardableResult
-    package static func record(_ observation: UsageSample, into samples: inout [UsageSample]) -> Bool {
+    public static func record(_ observation: UsageSample, into samples: inout [UsageSample]) -> Bool {
         guard observation.usedPercent.isFinite else { return false }
         var observation = observation
         observation.usedPercent = min(100, max(0, observation.usedPercent))
@@ -42,7 +42,7 @@ package enum SamplingRule {
     }
 
     /// Whether two reset times are the same reset (both unknown, or within `resetTolerance`).
-    package static func sameReset(_ a: Date?, _ b: Date?) -> Bool {
+    public static func sameReset(_ a: Date?, _ b: Date?) -> Bool {
         switch (a, b) {
         case (nil, nil): return true
         case (let a?, let b?): return abs(a.timeIntervalSince(b)) < resetTolerance
@@ -51,14 +51,14 @@ package enum SamplingRule {
     }
 
     /// The samples of the last `retention` before `now`.
-    package static func pruned(_ samples: [UsageSample], now: Date) -> [UsageSample] {
+    public static func pruned(_ samples: [UsageSample], now: Date) -> [UsageSample] {
         let oldest = now.addingTimeInterval(-retention)
         guard let first = samples.firstIndex(where: { $0.at >= oldest }) else { return [] }
         return Array(samples[first...])
     }
 
     /// What goes into a record: the last 14 days, runs of unchanged figures as their ends, at most `budget`.
-    package static func forRecord(_ samples: [UsageSample], now: Date, budget: Int = budget) -> [UsageSample] {
+    public static func forRecord(_ samples: [UsageSample], now: Date, budget: Int = budget) -> [UsageSample] {
         var kept = collapsingRuns(pruned(samples, now: now))
         for quantum in [2.0, 5, 10, 20] where kept.count > budget {
             kept = thinned(kept, quantum: quantum)

@@ -13,25 +13,25 @@ import Snapshots
 /// It is never above the linear projection: history may only say that a fast start slows down. A chance
 /// of running out, `(sum w_runout + 0.5) / (sum w + 1)`, is given from five weeks. No forecast with
 /// fewer than three usable weeks (a week is usable when its samples reach 70 % of it).
-package struct WeeklyForecast: Sendable, Equatable {
+public struct WeeklyForecast: Sendable, Equatable {
     /// How many earlier weeks it was drawn from.
-    package var weeks: Int
+    public var weeks: Int
     /// The used percent the window is expected to end its week with (may exceed 100: it runs out).
-    package var projectedEndPercent: Double
+    public var projectedEndPercent: Double
     /// Seconds from now until it runs out, or nil when it lasts until the reset.
-    package var etaSeconds: Double?
+    public var etaSeconds: Double?
     /// The weight of history against the linear projection, 0...1.
-    package var historyWeight: Double
+    public var historyWeight: Double
     /// From five weeks: the chance of running out before the reset.
-    package var runOutChance: Double?
+    public var runOutChance: Double?
 
-    package static let minimumWeeks = 3
+    public static let minimumWeeks = 3
     static let week: TimeInterval = 7 * 86_400
 
-    package var lastsUntilReset: Bool { etaSeconds == nil }
+    public var lastsUntilReset: Bool { etaSeconds == nil }
 
     /// One line for people: `Forecast from 4 past weeks: ends near 78% used, lasts until reset`.
-    package var summary: String {
+    public var summary: String {
         var text = "Forecast from \(weeks) past weeks: "
         if let etaSeconds {
             text += "runs out in \(DurationText.short(etaSeconds))"
@@ -44,7 +44,7 @@ package struct WeeklyForecast: Sendable, Equatable {
 
     /// The forecast of the window `current` (a weekly window with `resetsAt`) from the merged weekly
     /// `history` of its account; nil without enough earlier weeks or without a pace to improve on.
-    package static func make(history: [UsageSample], current: WindowStatus, now: Date) -> WeeklyForecast? {
+    public static func make(history: [UsageSample], current: WindowStatus, now: Date) -> WeeklyForecast? {
         guard let resetsAt = current.resetsAt, let minutes = current.windowMinutes, minutes == 10080,
             current.pace(at: now) != nil
         else { return nil }

@@ -14,18 +14,18 @@ import Snapshots
 /// `costUSD` when it has one, else the price table (`ClaudePrice`). Logs alone do not tell how much of a
 /// window is used, so the session window appears only while a limit message's reset time (or, for a
 /// message without one, the end of its 5-hour block) is ahead.
-package struct ClaudeCollector: Sendable {
-    package let folders: [String]
+public struct ClaudeCollector: Sendable {
+    public let folders: [String]
     /// The zones limit messages are read in: a message names its zone, else it is the machine's.
-    package let zones: Zones
+    public let zones: Zones
 
-    package init(folders: [String], zones: Zones = .utc) {
+    public init(folders: [String], zones: Zones = .utc) {
         self.folders = folders
         self.zones = zones
     }
 
     /// `$CLAUDE_CONFIG_DIR`, else those of `~/.config/claude` and `~/.claude` that exist.
-    package static func defaultFolders(environment: [String: String]) -> [String] {
+    public static func defaultFolders(environment: [String: String]) -> [String] {
         if let folder = environment["CLAUDE_CONFIG_DIR"], !folder.isEmpty { return [folder] }
         let home = environment["HOME"] ?? FileSystem.homeDirectory()
         return [home + "/.config/claude", home + "/.claude"].filter { FileManager.default.fileExists(atPath: $0) }
@@ -207,7 +207,7 @@ package struct ClaudeCollector: Sendable {
     ///   since (nil: read everything, keep nothing).
     /// - Parameter statusLineFolder: where `aggctl statusline` keeps the official figures (only read);
     ///   by default the state folder.
-    package func collect(
+    public func collect(
         now: Date, stateFolder: String? = nil, readerVersion: String = "", statusLineFolder: String? = nil
     ) throws -> ProviderUsage {
         let files = try logFiles()

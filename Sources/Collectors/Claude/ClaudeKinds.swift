@@ -2,20 +2,20 @@ import HTTP
 import Portable
 
 /// `--source claude[:CONFIG_DIR]`: this machine's Claude Code logs.
-package struct ClaudeKind: CollectorKind {
-    package init() {}
-    package let name = "claude"
-    package let path = "Claude Code's config folder (default $CLAUDE_CONFIG_DIR, else ~/.config/claude and ~/.claude)"
-    package let summary =
+public struct ClaudeKind: CollectorKind {
+    public init() {}
+    public let name = "claude"
+    public let path = "Claude Code's config folder (default $CLAUDE_CONFIG_DIR, else ~/.config/claude and ~/.claude)"
+    public let summary =
         "this machine's Claude Code logs (tokens and cost per day, limit messages), and its usage answer when signed in"
-    package var variables: [(name: String, meaning: String)] {
+    public var variables: [(name: String, meaning: String)] {
         [("CLAUDE_CONFIG_DIR", "where Claude Code keeps its logs")]
     }
     /// It asks the usage answer too when signed in (declared, with its meaning, by `claude-api`).
-    package var secretVariables: [String] { ["CLAUDE_CODE_OAUTH_TOKEN"] }
-    package var asks: [String] { ["claude-api"] }
+    public var secretVariables: [String] { ["CLAUDE_CODE_OAUTH_TOKEN"] }
+    public var asks: [String] { ["claude-api"] }
 
-    package func presence(environment: [String: String]) -> SourcePresence {
+    public func presence(environment: [String: String]) -> SourcePresence {
         let folders = ClaudeCollector.defaultFolders(environment: environment).map { $0 + "/projects" }
         guard let logs = folders.first(where: { FileSystem.isFolder($0) == true }) else {
             let places =
@@ -28,7 +28,7 @@ package struct ClaudeKind: CollectorKind {
             found: true, "Claude Code logs in \(SourcePresence.shown(logs, environment: environment))" + answer)
     }
 
-    package func make(path: String?, context: CollectorContext) throws -> Collector {
+    public func make(path: String?, context: CollectorContext) throws -> Collector {
         let folders = path.map { [$0] } ?? ClaudeCollector.defaultFolders(environment: context.environment)
         let (zones, state, statusLine) = (context.zones, context.stateFolder, context.statusLineFolder)
         // Limit messages give times in words, in the machine's zone or one they name.
@@ -74,18 +74,18 @@ package struct ClaudeKind: CollectorKind {
 }
 
 /// `--source claude-api[:CONFIG_DIR]`: Claude's usage endpoint, with Claude Code's token.
-package struct ClaudeAPIKind: CollectorKind {
-    package init() {}
-    package let name = "claude-api"
-    package let path = "Claude Code's config folder, where its token and account live"
-    package let summary = "Claude's usage endpoint: the exact windows"
-    package let isEndpoint = true
-    package var variables: [(name: String, meaning: String)] {
+public struct ClaudeAPIKind: CollectorKind {
+    public init() {}
+    public let name = "claude-api"
+    public let path = "Claude Code's config folder, where its token and account live"
+    public let summary = "Claude's usage endpoint: the exact windows"
+    public let isEndpoint = true
+    public var variables: [(name: String, meaning: String)] {
         [("CLAUDE_CODE_OAUTH_TOKEN", "Claude Code's token for the usage endpoint; never shown")]
     }
-    package var secretVariables: [String] { ["CLAUDE_CODE_OAUTH_TOKEN"] }
+    public var secretVariables: [String] { ["CLAUDE_CODE_OAUTH_TOKEN"] }
 
-    package func presence(environment: [String: String]) -> SourcePresence {
+    public func presence(environment: [String: String]) -> SourcePresence {
         // The token Claude Code keeps, not one set in this shell: a schedule does not see the shell's.
         var files = environment
         files["CLAUDE_CODE_OAUTH_TOKEN"] = nil
@@ -96,7 +96,7 @@ package struct ClaudeAPIKind: CollectorKind {
             : SourcePresence(found: false, "no Claude login in \(credentials)")
     }
 
-    package func make(path: String?, context: CollectorContext) throws -> Collector {
+    public func make(path: String?, context: CollectorContext) throws -> Collector {
         var endpoint = ClaudeUsageEndpoint(environment: context.environment, client: try context.httpClient())
         if let path { endpoint.configFolder = path }
         return Collector(name: name, isEndpoint: true) { [endpoint] now in endpoint.collect(now: now) }

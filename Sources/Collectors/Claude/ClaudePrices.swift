@@ -1,13 +1,13 @@
 /// Anthropic's list prices in US dollars per million tokens, for costing Claude Code logs that carry no
 /// `costUSD` of their own. Kept in the repository (LiteLLM's published values); update with new models.
-package struct ClaudePrice: Sendable, Equatable {
-    package var input: Double
-    package var output: Double
+public struct ClaudePrice: Sendable, Equatable {
+    public var input: Double
+    public var output: Double
     /// Writing to the prompt cache (5-minute tier).
-    package var cacheWrite: Double
-    package var cacheRead: Double
+    public var cacheWrite: Double
+    public var cacheRead: Double
 
-    package static let table: [String: ClaudePrice] = [
+    public static let table: [String: ClaudePrice] = [
         "claude-opus-4-5": ClaudePrice(input: 5, output: 25, cacheWrite: 6.25, cacheRead: 0.5),
         "claude-opus-4-1": ClaudePrice(input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5),
         "claude-opus-4": ClaudePrice(input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5),
@@ -18,12 +18,12 @@ package struct ClaudePrice: Sendable, Equatable {
     ]
 
     /// The price of `model` (`claude-sonnet-4-5-20250929`): the longest table name it starts with.
-    package static func price(of model: String) -> ClaudePrice? {
+    public static func price(of model: String) -> ClaudePrice? {
         table.filter { model.hasPrefix($0.key) }.max { $0.key.count < $1.key.count }?.value
     }
 
     /// Dollars for one response's usage.
-    package func cost(input: Int, output: Int, cacheWrite: Int, cacheRead: Int) -> Double {
+    public func cost(input: Int, output: Int, cacheWrite: Int, cacheRead: Int) -> Double {
         (Double(input) * self.input + Double(output) * self.output + Double(cacheWrite) * self.cacheWrite
             + Double(cacheRead) * self.cacheRead) / 1_000_000
     }

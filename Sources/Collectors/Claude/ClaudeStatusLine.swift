@@ -12,16 +12,16 @@ import Snapshots
 /// `aggctl statusline` reads them from stdin and keeps them in the collector state
 /// (`claude-statusline.json`), where `publish --source claude` finds them: exact windows without calling
 /// the usage endpoint.
-package struct ClaudeStatusLine: Sendable, Equatable {
-    package var at: Date
-    package var session: UsageWindow?
-    package var weekly: UsageWindow?
+public struct ClaudeStatusLine: Sendable, Equatable {
+    public var at: Date
+    public var session: UsageWindow?
+    public var weekly: UsageWindow?
     /// The per-model weeks handed over (`opus-weekly`, `sonnet-weekly`), in the order of their ids.
-    package var limits: [Limit]
+    public var limits: [Limit]
     /// The model Claude Code shows (`model.display_name`), for the line.
-    package var model: String?
+    public var model: String?
 
-    package init(
+    public init(
         at: Date, session: UsageWindow?, weekly: UsageWindow?, limits: [Limit] = [], model: String? = nil
     ) {
         self.at = at
@@ -33,7 +33,7 @@ package struct ClaudeStatusLine: Sendable, Equatable {
 
     /// The figures in a status-line document, read at `now`; nil when it is not JSON. Windows missing
     /// or of the wrong shape are absent (one release sent no `rate_limits` at all).
-    package static func parse(_ data: Data, now: Date) -> ClaudeStatusLine? {
+    public static func parse(_ data: Data, now: Date) -> ClaudeStatusLine? {
         guard let document = data.withUnsafeBytes({ JSONValue.parse($0) }), case .object = document else { return nil }
         func window(_ key: String, minutes: Int) -> UsageWindow? {
             // What Claude Code hands over is held to what a record may carry (`ProviderUsage.admitted`): a
@@ -79,10 +79,10 @@ package struct ClaudeStatusLine: Sendable, Equatable {
     }
 
     /// The state file in a collector state folder.
-    package static func path(in stateFolder: String) -> String { stateFolder + "/claude-statusline.json" }
+    public static func path(in stateFolder: String) -> String { stateFolder + "/claude-statusline.json" }
 
     /// The figures last kept in `stateFolder`; nil when there are none or the file is not readable.
-    package static func load(from stateFolder: String) -> ClaudeStatusLine? {
+    public static func load(from stateFolder: String) -> ClaudeStatusLine? {
         guard let data = FileSystem.contents(of: path(in: stateFolder)),
             let json = data.withUnsafeBytes({ JSONValue.parse($0) }),
             let at = json["at"]?.string.flatMap(RFC3339.parse)
@@ -109,7 +109,7 @@ package struct ClaudeStatusLine: Sendable, Equatable {
 
     /// Keeps the windows in `stateFolder` (atomically; not flushed: losing them costs one update), unless
     /// the same windows are kept already: Claude Code runs the status line on every update.
-    package func save(in stateFolder: String) throws {
+    public func save(in stateFolder: String) throws {
         guard session != nil || weekly != nil || !limits.isEmpty else { return }
         if let kept = Self.load(from: stateFolder), kept.session == session, kept.weekly == weekly,
             kept.limits == limits, at.timeIntervalSince(kept.at) < 60

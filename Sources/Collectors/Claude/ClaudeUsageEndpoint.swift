@@ -9,19 +9,19 @@ import Snapshots
 /// The token is `CLAUDE_CODE_OAUTH_TOKEN`, else the one Claude Code keeps in `.credentials.json` in its
 /// config folder; aggctl never refreshes or writes it (an expired token reads as signed out until Claude
 /// Code renews it). The account comes from Claude Code's `.claude.json` (`oauthAccount.emailAddress`).
-package struct ClaudeUsageEndpoint: Sendable {
-    package static let defaultBaseURL = "https://api.anthropic.com"
+public struct ClaudeUsageEndpoint: Sendable {
+    public static let defaultBaseURL = "https://api.anthropic.com"
 
     /// Claude Code's config folder (`CLAUDE_CONFIG_DIR`, else `~/.claude`).
-    package var configFolder: String
-    package var home: String
+    public var configFolder: String
+    public var home: String
     /// `CLAUDE_CODE_OAUTH_TOKEN`, when set.
-    package var token: String?
+    public var token: String?
     /// `AGGCTL_CLAUDE_API_URL`, else the real endpoint's origin.
-    package var baseURL: String
-    package var client: HTTPClient
+    public var baseURL: String
+    public var client: HTTPClient
 
-    package init(configFolder: String, home: String, token: String?, baseURL: String, client: HTTPClient) {
+    public init(configFolder: String, home: String, token: String?, baseURL: String, client: HTTPClient) {
         self.configFolder = configFolder
         self.home = home
         self.token = token
@@ -29,7 +29,7 @@ package struct ClaudeUsageEndpoint: Sendable {
         self.client = client
     }
 
-    package init(environment: [String: String], client: HTTPClient) {
+    public init(environment: [String: String], client: HTTPClient) {
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileSystem.homeDirectory()
         self.init(
             configFolder: environment["CLAUDE_CONFIG_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.claude",
@@ -39,13 +39,13 @@ package struct ClaudeUsageEndpoint: Sendable {
     }
 
     /// Whether a token is there to ask with (the environment's, or Claude Code's `.credentials.json`).
-    package var hasCredentials: Bool {
+    public var hasCredentials: Bool {
         token != nil
             || JSONValue.read(contentsOf: configFolder + "/.credentials.json")?["claudeAiOauth"]?["accessToken"]?.string
                 != nil
     }
 
-    package func collect(now: Date) -> ProviderUsage {
+    public func collect(now: Date) -> ProviderUsage {
         let credentialsPath = configFolder + "/.credentials.json"
         let stored = JSONValue.read(contentsOf: credentialsPath)?["claudeAiOauth"]
         let email = Self.accountEmail(configFolder: configFolder, home: home)
@@ -148,7 +148,7 @@ package struct ClaudeUsageEndpoint: Sendable {
     }
 
     /// This machine's Claude Code account, found as `--source claude-api` finds it.
-    package static func accountEmail(environment: [String: String]) -> String? {
+    public static func accountEmail(environment: [String: String]) -> String? {
         let home = environment["HOME"] ?? FileSystem.homeDirectory()
         let folder = environment["CLAUDE_CONFIG_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.claude"
         return accountEmail(configFolder: folder, home: home)

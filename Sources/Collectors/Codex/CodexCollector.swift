@@ -9,18 +9,18 @@ import Snapshots
 /// Reads `sessions/**/rollout-*.jsonl` and `archived_sessions/**/rollout-*.jsonl`; only lines holding a
 /// `"token_count"` event are parsed (found with `memmem`). Tolerates the older `rate_limits` shapes
 /// (`resets_in_seconds`; flat `primary_used_percent`) and `null` info or limits, as real logs have them.
-package struct CodexCollector: Sendable {
-    package let home: String
+public struct CodexCollector: Sendable {
+    public let home: String
     /// The zone a limit message's "try again at Aug 8th, 2026 8:16 AM" is read in: the machine's.
-    package let zones: Zones
+    public let zones: Zones
 
-    package init(home: String, zones: Zones = .utc) {
+    public init(home: String, zones: Zones = .utc) {
         self.home = home
         self.zones = zones
     }
 
     /// `$CODEX_HOME`, else `~/.codex`.
-    package static func defaultHome(environment: [String: String]) -> String {
+    public static func defaultHome(environment: [String: String]) -> String {
         if let home = environment["CODEX_HOME"], !home.isEmpty { return home }
         return (environment["HOME"] ?? FileSystem.homeDirectory()) + "/.codex"
     }
@@ -49,7 +49,7 @@ package struct CodexCollector: Sendable {
     /// - Parameter stateFolder: where to keep what was read, so the next run reads only what was appended
     ///   since (nil: read everything, keep nothing).
     /// - Throws: `CollectorError` when `home` has no `sessions` folder at all (Codex not used here).
-    package func collect(now: Date, stateFolder: String? = nil, readerVersion: String = "") throws -> ProviderUsage {
+    public func collect(now: Date, stateFolder: String? = nil, readerVersion: String = "") throws -> ProviderUsage {
         let files = try logFiles()
         let statePath = stateFolder.map { LogScanState<Scan>.path(in: $0, name: "codex", root: home) }
         // Nothing changed since the last run: its combination stands, read back whole (`LogScanMemo`).
@@ -157,12 +157,12 @@ extension CodexCollector {
 }
 
 /// Why a collector could not read this machine's logs: one line naming the folder or file.
-package struct CollectorError: Error, Equatable, Sendable, CustomStringConvertible {
-    package var message: String
+public struct CollectorError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
 
-    package init(_ message: String) {
+    public init(_ message: String) {
         self.message = message
     }
 
-    package var description: String { message }
+    public var description: String { message }
 }

@@ -1,21 +1,21 @@
 import Portable
 
 /// `--source codex[:CODEX_HOME]`: this machine's Codex CLI logs.
-package struct CodexKind: CollectorKind {
-    package init() {}
-    package let name = "codex"
-    package let path = "the Codex home (default $CODEX_HOME, else ~/.codex)"
-    package let summary = "this machine's Codex CLI logs: rate limits, tokens per day, the account"
-    package var variables: [(name: String, meaning: String)] { [("CODEX_HOME", "where Codex keeps its logs")] }
+public struct CodexKind: CollectorKind {
+    public init() {}
+    public let name = "codex"
+    public let path = "the Codex home (default $CODEX_HOME, else ~/.codex)"
+    public let summary = "this machine's Codex CLI logs: rate limits, tokens per day, the account"
+    public var variables: [(name: String, meaning: String)] { [("CODEX_HOME", "where Codex keeps its logs")] }
 
-    package func presence(environment: [String: String]) -> SourcePresence {
+    public func presence(environment: [String: String]) -> SourcePresence {
         let sessions = CodexCollector.defaultHome(environment: environment) + "/sessions"
         let shown = SourcePresence.shown(sessions, environment: environment)
         return FileSystem.isFolder(sessions) == true
             ? SourcePresence(found: true, "Codex logs in \(shown)") : SourcePresence(found: false, "no \(shown)")
     }
 
-    package func make(path: String?, context: CollectorContext) throws -> Collector {
+    public func make(path: String?, context: CollectorContext) throws -> Collector {
         let home = path ?? CodexCollector.defaultHome(environment: context.environment)
         let (zones, state) = (context.zones, context.stateFolder)
         // Limit messages give times in words in the machine's zone: a scan kept in another is read again.
@@ -27,14 +27,14 @@ package struct CodexKind: CollectorKind {
 }
 
 /// `--source codex-api[:CODEX_HOME]`: Codex's usage endpoint, with the login in the Codex home's auth.json.
-package struct CodexAPIKind: CollectorKind {
-    package init() {}
-    package let name = "codex-api"
-    package let path = "the Codex home holding auth.json"
-    package let summary = "Codex's usage endpoint: the exact windows"
-    package let isEndpoint = true
+public struct CodexAPIKind: CollectorKind {
+    public init() {}
+    public let name = "codex-api"
+    public let path = "the Codex home holding auth.json"
+    public let summary = "Codex's usage endpoint: the exact windows"
+    public let isEndpoint = true
 
-    package func presence(environment: [String: String]) -> SourcePresence {
+    public func presence(environment: [String: String]) -> SourcePresence {
         let auth = CodexCollector.defaultHome(environment: environment) + "/auth.json"
         let shown = SourcePresence.shown(auth, environment: environment)
         let signedIn = JSONValue.read(contentsOf: auth)?["tokens"]?["access_token"]?.string.map { !$0.isEmpty } ?? false
@@ -43,7 +43,7 @@ package struct CodexAPIKind: CollectorKind {
             : SourcePresence(found: false, "no ChatGPT login in \(shown)")
     }
 
-    package func make(path: String?, context: CollectorContext) throws -> Collector {
+    public func make(path: String?, context: CollectorContext) throws -> Collector {
         var endpoint = CodexUsageEndpoint(environment: context.environment, client: try context.httpClient())
         if let path { endpoint.home = path }
         return Collector(name: name, isEndpoint: true) { [endpoint] now in endpoint.collect(now: now) }

@@ -4,29 +4,29 @@ import Snapshots
 
 /// `--source codex-api`: the session and weekly windows from ChatGPT's Codex usage endpoint, with the
 /// tokens Codex keeps in `auth.json` (never refreshed or written by aggctl).
-package struct CodexUsageEndpoint: Sendable {
-    package static let defaultBaseURL = "https://chatgpt.com"
+public struct CodexUsageEndpoint: Sendable {
+    public static let defaultBaseURL = "https://chatgpt.com"
 
     /// `CODEX_HOME`, else `~/.codex`.
-    package var home: String
+    public var home: String
     /// `AGGCTL_CODEX_API_URL`, else the real endpoint's origin.
-    package var baseURL: String
-    package var client: HTTPClient
+    public var baseURL: String
+    public var client: HTTPClient
 
-    package init(home: String, baseURL: String, client: HTTPClient) {
+    public init(home: String, baseURL: String, client: HTTPClient) {
         self.home = home
         self.baseURL = baseURL
         self.client = client
     }
 
-    package init(environment: [String: String], client: HTTPClient) {
+    public init(environment: [String: String], client: HTTPClient) {
         self.init(
             home: CodexCollector.defaultHome(environment: environment),
             baseURL: environment["AGGCTL_CODEX_API_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultBaseURL,
             client: client)
     }
 
-    package func collect(now: Date) -> ProviderUsage {
+    public func collect(now: Date) -> ProviderUsage {
         let authPath = home + "/auth.json"
         let auth = JSONValue.read(contentsOf: authPath)
         let account = CodexCollector.account(inAuth: auth)

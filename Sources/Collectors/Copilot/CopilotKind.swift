@@ -2,18 +2,18 @@ import HTTP
 import Portable
 
 /// `--source copilot-api[:GH_CONFIG_DIR]`: GitHub Copilot's quota endpoint, with the GitHub CLI's token.
-package struct CopilotAPIKind: CollectorKind {
-    package init() {}
-    package let name = "copilot-api"
-    package let path = "the GitHub CLI's config folder holding hosts.yml"
-    package let summary = "GitHub Copilot's quota endpoint"
-    package let isEndpoint = true
-    package var variables: [(name: String, meaning: String)] {
+public struct CopilotAPIKind: CollectorKind {
+    public init() {}
+    public let name = "copilot-api"
+    public let path = "the GitHub CLI's config folder holding hosts.yml"
+    public let summary = "GitHub Copilot's quota endpoint"
+    public let isEndpoint = true
+    public var variables: [(name: String, meaning: String)] {
         [("GH_TOKEN, GITHUB_TOKEN", "a GitHub token for Copilot's quota endpoint; never shown")]
     }
-    package var secretVariables: [String] { ["GH_TOKEN", "GITHUB_TOKEN"] }
+    public var secretVariables: [String] { ["GH_TOKEN", "GITHUB_TOKEN"] }
 
-    package func presence(environment: [String: String]) -> SourcePresence {
+    public func presence(environment: [String: String]) -> SourcePresence {
         let endpoint = CopilotUsageEndpoint(environment: environment, client: HTTPClient(.init()))
         let hosts = endpoint.ghConfigFolder + "/hosts.yml"
         let shown = SourcePresence.shown(hosts, environment: environment)
@@ -29,7 +29,7 @@ package struct CopilotAPIKind: CollectorKind {
         )
     }
 
-    package func make(path: String?, context: CollectorContext) throws -> Collector {
+    public func make(path: String?, context: CollectorContext) throws -> Collector {
         var endpoint = CopilotUsageEndpoint(environment: context.environment, client: try context.httpClient())
         if let path { endpoint.ghConfigFolder = path }
         return Collector(name: name, isEndpoint: true) { [endpoint] now in endpoint.collect(now: now) }

@@ -12,16 +12,16 @@ import Snapshots
 /// `premium-monthly` ("Premium requests", binding: used up, nothing more can be asked), from the last
 /// reset to `quota_reset_date` (a date, read as UTC midnight). An unlimited plan has no limit, and its
 /// entry says so.
-package struct CopilotUsageEndpoint: Sendable {
-    package static let defaultBaseURL = "https://api.github.com"
+public struct CopilotUsageEndpoint: Sendable {
+    public static let defaultBaseURL = "https://api.github.com"
 
-    package var ghConfigFolder: String
-    package var environment: [String: String]
+    public var ghConfigFolder: String
+    public var environment: [String: String]
     /// `AGGCTL_COPILOT_API_URL`, else GitHub's API.
-    package var baseURL: String
-    package var client: HTTPClient
+    public var baseURL: String
+    public var client: HTTPClient
 
-    package init(environment: [String: String], client: HTTPClient) {
+    public init(environment: [String: String], client: HTTPClient) {
         let home = environment["HOME"] ?? FileSystem.homeDirectory()
         ghConfigFolder = environment["GH_CONFIG_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config/gh"
         self.environment = environment
@@ -29,7 +29,7 @@ package struct CopilotUsageEndpoint: Sendable {
         self.client = client
     }
 
-    package func collect(now: Date) -> ProviderUsage {
+    public func collect(now: Date) -> ProviderUsage {
         let hosts = ghConfigFolder + "/hosts.yml"
         let stored = Self.hostsEntry(atPath: hosts)
         let known = ProviderUsage(providerID: "copilot", accountEmail: stored.user, lastUpdated: now)

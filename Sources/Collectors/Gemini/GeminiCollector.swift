@@ -10,15 +10,15 @@ import Snapshots
 /// tool, total}` and a `timestamp`; it counts `total` (else input + output + thoughts + tool), once per
 /// message id wherever it is written. Gemini CLI's logs hold no quota windows; the account is the
 /// active one of `google_accounts.json`.
-package struct GeminiCollector: Sendable {
-    package let home: String
+public struct GeminiCollector: Sendable {
+    public let home: String
 
-    package init(home: String) {
+    public init(home: String) {
         self.home = home
     }
 
     /// `$GEMINI_CLI_HOME/.gemini` when set, else `~/.gemini`.
-    package static func defaultHome(environment: [String: String]) -> String {
+    public static func defaultHome(environment: [String: String]) -> String {
         if let home = environment["GEMINI_CLI_HOME"], !home.isEmpty { return home + "/.gemini" }
         return (environment["HOME"] ?? FileSystem.homeDirectory()) + "/.gemini"
     }
@@ -34,7 +34,7 @@ package struct GeminiCollector: Sendable {
         }
     }
 
-    package func collect(now: Date, stateFolder: String? = nil, readerVersion: String = "") throws -> ProviderUsage {
+    public func collect(now: Date, stateFolder: String? = nil, readerVersion: String = "") throws -> ProviderUsage {
         let chats = home + "/tmp"
         guard FileManager.default.fileExists(atPath: chats) else {
             throw CollectorError("no Gemini CLI sessions in '\(home)': '\(chats)' does not exist")

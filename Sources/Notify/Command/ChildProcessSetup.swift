@@ -11,18 +11,18 @@ import CShims
 /// default dispositions, whatever the starting thread blocks or ignores (test threads block SIGTERM,
 /// and a child that cannot hear it cannot be stopped); and with none of our descriptors from 3 up (not
 /// the state lock, not another thread's pipes).
-package enum ChildProcessSetup {
+public enum ChildProcessSetup {
     #if canImport(Glibc)
-        package typealias FileActions = posix_spawn_file_actions_t
-        package typealias Attributes = posix_spawnattr_t
+        public typealias FileActions = posix_spawn_file_actions_t
+        public typealias Attributes = posix_spawnattr_t
     #else
-        package typealias FileActions = posix_spawn_file_actions_t?
-        package typealias Attributes = posix_spawnattr_t?
+        public typealias FileActions = posix_spawn_file_actions_t?
+        public typealias Attributes = posix_spawnattr_t?
     #endif
 
     /// Runs `body` with file actions and attributes set up as above; `body` adds the child's standard
     /// descriptors to the actions and spawns. `defaults` are the signals given their default disposition.
-    package static func withSpawnSettings<Result>(
+    public static func withSpawnSettings<Result>(
         defaults: [Int32], _ body: (inout FileActions, inout Attributes) throws -> Result
     ) rethrows -> Result {
         #if canImport(Glibc)
@@ -53,12 +53,12 @@ package enum ChildProcessSetup {
 
     /// Adds "close every descriptor from 3 up" to `actions`: call it after the child's own descriptors
     /// were set up (they are closed too when they are 3 or above, after being duplicated to 0-2).
-    package static func closeOthers(_ actions: inout FileActions, _ attributes: inout Attributes) {
+    public static func closeOthers(_ actions: inout FileActions, _ attributes: inout Attributes) {
         _ = aggctl_spawn_close_others(&actions, &attributes, 3)
     }
 
     /// Every signal that can be given its default disposition.
-    package static var allSignals: [Int32] {
+    public static var allSignals: [Int32] {
         (1..<32).map(Int32.init).filter { $0 != SIGKILL && $0 != SIGSTOP }
     }
 }

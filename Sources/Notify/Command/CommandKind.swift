@@ -1,13 +1,13 @@
 import Portable
 
 /// `--notify command:/path/to/hook`: a program run without a shell for each event.
-package struct CommandKind: NotifierKind {
-    package init() {}
-    package let name = "command"
-    package let form = "command:/path/to/hook"
-    package let summary = "runs the program without a shell, the event as JSON on stdin and in AGGCTL_EVENT_* variables"
+public struct CommandKind: NotifierKind {
+    public init() {}
+    public let name = "command"
+    public let form = "command:/path/to/hook"
+    public let summary = "runs the program without a shell, the event as JSON on stdin and in AGGCTL_EVENT_* variables"
 
-    package func make(argument: String?, context: NotifierContext) throws -> any Notifier {
+    public func make(argument: String?, context: NotifierContext) throws -> any Notifier {
         let program = argument ?? ""
         guard program.hasPrefix("/"), FileManager.default.isExecutableFile(atPath: program) else {
             throw NotifierSpecError(

@@ -7,13 +7,13 @@ import Portable
 /// variables, so text from records (an account name with `$(...)` in it) is only ever data. It gets the
 /// caller's environment without secrets (`SecretEnvironment`). Success is exit status 0 within `timeout`
 /// (60 s): a hook that runs longer is stopped and counts as failed.
-package struct CommandNotifier: Notifier {
-    package let program: String
+public struct CommandNotifier: Notifier {
+    public let program: String
     private let runner: any ProcessRunner
     private let environment: [String: String]
     private let timeout: TimeInterval
 
-    package init(
+    public init(
         program: String, runner: any ProcessRunner, environment: [String: String], timeout: TimeInterval = 60,
         secrets: SecretEnvironment
     ) {
@@ -23,9 +23,9 @@ package struct CommandNotifier: Notifier {
         self.timeout = timeout
     }
 
-    package var name: String { "command:" + program }
+    public var name: String { "command:" + program }
 
-    package func deliver(_ notification: Notification) throws {
+    public func deliver(_ notification: Notification) throws {
         let outcome = try runner.run(
             program, arguments: [], environment: environment.merging(notification.environment) { $1 },
             input: Data(notification.jsonLine.utf8) + Data([0x0A]), timeout: timeout)

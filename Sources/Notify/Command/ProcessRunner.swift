@@ -1,7 +1,7 @@
 import Portable
 
 /// Runs a program: the seam for hooks and desktop helpers. Never through a shell.
-package protocol ProcessRunner: Sendable {
+public protocol ProcessRunner: Sendable {
     /// Runs `executable` with `arguments` and exactly `environment`, writing `input` to its stdin.
     ///
     /// - Returns: how it ended; a program past `timeout` is stopped (SIGTERM, then SIGKILL a second
@@ -13,13 +13,13 @@ package protocol ProcessRunner: Sendable {
     ) throws -> ProcessOutcome
 }
 
-package struct ProcessOutcome: Sendable, Equatable {
-    package var status: Int32
-    package var timedOut: Bool
+public struct ProcessOutcome: Sendable, Equatable {
+    public var status: Int32
+    public var timedOut: Bool
     /// The first line the program wrote to stderr, for a one-line error message.
-    package var firstErrorLine: String?
+    public var firstErrorLine: String?
 
-    package init(status: Int32, timedOut: Bool, firstErrorLine: String?) {
+    public init(status: Int32, timedOut: Bool, firstErrorLine: String?) {
         self.status = status
         self.timedOut = timedOut
         self.firstErrorLine = firstErrorLine
@@ -40,12 +40,12 @@ package struct ProcessOutcome: Sendable, Equatable {
 /// it gets the whole event or (when we are killed first) never runs, and a program that does not read
 /// can never block us past its time limit. SIGPIPE is ignored in the calling process (the child gets the
 /// default back).
-package struct SpawnProcessRunner: ProcessRunner {
-    package init() {
+public struct SpawnProcessRunner: ProcessRunner {
+    public init() {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    package func run(
+    public func run(
         _ executable: String, arguments: [String], environment: [String: String], input: Data,
         timeout: TimeInterval
     ) throws -> ProcessOutcome {
@@ -53,7 +53,7 @@ package struct SpawnProcessRunner: ProcessRunner {
     }
 
     /// `run`, keeping what the program writes to stdout (up to `limit` bytes): `crontab -l` for `aggctl init`.
-    package func runCapturingOutput(
+    public func runCapturingOutput(
         _ executable: String, arguments: [String], environment: [String: String], input: Data = Data(),
         timeout: TimeInterval, limit: Int = 1 << 20
     ) throws -> (outcome: ProcessOutcome, output: Data) {

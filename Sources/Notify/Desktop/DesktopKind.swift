@@ -1,12 +1,12 @@
 /// `--notify desktop`: the desktop's notification service (notify-send on Linux, osascript on macOS).
-package struct DesktopKind: NotifierKind {
-    package init() {}
-    package let name = "desktop"
-    package let takesArgument = false
-    package let form = "desktop"
-    package let summary = "a desktop notification (the freedesktop service through notify-send; macOS: osascript)"
+public struct DesktopKind: NotifierKind {
+    public init() {}
+    public let name = "desktop"
+    public let takesArgument = false
+    public let form = "desktop"
+    public let summary = "a desktop notification (the freedesktop service through notify-send; macOS: osascript)"
 
-    package func make(argument: String?, context: NotifierContext) throws -> any Notifier {
+    public func make(argument: String?, context: NotifierContext) throws -> any Notifier {
         guard let helper = DesktopNotifier.helperPath(in: context.environment) else {
             throw NotifierSpecError(
                 "--notify desktop: no desktop notification service is reachable (needs notify-send and a "

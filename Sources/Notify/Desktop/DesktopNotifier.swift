@@ -8,15 +8,15 @@ import TextSafety
 /// with quotes or `$(...)` in it is shown as written. On Linux the app name is `aggctl`, depleted events
 /// are sent with critical urgency, and the body's `&`, `<` and `>` go as entities: notification servers
 /// render a subset of HTML in bodies, and a record's `<a href>` or `<img>` must stay text.
-package struct DesktopNotifier: Notifier {
-    package let name = "desktop"
-    package var isPersonFacing: Bool { true }
+public struct DesktopNotifier: Notifier {
+    public let name = "desktop"
+    public var isPersonFacing: Bool { true }
     private let runner: any ProcessRunner
     private let environment: [String: String]
     private let helper: String
 
     /// - Parameter helper: `notify-send` (Linux) or `osascript` (macOS), found by `helperPath(in:)`.
-    package init(
+    public init(
         helper: String, runner: any ProcessRunner, environment: [String: String],
         secrets: SecretEnvironment
     ) {
@@ -25,7 +25,7 @@ package struct DesktopNotifier: Notifier {
         self.environment = secrets.withoutSecrets(environment)
     }
 
-    package func deliver(_ notification: Notification) throws {
+    public func deliver(_ notification: Notification) throws {
         let outcome = try runner.run(
             helper, arguments: arguments(for: notification), environment: environment, input: Data(), timeout: 30)
         if outcome.timedOut { throw NotifierError("'\(helper)' did not answer within 30 s") }
@@ -53,7 +53,7 @@ package struct DesktopNotifier: Notifier {
     /// The helper program, when this machine has one and a desktop session to show notifications in:
     /// on Linux `notify-send` on `PATH` and a session bus (`DBUS_SESSION_BUS_ADDRESS`, or the bus socket in
     /// `XDG_RUNTIME_DIR`); on macOS `osascript`.
-    package static func helperPath(in environment: [String: String]) -> String? {
+    public static func helperPath(in environment: [String: String]) -> String? {
         #if os(macOS)
             return FileManager.default.isExecutableFile(atPath: "/usr/bin/osascript") ? "/usr/bin/osascript" : nil
         #else

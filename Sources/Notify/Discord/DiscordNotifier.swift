@@ -10,17 +10,17 @@ import TextSafety
 /// (`SafeText.discordText`), at most 2000 characters; `allowed_mentions` with nothing to parse means no
 /// `@everyone` or user mention in a record's text pings anyone. The URL holds the webhook's token:
 /// messages show the host only.
-package struct DiscordNotifier: Notifier {
-    package let name: String
-    package var isPersonFacing: Bool { true }
-    package var isShared: Bool { true }
+public struct DiscordNotifier: Notifier {
+    public let name: String
+    public var isPersonFacing: Bool { true }
+    public var isShared: Bool { true }
     private let url: String
     private let client: HTTPClient
 
     /// Discord refuses content longer than this.
     static let contentLimit = 2000
 
-    package init(url: String, client: HTTPClient) {
+    public init(url: String, client: HTTPClient) {
         self.url = url
         self.client = client
         name = WebhookNotifier.outboxName("discord", url: url)
@@ -45,19 +45,19 @@ package struct DiscordNotifier: Notifier {
         return kept + "..."
     }
 
-    package func deliver(_ notification: Notification) throws {
+    public func deliver(_ notification: Notification) throws {
         try WebhookNotifier.postJSON(Self.payload(for: notification), to: url, with: client, service: "discord")
     }
 }
 
 /// `--notify discord:URL`.
-package struct DiscordKind: NotifierKind {
-    package init() {}
-    package let name = "discord"
-    package let form = "discord:URL"
-    package let summary = "posts to a Discord webhook ({\"content\"}, markdown escaped, no mentions)"
+public struct DiscordKind: NotifierKind {
+    public init() {}
+    public let name = "discord"
+    public let form = "discord:URL"
+    public let summary = "posts to a Discord webhook ({\"content\"}, markdown escaped, no mentions)"
 
-    package func make(argument: String?, context: NotifierContext) throws -> any Notifier {
+    public func make(argument: String?, context: NotifierContext) throws -> any Notifier {
         let url = try WebhookKind.httpURL(argument ?? "", form: form)
         return DiscordNotifier(url: url, client: try context.httpClient(nil))
     }

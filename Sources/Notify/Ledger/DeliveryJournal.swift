@@ -8,10 +8,10 @@ import Portable
 
 /// The facts a ledger records between two writes of its state file (`<name>.journal` beside it): each
 /// delivery, as it happens.
-package struct DeliveryJournal: Sendable {
-    package let path: String
+public struct DeliveryJournal: Sendable {
+    public let path: String
 
-    package init(path: String) {
+    public init(path: String) {
         self.path = path
     }
 
@@ -34,7 +34,7 @@ package struct DeliveryJournal: Sendable {
     /// The journal stays open in the reservation until the run ends: recording needs no new open, so a
     /// state folder that turns read-only (or whose file table is full) after the deliveries began cannot
     /// keep a delivery from being recorded.
-    package func reserve(for entries: [[String: String]]) throws -> JournalReservation {
+    public func reserve(for entries: [[String: String]]) throws -> JournalReservation {
         guard !entries.isEmpty else { return JournalReservation(path: path) }
         // Not O_APPEND: recording writes in place, and pwrite on an O_APPEND descriptor appends on Linux.
         let descriptor = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -79,7 +79,7 @@ package struct DeliveryJournal: Sendable {
     ///
     /// - Throws: when a journal is there but cannot be read (permissions, not a regular file, an I/O
     ///   error): taken as empty, the deliveries it records would go out again.
-    package func entries() throws -> [[String: String]] {
+    public func entries() throws -> [[String: String]] {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             if errno == ENOENT { return [] }
@@ -113,7 +113,7 @@ package struct DeliveryJournal: Sendable {
     }
 
     /// Removes the journal, once a state that includes it was saved.
-    package func clear() {
+    public func clear() {
         unlink(path)
     }
 }
@@ -122,7 +122,7 @@ package struct DeliveryJournal: Sendable {
 /// and the journal held open to record them.
 ///
 /// A class because it owns a file descriptor, closed when the reservation goes.
-package final class JournalReservation: Sendable {
+public final class JournalReservation: Sendable {
     let path: String
     let slots: [Data: Int64]
     /// The journal's length before the room was claimed.
@@ -144,7 +144,7 @@ package final class JournalReservation: Sendable {
     /// Gives the room back when nothing was recorded in it: a backend that is down every run would
     /// otherwise grow the journal by a blank line per event per run, since such a run writes no state
     /// (which would clear the journal).
-    package func giveBack() {
+    public func giveBack() {
         guard !slots.isEmpty, descriptor >= 0 else { return }
         _ = ftruncate(descriptor, off_t(start))
     }
@@ -152,7 +152,7 @@ package final class JournalReservation: Sendable {
     /// Records a reserved entry in the room claimed for it; an entry not reserved is appended.
     ///
     /// - Throws: when the bytes could not be written.
-    package func record(_ entry: [String: String]) throws {
+    public func record(_ entry: [String: String]) throws {
         let line = DeliveryJournal.line(entry)
         var descriptor = self.descriptor
         if descriptor < 0 {

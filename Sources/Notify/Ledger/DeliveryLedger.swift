@@ -3,7 +3,7 @@ import Snapshots
 
 /// What a ledger's owner decides and keeps beside the outbox (for `check`: the alert state). Its members
 /// sit at the top of the ledger's document, beside `outbox` and `schemaVersion`.
-package protocol LedgerDecisions: Codable, Sendable, Equatable {
+public protocol LedgerDecisions: Codable, Sendable, Equatable {
     init()
     /// The whole document (these members, the outbox as `outbox` gives it encoded, `schemaVersion` 1),
     /// byte for byte as `JSONEncoder` with sorted keys writes it, written directly; nil leaves it to
@@ -12,7 +12,7 @@ package protocol LedgerDecisions: Codable, Sendable, Equatable {
 }
 
 extension LedgerDecisions {
-    package func quicklyEncodedDocument(outbox: Data) -> Data? { nil }
+    public func quicklyEncodedDocument(outbox: Data) -> Data? { nil }
 }
 
 /// Exactly-once delivery in one place: the owner's decisions and the outbox of undelivered events in one
@@ -23,16 +23,16 @@ extension LedgerDecisions {
 /// loses no event), claims room in the journal for every delivery it may make, delivers, records each
 /// success at once (a crash repeats at most the one delivery in flight) and writes the document again. A
 /// write that would leave the file as it is (most runs of a cron job) is skipped, and its flushes with it.
-package struct DeliveryLedger<Decisions: LedgerDecisions>: Sendable {
-    package let file: StateFile
+public struct DeliveryLedger<Decisions: LedgerDecisions>: Sendable {
+    public let file: StateFile
     var journal: DeliveryJournal { DeliveryJournal(path: file.journalPath) }
 
-    package init(directory: String, name: String = "alerts") {
+    public init(directory: String, name: String = "alerts") {
         file = StateFile(directory: directory, name: name)
     }
 
     /// How the document read at the start of a cycle.
-    package enum Start: Sendable, Equatable {
+    public enum Start: Sendable, Equatable {
         case fresh
         case loaded
         /// It was not valid state: set aside at `aside`; the events of its outbox that were kept
@@ -45,7 +45,7 @@ package struct DeliveryLedger<Decisions: LedgerDecisions>: Sendable {
     /// - Parameters:
     ///   - timeout: give up (throw `StateFileError`) after waiting this many seconds for the lock.
     ///   - onWait: told once, after a few seconds of waiting, who holds the lock.
-    package func cycle<Result>(
+    public func cycle<Result>(
         timeout: TimeInterval? = nil, onWait: (String) -> Void = { _ in },
         _ body: (inout Session) throws -> Result
     ) throws -> Result {
@@ -56,10 +56,10 @@ package struct DeliveryLedger<Decisions: LedgerDecisions>: Sendable {
     }
 
     /// The ledger while its lock is held.
-    package struct Session {
-        package let start: Start
-        package var decisions: Decisions
-        package private(set) var outbox: Outbox
+    public struct Session {
+        public let start: Start
+        public var decisions: Decisions
+        public private(set) var outbox: Outbox
         /// What the file holds, when that is known exactly: then an unchanged document needs no write.
         private var persisted: LedgerDocument<Decisions>?
         private let ledger: DeliveryLedger
@@ -96,12 +96,12 @@ package struct DeliveryLedger<Decisions: LedgerDecisions>: Sendable {
         }
 
         /// Queues `notifications`, created at `now`, unless queued already.
-        package mutating func enqueue(_ notifications: [Notification], at now: Date) {
+        public mutating func enqueue(_ notifications: [Notification], at now: Date) {
             outbox.enqueue(notifications, at: now)
         }
 
         /// Writes the document unless the file holds exactly it already; the journal it now includes goes.
-        package mutating func commit() throws {
+        public mutating func commit() throws {
             let document = LedgerDocument(decisions: decisions, outbox: outbox)
             guard document != persisted else { return }
             try ledger.file.save { try document.encoded() }
@@ -115,7 +115,7 @@ package struct DeliveryLedger<Decisions: LedgerDecisions>: Sendable {
         /// Room to record every delivery is claimed first: a delivery that could not be recorded (a full
         /// disk) would go out again next run, so without that room nothing goes out.
         /// - Throws: `StateFileError` when the room cannot be claimed or a delivery cannot be recorded.
-        package mutating func deliver(
+        public mutating func deliver(
             to notifiers: [any Notifier], policy: RetryPolicy, now: Date, lifetime: TimeInterval,
             shared: (any SharedDelivery)? = nil
         ) throws -> DeliveryReport {
@@ -159,13 +159,13 @@ private struct OutboxOnly: Decodable {
 
 /// The file's one shape, which every release has written: `{"schemaVersion": 1, <the decisions'
 /// members>, "outbox": [...]}`.
-package struct LedgerDocument<Decisions: LedgerDecisions>: Codable, Sendable, Equatable {
-    package var decisions = Decisions()
-    package var outbox = Outbox()
+public struct LedgerDocument<Decisions: LedgerDecisions>: Codable, Sendable, Equatable {
+    public var decisions = Decisions()
+    public var outbox = Outbox()
 
-    package init() {}
+    public init() {}
 
-    package init(decisions: Decisions, outbox: Outbox) {
+    public init(decisions: Decisions, outbox: Outbox) {
         self.decisions = decisions
         self.outbox = outbox
     }
@@ -174,7 +174,7 @@ package struct LedgerDocument<Decisions: LedgerDecisions>: Codable, Sendable, Eq
         case schemaVersion, outbox
     }
 
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         // Every release wrote it: a document without it (`{}`) is no state, and taken for an empty
         // one it fired again every event already delivered.
@@ -187,7 +187,7 @@ package struct LedgerDocument<Decisions: LedgerDecisions>: Codable, Sendable, Eq
         decisions = try Decisions(from: decoder)
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         try decisions.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(1, forKey: .schemaVersion)
@@ -196,7 +196,7 @@ package struct LedgerDocument<Decisions: LedgerDecisions>: Codable, Sendable, Eq
 
     /// What `JSONEncoder` writes (compact, sorted keys), the decisions' members written directly when
     /// their owner can.
-    package func encoded() throws -> Data {
+    public func encoded() throws -> Data {
         let encoder = RecordCodec.makeEncoder(pretty: false)
         if let queued = try? encoder.encode(outbox), let data = decisions.quicklyEncodedDocument(outbox: queued) {
             return data

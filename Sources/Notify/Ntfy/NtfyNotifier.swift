@@ -11,15 +11,15 @@ import TextSafety
 /// made safe by `SafeText.headerText` (one line; non-ASCII as RFC 2047 words, which ntfy decodes). An
 /// access token (`AGGCTL_NTFY_TOKEN`) goes as `Authorization: Bearer`; the URL's userinfo as Basic
 /// authentication. The topic is a secret like a webhook's path: messages show the server only.
-package struct NtfyNotifier: Notifier {
-    package let name: String
-    package var isPersonFacing: Bool { true }
-    package var isShared: Bool { true }
+public struct NtfyNotifier: Notifier {
+    public let name: String
+    public var isPersonFacing: Bool { true }
+    public var isShared: Bool { true }
     private let url: String
     private let client: HTTPClient
     private let token: String?
 
-    package init(url: String, client: HTTPClient, token: String?) {
+    public init(url: String, client: HTTPClient, token: String?) {
         self.url = url
         self.client = client
         self.token = token
@@ -47,7 +47,7 @@ package struct NtfyNotifier: Notifier {
         ]
     }
 
-    package func deliver(_ notification: Notification) throws {
+    public func deliver(_ notification: Notification) throws {
         var headers = Self.headers(for: notification)
         if let token { headers.append(("Authorization", "Bearer " + token)) }
         let request = HTTPRequest(
@@ -58,19 +58,19 @@ package struct NtfyNotifier: Notifier {
 }
 
 /// `--notify ntfy:URL`.
-package struct NtfyKind: NotifierKind {
-    package init() {}
-    package let name = "ntfy"
-    package let form = "ntfy:URL"
-    package let summary =
+public struct NtfyKind: NotifierKind {
+    public init() {}
+    public let name = "ntfy"
+    public let form = "ntfy:URL"
+    public let summary =
         "publishes to an ntfy topic (https://ntfy.sh/TOPIC or a server of your own): the body as the message, "
         + "Title, Priority (5 depleted, 4 warning, 3 restored) and Tags; AGGCTL_NTFY_TOKEN as the access token"
-    package var variables: [(name: String, meaning: String)] {
+    public var variables: [(name: String, meaning: String)] {
         [("AGGCTL_NTFY_TOKEN, AGGCTL_NTFY_TOKEN_FILE", "an access token for ntfy notifications")]
     }
-    package var secretVariables: [String] { ["AGGCTL_NTFY_TOKEN", "AGGCTL_NTFY_TOKEN_FILE"] }
+    public var secretVariables: [String] { ["AGGCTL_NTFY_TOKEN", "AGGCTL_NTFY_TOKEN_FILE"] }
 
-    package func make(argument: String?, context: NotifierContext) throws -> any Notifier {
+    public func make(argument: String?, context: NotifierContext) throws -> any Notifier {
         let url = try WebhookKind.httpURL(argument ?? "", form: form)
         let credentials = WebhookNotifier.credentials(in: url)
         let token =

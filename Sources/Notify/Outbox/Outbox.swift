@@ -10,30 +10,30 @@ import Portable
 /// waiting on a service that is down. An event still failing after `lifetime` is dropped.
 ///
 /// Encoded as the state file has always held it: an array of `{"event", "createdAt", "deliveredTo"}`.
-package struct Outbox: Codable, Sendable, Equatable {
-    package var items: [OutboxItem]
+public struct Outbox: Codable, Sendable, Equatable {
+    public var items: [OutboxItem]
 
-    package init(_ items: [OutboxItem] = []) {
+    public init(_ items: [OutboxItem] = []) {
         self.items = items
     }
 
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         items = try decoder.singleValueContainer().decode([OutboxItem].self)
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(items)
     }
 
     /// Queues `notifications`, created at `now`, unless one with the same id is queued already.
-    package mutating func enqueue(_ notifications: [Notification], at now: Date) {
+    public mutating func enqueue(_ notifications: [Notification], at now: Date) {
         let queued = Set(items.map(\.notification.id))
         items += notifications.filter { !queued.contains($0.id) }.map { OutboxItem(notification: $0, createdAt: now) }
     }
 
     /// Marks `id` delivered to `backend` (a recorded success read back after a crash).
-    package mutating func markDelivered(_ id: String, to backend: String) {
+    public mutating func markDelivered(_ id: String, to backend: String) {
         for index in items.indices where items[index].notification.id == id {
             if !items[index].deliveredTo.contains(backend) { items[index].deliveredTo.append(backend) }
         }
@@ -41,7 +41,7 @@ package struct Outbox: Codable, Sendable, Equatable {
 
     /// Each delivery `deliver(to:...)` may make: every queued event with each backend that lacks it, in
     /// the order they would be tried.
-    package func pending(to notifiers: [any Notifier]) -> [(event: String, backend: String)] {
+    public func pending(to notifiers: [any Notifier]) -> [(event: String, backend: String)] {
         items.flatMap { item in
             notifiers.filter { !item.deliveredTo.contains($0.name) }.map { (item.notification.id, $0.name) }
         }
@@ -49,7 +49,7 @@ package struct Outbox: Codable, Sendable, Equatable {
 
     /// How many notifications one run sends a person-facing backend (docs/alerts.md, "Floods"): past
     /// that, the rest are folded into one summary. 5000 used-up limits were 5000 phone notifications.
-    package static let notificationsPerRun = 10
+    public static let notificationsPerRun = 10
 
     /// Delivers every queued event to every backend that does not have it yet.
     ///
@@ -60,7 +60,7 @@ package struct Outbox: Codable, Sendable, Equatable {
     ///   - recorder: told of each success as it happens; when it throws, delivery stops and that error
     ///     comes out (the success could not be remembered, so nothing more should be sent).
     /// - Returns: what failed (events stay queued) and what was dropped.
-    package mutating func deliver(
+    public mutating func deliver(
         to notifiers: [any Notifier], policy: RetryPolicy, now: Date, lifetime: TimeInterval,
         shared: (any SharedDelivery)? = nil, recorder: (String, String) throws -> Void
     ) rethrows -> DeliveryReport {
@@ -159,14 +159,14 @@ package struct Outbox: Codable, Sendable, Equatable {
 }
 
 /// One queued event and the backends that have it.
-package struct OutboxItem: Codable, Sendable, Equatable {
-    package var notification: Notification
+public struct OutboxItem: Codable, Sendable, Equatable {
+    public var notification: Notification
     /// When it was queued (the run's real time): events failing for longer than the lifetime are dropped.
-    package var createdAt: Date
+    public var createdAt: Date
     /// Names of the backends that delivered it (`stdout`, `command:/path`, ...).
-    package var deliveredTo: [String]
+    public var deliveredTo: [String]
 
-    package init(notification: Notification, createdAt: Date, deliveredTo: [String] = []) {
+    public init(notification: Notification, createdAt: Date, deliveredTo: [String] = []) {
         self.notification = notification
         self.createdAt = createdAt
         self.deliveredTo = deliveredTo
@@ -179,38 +179,38 @@ package struct OutboxItem: Codable, Sendable, Equatable {
 }
 
 /// What one `deliver` left undone.
-package struct DeliveryReport: Sendable, Equatable {
+public struct DeliveryReport: Sendable, Equatable {
     /// Each delivery that failed; those events stay queued.
-    package var failures: [DeliveryFailure] = []
+    public var failures: [DeliveryFailure] = []
     /// The same for events dropped after failing longer than the lifetime.
-    package var dropped: [DeliveryFailure] = []
+    public var dropped: [DeliveryFailure] = []
 
-    package init(failures: [DeliveryFailure] = [], dropped: [DeliveryFailure] = []) {
+    public init(failures: [DeliveryFailure] = [], dropped: [DeliveryFailure] = []) {
         self.failures = failures
         self.dropped = dropped
     }
 }
 
 /// One event a backend did not take, and why (one line, no secrets: `NotifierError`).
-package struct DeliveryFailure: Sendable, Equatable, CustomStringConvertible {
-    package var event: String
-    package var backend: String
-    package var reason: String
+public struct DeliveryFailure: Sendable, Equatable, CustomStringConvertible {
+    public var event: String
+    public var backend: String
+    public var reason: String
 
-    package init(event: String, backend: String, reason: String) {
+    public init(event: String, backend: String, reason: String) {
         self.event = event
         self.backend = backend
         self.reason = reason
     }
 
     /// "event ID to 'BACKEND': reason".
-    package var description: String { "event \(event) to '\(backend)': \(reason)" }
+    public var description: String { "event \(event) to '\(backend)': \(reason)" }
 
     /// `failures` told once per backend, in the order the backends first failed: "event ID to
     /// 'BACKEND': reason" for one event, "N events to 'BACKEND' (the first ID): reason" for more, with the
     /// first one's reason. A backend is tried once per run (`Outbox.deliver`), so every event it did not
     /// take failed for that reason, and a line for each of hundreds of them told nothing more.
-    package static func summaries(_ failures: [DeliveryFailure]) -> [String] {
+    public static func summaries(_ failures: [DeliveryFailure]) -> [String] {
         var order: [String] = []
         var byBackend: [String: [DeliveryFailure]] = [:]
         for failure in failures {

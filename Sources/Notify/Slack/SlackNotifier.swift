@@ -8,14 +8,14 @@ import TextSafety
 /// `{"text": "..."}` as `application/json`, answered `200 ok`. The text is the title in bold and the
 /// body, in mrkdwn with `&`, `<` and `>` escaped (`SafeText.slackText`), so a record cannot make a link or
 /// a `<!channel>` mention. The webhook's URL is its secret: messages show the host only.
-package struct SlackNotifier: Notifier {
-    package let name: String
-    package var isPersonFacing: Bool { true }
-    package var isShared: Bool { true }
+public struct SlackNotifier: Notifier {
+    public let name: String
+    public var isPersonFacing: Bool { true }
+    public var isShared: Bool { true }
     private let url: String
     private let client: HTTPClient
 
-    package init(url: String, client: HTTPClient) {
+    public init(url: String, client: HTTPClient) {
         self.url = url
         self.client = client
         name = WebhookNotifier.outboxName("slack", url: url)
@@ -27,19 +27,19 @@ package struct SlackNotifier: Notifier {
         return "{\"text\":\(Notification.quoted(text))}"
     }
 
-    package func deliver(_ notification: Notification) throws {
+    public func deliver(_ notification: Notification) throws {
         try WebhookNotifier.postJSON(Self.payload(for: notification), to: url, with: client, service: "slack")
     }
 }
 
 /// `--notify slack:URL`.
-package struct SlackKind: NotifierKind {
-    package init() {}
-    package let name = "slack"
-    package let form = "slack:URL"
-    package let summary = "posts to a Slack incoming webhook ({\"text\"}, mrkdwn escaped)"
+public struct SlackKind: NotifierKind {
+    public init() {}
+    public let name = "slack"
+    public let form = "slack:URL"
+    public let summary = "posts to a Slack incoming webhook ({\"text\"}, mrkdwn escaped)"
 
-    package func make(argument: String?, context: NotifierContext) throws -> any Notifier {
+    public func make(argument: String?, context: NotifierContext) throws -> any Notifier {
         let url = try WebhookKind.httpURL(argument ?? "", form: form)
         return SlackNotifier(url: url, client: try context.httpClient(nil))
     }

@@ -3,22 +3,22 @@ import Portable
 import TextSafety
 
 /// `--notify webhook:URL`: an HTTP POST of the event's JSON.
-package struct WebhookKind: NotifierKind {
-    package init() {}
-    package let name = "webhook"
-    package let form = "webhook:URL"
-    package let summary =
+public struct WebhookKind: NotifierKind {
+    public init() {}
+    public let name = "webhook"
+    public let form = "webhook:URL"
+    public let summary =
         "POSTs the event as JSON (Idempotency-Key: the event id); any 2xx answer is success, redirects are not "
         + "followed. The URL's user:password@ goes as Basic authentication; else AGGCTL_WEBHOOK_TOKEN (or the "
         + "file AGGCTL_WEBHOOK_TOKEN_FILE) as a bearer token"
-    package var variables: [(name: String, meaning: String)] {
+    public var variables: [(name: String, meaning: String)] {
         [("AGGCTL_WEBHOOK_TOKEN, AGGCTL_WEBHOOK_TOKEN_FILE", "a bearer token for webhook notifications")]
     }
-    package var secretVariables: [String] { ["AGGCTL_WEBHOOK_TOKEN", "AGGCTL_WEBHOOK_TOKEN_FILE"] }
+    public var secretVariables: [String] { ["AGGCTL_WEBHOOK_TOKEN", "AGGCTL_WEBHOOK_TOKEN_FILE"] }
 
     /// The URL's userinfo as Basic authentication, else `AGGCTL_WEBHOOK_TOKEN` (or the first line of the
     /// file `AGGCTL_WEBHOOK_TOKEN_FILE`) as a bearer token. Messages show the URL's scheme and host only.
-    package func make(argument: String?, context: NotifierContext) throws -> any Notifier {
+    public func make(argument: String?, context: NotifierContext) throws -> any Notifier {
         let url = try Self.httpURL(argument ?? "", form: form)
         let credentials = WebhookNotifier.credentials(in: url)
         var token: String?

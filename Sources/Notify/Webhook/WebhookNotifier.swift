@@ -11,11 +11,11 @@ import Portable
 /// `Authorization: Bearer`.
 ///
 /// The client makes one attempt per delivery: the outbox's `RetryPolicy` retries, like every backend.
-package struct WebhookNotifier: Notifier {
+public struct WebhookNotifier: Notifier {
     /// `webhook:<scheme>://<host> #<8 hex digits>`: the digits tell two webhooks on one host apart in the
     /// outbox, without showing anything of the path or query (a 32-bit hash of the whole URL).
-    package let name: String
-    package var isShared: Bool { true }
+    public let name: String
+    public var isShared: Bool { true }
     private let url: String
     private let client: HTTPClient
     private let bearerToken: String?
@@ -24,7 +24,7 @@ package struct WebhookNotifier: Notifier {
     ///   - client: an `HTTPClient` configured without retries (`RetryPolicy.never`), with the URL's
     ///     userinfo as its credentials (`credentials(in:)`).
     ///   - bearerToken: sent as `Authorization: Bearer`, when given.
-    package init(url: String, client: HTTPClient, bearerToken: String? = nil) {
+    public init(url: String, client: HTTPClient, bearerToken: String? = nil) {
         self.url = url
         self.client = client
         self.bearerToken = bearerToken
@@ -34,7 +34,7 @@ package struct WebhookNotifier: Notifier {
     /// `<kind>:<scheme>://<host> #<8 hex digits>`: what the outbox and messages call a backend posting to
     /// `url`, its path and query (secrets) left out; the digits (a 32-bit hash of the whole URL) tell two
     /// URLs on one host apart.
-    package static func outboxName(_ kind: String, url: String) -> String {
+    public static func outboxName(_ kind: String, url: String) -> String {
         let visible = HTTPRequest.displayURL(url)
         var hash: UInt32 = 0x811c_9dc5
         for byte in visible.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
@@ -65,7 +65,7 @@ package struct WebhookNotifier: Notifier {
     }
 
     /// The user name and password in `url`'s userinfo (percent-decoded), for Basic authentication.
-    package static func credentials(in url: String) -> HTTPCredentials? {
+    public static func credentials(in url: String) -> HTTPCredentials? {
         guard let components = URLComponents(string: url), let user = components.percentEncodedUser else {
             return nil
         }
@@ -74,7 +74,7 @@ package struct WebhookNotifier: Notifier {
             password: components.percentEncodedPassword.map { PercentEncoding.decode($0) ?? $0 } ?? "")
     }
 
-    package func deliver(_ notification: Notification) throws {
+    public func deliver(_ notification: Notification) throws {
         var headers = [("Content-Type", "application/json"), ("Idempotency-Key", notification.id)]
         if let bearerToken { headers.append(("Authorization", "Bearer " + bearerToken)) }
         let request = HTTPRequest(

@@ -3,15 +3,15 @@
 /// FoundationEssentials on Linux has no calendar of time zones (its `TimeZone(identifier:)` is nil for
 /// every name), so local times are computed here: whole days since 1970-01-01 with the well-known
 /// civil-from-days conversion, seconds within the day apart.
-package struct CivilTime: Sendable, Equatable, Hashable, CustomStringConvertible {
-    package var year: Int
-    package var month: Int
-    package var day: Int
-    package var hour: Int
-    package var minute: Int
-    package var second: Int
+public struct CivilTime: Sendable, Equatable, Hashable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
 
-    package init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
         self.year = year
         self.month = month
         self.day = day
@@ -21,7 +21,7 @@ package struct CivilTime: Sendable, Equatable, Hashable, CustomStringConvertible
     }
 
     /// The reading `seconds` after 1970-01-01T00:00:00 on the same clock.
-    package init(secondsSinceEpoch seconds: Int64) {
+    public init(secondsSinceEpoch seconds: Int64) {
         let (days, within) = Self.floorDivide(seconds, 86_400)
         (year, month, day) = Self.civil(fromDays: days)
         hour = Int(within / 3600)
@@ -31,24 +31,24 @@ package struct CivilTime: Sendable, Equatable, Hashable, CustomStringConvertible
 
     /// Seconds from 1970-01-01T00:00:00 on the same clock to this reading (fields taken as they are:
     /// a day past the month's end runs into the next month).
-    package var secondsSinceEpoch: Int64 {
+    public var secondsSinceEpoch: Int64 {
         Self.days(year: year, month: month, day: day) * 86_400 + Int64(hour) * 3600 + Int64(minute) * 60
             + Int64(second)
     }
 
     /// Whether the fields name a real date and time (a 31st of a 30-day month does not).
-    package var isValid: Bool {
+    public var isValid: Bool {
         (1...12).contains(month) && (1...Self.daysIn(month: month, year: year)).contains(day)
             && (0...23).contains(hour) && (0...59).contains(minute) && (0...59).contains(second)
     }
 
     /// 0 for Sunday through 6 for Saturday.
-    package var weekday: Int {
+    public var weekday: Int {
         Self.weekday(ofDays: Self.days(year: year, month: month, day: day))
     }
 
     /// The same clock time `count` days later (calendar days, whatever a zone's offset does meanwhile).
-    package func adding(days count: Int) -> CivilTime {
+    public func adding(days count: Int) -> CivilTime {
         var moved = self
         (moved.year, moved.month, moved.day) = Self.civil(
             fromDays: Self.days(year: year, month: month, day: day) + Int64(count))
@@ -57,7 +57,7 @@ package struct CivilTime: Sendable, Equatable, Hashable, CustomStringConvertible
 
     /// The same day of the month `count` months later, clamped to the month's last day (Jan 31 + 1 is
     /// Feb 28 or 29).
-    package func adding(months count: Int) -> CivilTime {
+    public func adding(months count: Int) -> CivilTime {
         var moved = self
         let index = year * 12 + (month - 1) + count
         moved.year = Int(Self.floorDivide(Int64(index), 12).quotient)
@@ -66,18 +66,18 @@ package struct CivilTime: Sendable, Equatable, Hashable, CustomStringConvertible
         return moved
     }
 
-    package var description: String {
+    public var description: String {
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(year)-\(two(month))-\(two(day))T\(two(hour)):\(two(minute)):\(two(second))"
     }
 
     // MARK: Day arithmetic
 
-    package static func isLeap(_ year: Int) -> Bool {
+    public static func isLeap(_ year: Int) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 
-    package static func daysIn(month: Int, year: Int) -> Int {
+    public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -86,7 +86,7 @@ package struct CivilTime: Sendable, Equatable, Hashable, CustomStringConvertible
     }
 
     /// Days from 1970-01-01 to the date (negative before it); `month` 1-12.
-    package static func days(year: Int, month: Int, day: Int) -> Int64 {
+    public static func days(year: Int, month: Int, day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = floorDivide(y, 400).quotient
         let yearOfEra = y - era * 400
@@ -97,7 +97,7 @@ package struct CivilTime: Sendable, Equatable, Hashable, CustomStringConvertible
     }
 
     /// The date `days` after 1970-01-01.
-    package static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
+    public static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = floorDivide(z, 146_097).quotient
         let dayOfEra = z - era * 146_097
@@ -111,7 +111,7 @@ package struct CivilTime: Sendable, Equatable, Hashable, CustomStringConvertible
     }
 
     /// 0 for Sunday through 6 for Saturday (1970-01-01 was a Thursday).
-    package static func weekday(ofDays days: Int64) -> Int {
+    public static func weekday(ofDays days: Int64) -> Int {
         Int(floorDivide(days + 4, 7).remainder)
     }
 

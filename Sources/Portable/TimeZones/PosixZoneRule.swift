@@ -4,31 +4,31 @@
 ///
 /// POSIX offsets count hours west of UTC; `offsetEast` here is the usual seconds east. A DST part without
 /// rules follows the US rules (`M3.2.0,M11.1.0`), as glibc does when it has no `posixrules` file.
-package struct PosixZoneRule: Sendable, Equatable {
+public struct PosixZoneRule: Sendable, Equatable {
     /// Standard time's offset, seconds east of UTC.
-    package var standardOffset: Int
+    public var standardOffset: Int
     /// Daylight time: its offset and the two moments that start and end it each year.
-    package var daylight: Daylight?
+    public var daylight: Daylight?
 
-    package struct Daylight: Sendable, Equatable {
-        package var offset: Int
-        package var start: Moment
-        package var end: Moment
+    public struct Daylight: Sendable, Equatable {
+        public var offset: Int
+        public var start: Moment
+        public var end: Moment
     }
 
     /// A moment of the year: a day by rule, and a time of that day in the local time then in force
     /// (-167 to 167 hours, RFC 8536's extension of POSIX's 0-24).
-    package struct Moment: Sendable, Equatable {
-        package var day: Day
-        package var seconds: Int
+    public struct Moment: Sendable, Equatable {
+        public var day: Day
+        public var seconds: Int
 
-        package init(day: Day, seconds: Int) {
+        public init(day: Day, seconds: Int) {
             self.day = day
             self.seconds = seconds
         }
     }
 
-    package enum Day: Sendable, Equatable {
+    public enum Day: Sendable, Equatable {
         /// `Jn`: day 1-365, February 29 never counted.
         case julian(Int)
         /// `n`: day 0-365, February 29 counted in leap years.
@@ -38,7 +38,7 @@ package struct PosixZoneRule: Sendable, Equatable {
     }
 
     /// Parses a whole POSIX `TZ` string; nil for anything else.
-    package static func parse(_ text: String) -> PosixZoneRule? {
+    public static func parse(_ text: String) -> PosixZoneRule? {
         var reader = Reader(Array(text.utf8))
         guard reader.name(), let standard = reader.offset(hoursUpTo: 24) else { return nil }
         var rule = PosixZoneRule(standardOffset: -standard)
@@ -65,7 +65,7 @@ package struct PosixZoneRule: Sendable, Equatable {
     }
 
     /// The offset east of UTC in force at `seconds` since the epoch (UTC).
-    package func offset(atUTC seconds: Int64) -> Int {
+    public func offset(atUTC seconds: Int64) -> Int {
         guard let daylight else { return standardOffset }
         // The year as standard time reads it; the rule's two moments of that year, in UTC.
         let year = CivilTime(secondsSinceEpoch: seconds + Int64(standardOffset)).year

@@ -1,15 +1,15 @@
 /// Reading a TZif file (RFC 8536): versions 1 to 4, the 64-bit block of version 2 and later preferred.
 extension ZoneInfo {
     /// Why bytes are not a TZif file this reader accepts.
-    package struct FormatError: Error, Equatable, Sendable, CustomStringConvertible {
-        package var reason: String
-        package var description: String { reason }
+    public struct FormatError: Error, Equatable, Sendable, CustomStringConvertible {
+        public var reason: String
+        public var description: String { reason }
     }
 
     /// Parses a whole TZif file. Every count is checked against the bytes there before anything is read,
     /// transitions must ascend, type indices and offsets must be in range (RFC 8536 section 3): a damaged
     /// or hostile file is refused, never read past its end.
-    package static func parse(_ bytes: [UInt8], identifier: String) throws(FormatError) -> ZoneInfo {
+    public static func parse(_ bytes: [UInt8], identifier: String) throws(FormatError) -> ZoneInfo {
         var reader = TZifReader(bytes: bytes)
         let first = try reader.header()
         guard first.version >= 2 else {

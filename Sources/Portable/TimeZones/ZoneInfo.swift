@@ -11,9 +11,9 @@
 /// The file's transitions give the offset up to its last one; after it, its footer's POSIX rule does.
 /// Zone names come from outside (a log line's "resets 3pm (America/Los_Angeles)"), so a name is checked
 /// to be a plain relative path of the database before any file is opened.
-package struct ZoneInfo: Sendable, Equatable {
+public struct ZoneInfo: Sendable, Equatable {
     /// The name it was found under ("America/Los_Angeles"), or the `TZ` string, or "UTC".
-    package let identifier: String
+    public let identifier: String
     /// Transition times in UTC seconds, strictly ascending, each with the index of its local time type.
     let transitions: [Int64]
     let transitionTypes: [UInt8]
@@ -23,11 +23,11 @@ package struct ZoneInfo: Sendable, Equatable {
     let footer: PosixZoneRule?
 
     /// Coordinated Universal Time.
-    package static let utc = ZoneInfo(
+    public static let utc = ZoneInfo(
         identifier: "UTC", transitions: [], transitionTypes: [], offsets: [0], footer: nil)
 
     /// The offset east of UTC, in seconds, in force at `seconds` since the epoch (UTC).
-    package func offset(atUTC seconds: Int64) -> Int {
+    public func offset(atUTC seconds: Int64) -> Int {
         guard let last = transitions.last else { return footer?.offset(atUTC: seconds) ?? Int(offsets[0]) }
         if seconds >= last, let footer { return footer.offset(atUTC: seconds) }
         // The last transition at or before `seconds`; before the first, type 0 (RFC 8536 section 3.2).
@@ -41,7 +41,7 @@ package struct ZoneInfo: Sendable, Equatable {
     }
 
     /// The wall-clock reading at `seconds` since the epoch (UTC).
-    package func civilTime(atUTC seconds: Int64) -> CivilTime {
+    public func civilTime(atUTC seconds: Int64) -> CivilTime {
         CivilTime(secondsSinceEpoch: seconds + Int64(offset(atUTC: seconds)))
     }
 
@@ -49,7 +49,7 @@ package struct ZoneInfo: Sendable, Equatable {
     /// clock goes back) is its first; one that never happens (the hour skipped going forward) is read
     /// with the offset before the change, landing as far past the gap as it lay inside it, as `mktime`
     /// does. Nil for a reading that is no real date.
-    package func utcSeconds(of civil: CivilTime) -> Int64? {
+    public func utcSeconds(of civil: CivilTime) -> Int64? {
         guard civil.isValid else { return nil }
         let local = civil.secondsSinceEpoch
         // Offsets on either side of any change near the reading: zones change at most once in two days.
@@ -62,14 +62,14 @@ package struct ZoneInfo: Sendable, Equatable {
     // MARK: Finding zones
 
     /// Where the tz database lies: `TZDIR` as the C library reads it, else the usual place.
-    package static func databaseDirectory(environment: [String: String]) -> String {
+    public static func databaseDirectory(environment: [String: String]) -> String {
         if let directory = environment["TZDIR"], directory.hasPrefix("/") { return directory }
         return "/usr/share/zoneinfo"
     }
 
     /// The zone named `name` in the database; nil for a name that is no plain database name
     /// (`../x`, `/etc/passwd`, a NUL) or names no readable TZif file.
-    package static func named(_ name: String, directory: String = "/usr/share/zoneinfo") -> ZoneInfo? {
+    public static func named(_ name: String, directory: String = "/usr/share/zoneinfo") -> ZoneInfo? {
         if name == "UTC" || name == "Etc/UTC" || name == "GMT" || name == "Z" { return utc }
         guard isDatabaseName(name), let bytes = readFile(directory + "/" + name) else { return nil }
         return try? parse(bytes, identifier: name)
@@ -78,7 +78,7 @@ package struct ZoneInfo: Sendable, Equatable {
     /// This machine's zone as the C library finds it: `TZ` (a `:`, a database name, an absolute path
     /// to a TZif file, or a POSIX rule such as `EST5EDT`); unset, `/etc/localtime`; empty or not
     /// understood, UTC.
-    package static func local(environment: [String: String], localtime: String = "/etc/localtime") -> ZoneInfo {
+    public static func local(environment: [String: String], localtime: String = "/etc/localtime") -> ZoneInfo {
         let directory = databaseDirectory(environment: environment)
         guard var text = environment["TZ"] else {
             guard let bytes = readFile(localtime), let zone = try? parse(bytes, identifier: localName(localtime))
@@ -97,7 +97,7 @@ package struct ZoneInfo: Sendable, Equatable {
     }
 
     /// A zone given by a POSIX rule alone (`TZ=EST5EDT,M3.2.0,M11.1.0`).
-    package static func posix(_ rule: PosixZoneRule, identifier: String) -> ZoneInfo {
+    public static func posix(_ rule: PosixZoneRule, identifier: String) -> ZoneInfo {
         ZoneInfo(identifier: identifier, transitions: [], transitionTypes: [], offsets: [0], footer: rule)
     }
 
@@ -151,12 +151,12 @@ package struct ZoneInfo: Sendable, Equatable {
 
 extension ZoneInfo {
     /// The wall-clock reading at `date` (its fraction of a second dropped).
-    package func civilTime(at date: Date) -> CivilTime {
+    public func civilTime(at date: Date) -> CivilTime {
         civilTime(atUTC: Self.seconds(of: date))
     }
 
     /// The moment the clock here reads `civil` (see `utcSeconds(of:)`); nil for no real date.
-    package func date(of civil: CivilTime) -> Date? {
+    public func date(of civil: CivilTime) -> Date? {
         utcSeconds(of: civil).map { Date(timeIntervalSince1970: TimeInterval($0)) }
     }
 

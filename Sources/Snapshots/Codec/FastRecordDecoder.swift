@@ -10,7 +10,7 @@ import Serialization
 /// unknown key), and its syntax errors name the byte where reading stopped. Fields are judged in the
 /// order the model declares them, so when several are wrong the one reported is the one Foundation
 /// reports.
-package enum FastRecordDecoder {
+public enum FastRecordDecoder {
     /// Decodes one record.
     ///
     /// - Parameter history: short of `.full`, the history in a record (samples and the per-day
@@ -18,7 +18,7 @@ package enum FastRecordDecoder {
     ///   need only the current windows and the `today`/`last30Days` totals (`.trend` keeps the weekly
     ///   samples' last week in a few numbers).
     /// - Parameter shapes: history shapes kept from records read before (one reader's, not shared).
-    package static func decode(
+    public static func decode(
         _ buffer: UnsafeRawBufferPointer, fileName: String, history: HistoryDetail = .full,
         shapes: JSONScanner.ShapeMemory? = nil
     ) throws(RecordDecodingError) -> DecodedRecord {

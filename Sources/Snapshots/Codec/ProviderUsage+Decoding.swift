@@ -19,7 +19,7 @@ extension ProviderUsage {
     /// (`--from`, whose producer must be told) it fails the entry.
     ///
     /// An entry that fails takes its notes with it: it is reported as skipped, once.
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let dropped = decoder.userInfo[.droppedValues] as? DroppedValues
         let before = dropped?.notes.count ?? 0
         do {

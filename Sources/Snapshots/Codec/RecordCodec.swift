@@ -11,11 +11,11 @@ import TextSafety
 /// entries that cannot be used are skipped with a note; only a record with no usable provider is refused.
 public enum RecordCodec {
     /// The largest record a reader accepts; larger files are refused before they are read.
-    package static let maximumRecordSize = 32 * 1024 * 1024
+    public static let maximumRecordSize = 32 * 1024 * 1024
 
     /// Canonical JSON of `snapshot`: indented for people (`publish --dry-run`), or compact (what
     /// `publish` stores), both byte for byte as `JSONEncoder` would write them.
-    package static func encode(_ snapshot: DeviceSnapshot, pretty: Bool = true) throws -> Data {
+    public static func encode(_ snapshot: DeviceSnapshot, pretty: Bool = true) throws -> Data {
         var json = RecordJSON(pretty: pretty)
         try RecordFields(snapshot).write(to: &json)
         return Data(json.bytes + [0x0A])
@@ -23,7 +23,7 @@ public enum RecordCodec {
 
     /// The record as `JSONEncoder` writes it through the model's `Codable`: the reference the tests hold
     /// the schema's writer to.
-    package static func encodeWithFoundation(_ snapshot: DeviceSnapshot, pretty: Bool = false) throws -> Data {
+    public static func encodeWithFoundation(_ snapshot: DeviceSnapshot, pretty: Bool = false) throws -> Data {
         var data = try makeEncoder(pretty: pretty).encode(snapshot)
         data.append(0x0A)
         return data
@@ -37,7 +37,7 @@ public enum RecordCodec {
     ///   - keepHistory: false to validate but drop the history (`weeklySamples`, `tokens.daily`), keeping
     ///     only the weekly trend (`HistoryDetail.trend`).
     /// - Throws: `RecordDecodingError` with a one-line reason when the record cannot be used at all.
-    package static func decode(
+    public static func decode(
         _ data: Data, fileName: String, keepHistory: Bool = true
     ) throws(RecordDecodingError) -> DecodedRecord {
         try decode(data, fileName: fileName, history: keepHistory ? .full : .trend)
@@ -58,7 +58,7 @@ public enum RecordCodec {
     /// Reads a stored record with Foundation's `JSONDecoder`: the reference the fast reader is tested
     /// against. Same records and reasons, except that syntax errors carry no byte offset and malformed
     /// JSON inside unknown keys is accepted.
-    package static func decodeWithFoundation(_ data: Data, fileName: String) throws(RecordDecodingError)
+    public static func decodeWithFoundation(_ data: Data, fileName: String) throws(RecordDecodingError)
         -> DecodedRecord
     {
         let stored: StoredSnapshot
@@ -82,7 +82,7 @@ public enum RecordCodec {
         return try fields.validated(fileName: fileName, dropped: dropped.notes)
     }
 
-    package static func makeEncoder(pretty: Bool = true) -> JSONEncoder {
+    public static func makeEncoder(pretty: Bool = true) -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting =
             pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
@@ -93,7 +93,7 @@ public enum RecordCodec {
         return encoder
     }
 
-    package static func makeDecoder() -> JSONDecoder {
+    public static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -112,7 +112,7 @@ public enum RecordCodec {
     }
 
     /// Text from a record, cut short and with control characters escaped, fit to quote in a one-line message.
-    package static func printable(_ text: String, limit: Int = 60) -> String {
+    public static func printable(_ text: String, limit: Int = 60) -> String {
         SafeText.line(text, limit: limit)
     }
 
@@ -183,9 +183,9 @@ public enum RecordCodec {
 /// A stored record that could be read, with notes on what was tolerated (skipped entries, a newer schema).
 public struct DecodedRecord: Sendable, Equatable {
     public var snapshot: DeviceSnapshot
-    package var notes: [String]
+    public var notes: [String]
 
-    package init(snapshot: DeviceSnapshot, notes: [String]) {
+    public init(snapshot: DeviceSnapshot, notes: [String]) {
         self.snapshot = snapshot
         self.notes = notes
     }
@@ -193,10 +193,10 @@ public struct DecodedRecord: Sendable, Equatable {
 
 /// Why a stored record cannot be used: one line, naming the field where it can.
 public struct RecordDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
-    package var reason: String
+    public var reason: String
     public var description: String { reason }
 
-    package init(reason: String) {
+    public init(reason: String) {
         self.reason = reason
     }
 }

@@ -7,12 +7,12 @@ import TextSafety
 /// `ProviderUsage`, and what `codexbar usage --format json` prints (an array of provider payloads or one
 /// payload alone). Unlike stored records, input is read strictly: a bad entry is an error naming it, so a
 /// broken producer is noticed on the machine that runs it instead of silently publishing less.
-package enum UsageInput {
+public enum UsageInput {
     /// Parses `data` into provider entries.
     ///
     /// - Parameter now: stands in for the read time of CodexBar payloads that carry none (error payloads).
     /// - Throws: `RecordDecodingError` naming the entry and field that is wrong.
-    package static func providers(from data: Data, now: Date) throws(RecordDecodingError) -> [ProviderUsage] {
+    public static func providers(from data: Data, now: Date) throws(RecordDecodingError) -> [ProviderUsage] {
         let decoder = RecordCodec.makeDecoder()
         let shape: Shape
         do {

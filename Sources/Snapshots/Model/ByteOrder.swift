@@ -7,13 +7,13 @@
 /// Orders text by its UTF-8 bytes: the same order on every machine and locale, which a merge's
 /// tie-breaks and a report's sorting need. `memcmp` over the bytes in place, because the generic
 /// `utf8.lexicographicallyPrecedes` cost more than reading the records it sorted.
-package enum ByteOrder {
-    package static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+public enum ByteOrder {
+    public static func precedes(_ lhs: String, _ rhs: String) -> Bool {
         compare(lhs, rhs) < 0
     }
 
     /// Negative, zero or positive as `lhs` sorts before, equal to or after `rhs`.
-    package static func compare(_ lhs: String, _ rhs: String) -> Int {
+    public static func compare(_ lhs: String, _ rhs: String) -> Int {
         let inPlace = lhs.utf8.withContiguousStorageIfAvailable { l in
             rhs.utf8.withContiguousStorageIfAvailable { r in compare(l, r) }
         }
@@ -28,7 +28,7 @@ package enum ByteOrder {
     }
 
     /// `compare` of bytes in memory (names read from a file, before any String is made).
-    package static func compare(_ l: UnsafeRawBufferPointer, _ r: UnsafeRawBufferPointer) -> Int {
+    public static func compare(_ l: UnsafeRawBufferPointer, _ r: UnsafeRawBufferPointer) -> Int {
         let common = min(l.count, r.count)
         if common > 0 {
             let result = memcmp(l.baseAddress!, r.baseAddress!, common)
@@ -45,7 +45,7 @@ package enum ByteOrder {
     /// Texts of at most sixteen bytes (provider names) are told apart by their keys and lengths alone:
     /// with equal keys, the shorter is a prefix of the longer (the keys' zero padding stands where the
     /// longer has NULs), so no pair of them is compared in full.
-    package static func sortedIndices(_ texts: [String]) -> [Int] {
+    public static func sortedIndices(_ texts: [String]) -> [Int] {
         let keys = texts.map { (words: prefixKeys($0), length: $0.utf8.count) }
         return texts.indices.sorted { a, b in
             let l = keys[a]
@@ -58,7 +58,7 @@ package enum ByteOrder {
 
     /// The first sixteen bytes of `text` as two big-endian numbers, zero-padded: two texts whose keys
     /// differ are in the order of their keys; only equal keys need the full comparison.
-    package static func prefixKeys(_ text: String) -> (UInt64, UInt64) {
+    public static func prefixKeys(_ text: String) -> (UInt64, UInt64) {
         var words: (UInt64, UInt64) = (0, 0)
         var text = text
         text.withUTF8 { bytes in
@@ -74,12 +74,12 @@ package enum ByteOrder {
     /// comparing there. Sorting 2000 log paths with `precedes` retained and released both strings at
     /// every comparison, slower even than `String`'s own sort, which was a quarter of a Codex publish
     /// with nothing new.
-    package static func sorted(_ texts: [String]) -> [String] {
+    public static func sorted(_ texts: [String]) -> [String] {
         order(of: texts).map { texts[$0] }
     }
 
     /// The indices of `texts` in the order `sorted(_:)` puts them in.
-    package static func order(of texts: [String]) -> [Int] {
+    public static func order(of texts: [String]) -> [Int] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(texts.reduce(0) { $0 + $1.utf8.count })
         var starts = [0]

@@ -2,33 +2,33 @@
 ///
 /// 1 to 128 characters of `[A-Za-z0-9._-]`, not starting with `.`: safe as a file name and a URL path
 /// segment on every store, and never a path (`..`, `/`) or a hidden in-flight temporary file.
-package struct DeviceID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
-    package let rawValue: String
+public struct DeviceID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: String
 
     /// Returns nil when `rawValue` is not a valid device id; `DeviceID.problem(with:)` says why.
-    package init?(rawValue: String) {
+    public init?(rawValue: String) {
         guard DeviceID.problem(with: rawValue) == nil else { return nil }
         self.rawValue = rawValue
     }
 
     /// An id `problem(with:)` has just passed, for a caller that wanted the reason when it failed. Never
     /// for ids read back from kept files: a checksum says only that the bytes are the ones written.
-    package init(alreadyValidated rawValue: String) {
+    public init(alreadyValidated rawValue: String) {
         self.rawValue = rawValue
     }
 
-    package var description: String { rawValue }
+    public var description: String { rawValue }
 
     /// The file name of this device's record in a store.
-    package var recordName: String { rawValue + ".json" }
+    public var recordName: String { rawValue + ".json" }
 
-    package static func < (lhs: DeviceID, rhs: DeviceID) -> Bool {
+    public static func < (lhs: DeviceID, rhs: DeviceID) -> Bool {
         // Byte order, not locale order: the merge's tie-break must be the same on every machine.
         ByteOrder.precedes(lhs.rawValue, rhs.rawValue)
     }
 
     /// Why `candidate` is not a valid device id, or nil when it is one.
-    package static func problem(with candidate: String) -> String? {
+    public static func problem(with candidate: String) -> String? {
         let bytes = candidate.utf8
         if bytes.isEmpty { return "a device id cannot be empty" }
         if bytes.count > 128 { return "a device id has at most 128 characters" }
@@ -41,7 +41,7 @@ package struct DeviceID: RawRepresentable, Hashable, Comparable, Sendable, Custo
     }
 
     /// A valid device id made from arbitrary text (a host name), or nil when nothing usable is left.
-    package static func sanitizing(_ text: String, maxLength: Int = 64) -> DeviceID? {
+    public static func sanitizing(_ text: String, maxLength: Int = 64) -> DeviceID? {
         var out = ""
         for byte in text.utf8 {
             out.append(isAllowed(byte) ? Character(Unicode.Scalar(byte)) : "-")

@@ -5,18 +5,18 @@ import Portable
 /// Schema version 2 (the record format): version 1 plus `limits`. Stored as canonical JSON by `RecordCodec`, one file per device.
 public struct DeviceSnapshot: Codable, Sendable, Equatable {
     /// The schema this library writes.
-    package static let currentSchemaVersion = 2
+    public static let currentSchemaVersion = 2
 
-    package var schemaVersion: Int
-    package var deviceID: DeviceID
+    public var schemaVersion: Int
+    public var deviceID: DeviceID
     /// A human name for the machine ("studio-mac"); defaults to the host name when publishing.
-    package var deviceName: String
+    public var deviceName: String
     /// The publisher's version, e.g. `aggctl 0.1.0`.
-    package var appVersion: String?
-    package var generatedAt: Date
-    package var providers: [ProviderUsage]
+    public var appVersion: String?
+    public var generatedAt: Date
+    public var providers: [ProviderUsage]
 
-    package init(
+    public init(
         schemaVersion: Int = DeviceSnapshot.currentSchemaVersion, deviceID: DeviceID, deviceName: String,
         appVersion: String? = nil, generatedAt: Date, providers: [ProviderUsage]
     ) {
@@ -27,10 +27,6 @@ public struct DeviceSnapshot: Codable, Sendable, Equatable {
         self.generatedAt = generatedAt
         self.providers = providers
     }
-
-    /// How many provider entries the record holds: what the decode-floor benchmark (Benchmarks/DecodeFloor,
-    /// a package of its own, which sees only public names) counts to keep its reads from being optimised away.
-    public var providerCount: Int { providers.count }
 
     private enum CodingKeys: String, CodingKey {
         case schemaVersion, deviceID, deviceName, appVersion, generatedAt, providers

@@ -4,27 +4,27 @@ import Serialization
 /// A limit beyond the session and weekly windows (the record format, "Limits"): a per-model week
 /// (Claude's Opus), a per-feature window (Codex's Spark), a monthly quota (Copilot's premium requests, a
 /// credit pool) or a spend limit in money.
-package struct Limit: Codable, Sendable, Equatable, SchemaObject {
+public struct Limit: Codable, Sendable, Equatable, SchemaObject {
     /// Stable within the provider, `[a-z0-9-]+`, named `<what>-<period>`: `opus-weekly`, `spark-session`,
     /// `premium-monthly`, `spend-monthly`.
-    package var id: String
+    public var id: String
     /// The provider's own name for it ("Opus", "Spark", "Premium requests", "Spend").
-    package var label: String
+    public var label: String
     /// 300, 1440, 10080; 43200 for a calendar month (its reset is `resetsAt`); nil when unknown.
-    package var windowMinutes: Int?
+    public var windowMinutes: Int?
     /// As reported; above 100 when the provider reports overage.
-    package var usedPercent: Double
-    package var resetsAt: Date?
+    public var usedPercent: Double
+    public var resetsAt: Date?
     /// The amounts behind the percent, in `unit`.
-    package var used: Double?
-    package var limit: Double?
+    public var used: Double?
+    public var limit: Double?
     /// "requests", "credits", "tokens", or an ISO 4217 code ("USD", "EUR") for money.
-    package var unit: String?
+    public var unit: String?
     /// Whether reaching it stops every use of the account (a monthly request quota, a spend limit); false
     /// when it stops one model or feature (Opus, Spark).
-    package var binding: Bool
+    public var binding: Bool
 
-    package init(
+    public init(
         id: String, label: String, windowMinutes: Int? = nil, usedPercent: Double, resetsAt: Date? = nil,
         used: Double? = nil, limit: Double? = nil, unit: String? = nil, binding: Bool = false
     ) {
@@ -54,14 +54,14 @@ package struct Limit: Codable, Sendable, Equatable, SchemaObject {
     static var blank: Limit { Limit(id: "", label: "", usedPercent: 0) }
 
     /// The figures as a window: what levels, pace and alerts are judged from.
-    package var window: UsageWindow {
+    public var window: UsageWindow {
         UsageWindow(usedPercent: usedPercent, windowMinutes: windowMinutes, resetsAt: resetsAt)
     }
 
     /// Ids a limit cannot have: the names of the windows beside it (`session`, `weekly`) and of the budget
     /// events. Alerts, metrics and `check`'s JSON name a window by them, so a limit called `weekly` would
     /// stand for the real week: hide its depletion, or fire its restore while it is still used up.
-    package static let reservedIDs: Set<String> = ["session", "weekly", "budget"]
+    public static let reservedIDs: Set<String> = ["session", "weekly", "budget"]
 
     /// Whether `id` is a valid limit id, checked byte by byte: every limit of every record passes here.
     static func isPlainID(_ id: String) -> Bool {
@@ -79,7 +79,7 @@ package struct Limit: Codable, Sendable, Equatable, SchemaObject {
 
     /// Why `candidate` is not a valid limit id, or nil when it is one (the same rule as provider ids, and
     /// not one of `reservedIDs`).
-    package static func problem(withID candidate: String) -> String? {
+    public static func problem(withID candidate: String) -> String? {
         if candidate.isEmpty { return "a limit id cannot be empty" }
         if reservedIDs.contains(candidate) {
             return "a limit id cannot be '\(candidate)': that names a window of its own"
@@ -97,7 +97,7 @@ package struct Limit: Codable, Sendable, Equatable, SchemaObject {
     /// (`spark` for Codex's Spark models), `period` from the length (`session` up to a day, `daily`,
     /// `weekly` for 4 to 10 days, `monthly` for 28 to 31, else minutes, `window` when unknown); words
     /// naming the period already ("monthly credits") do not name it twice.
-    package init(named label: String, window: UsageWindow, binding: Bool) {
+    public init(named label: String, window: UsageWindow, binding: Bool) {
         let minutes = window.windowMinutes
         let period =
             switch minutes {
@@ -121,7 +121,7 @@ package struct Limit: Codable, Sendable, Equatable, SchemaObject {
 
     /// A per-model week of an older record (`modelWeekly`) as the limit it stands for: id
     /// `<name>-weekly`, the name capitalised as its label, a week long, not binding.
-    package init(modelWeekly model: NamedWindow) {
+    public init(modelWeekly model: NamedWindow) {
         let slug = String(
             String.UnicodeScalarView(
                 model.name.lowercased().unicodeScalars.map { scalar in

@@ -5,7 +5,7 @@ import TextSafety
 extension ProviderUsage {
     /// The most a collector's used percent may be: providers report overage above 100, and a figure
     /// past ten times the limit is no percent (Claude Code once handed an epoch, 1.79e9, in its place).
-    package static let largestUsedPercent = 1000.0
+    public static let largestUsedPercent = 1000.0
 
     /// The dates a collector may write (2000...2100): a reset in the year 1 or 5138 is a broken field.
     static let collectedDates = Date(timeIntervalSince1970: 946_684_800)...Date(timeIntervalSince1970: 4_102_444_800)
@@ -18,7 +18,7 @@ extension ProviderUsage {
     ///   count: what every reader would ignore, left out (`RecordFields.checkRanges`);
     /// - control characters in the account, plan or a model's name are removed (an `auth.json` from
     ///   anywhere once carried ESC and BEL into the store).
-    package func admitted(source: String, now: Date) -> (entry: ProviderUsage, warnings: [String]) {
+    public func admitted(source: String, now: Date) -> (entry: ProviderUsage, warnings: [String]) {
         var entry = self
         var warnings: [String] = []
         let path = "\(source) \(providerID)"

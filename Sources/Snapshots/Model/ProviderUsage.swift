@@ -1,41 +1,41 @@
 import Portable
 
 /// What one machine knows about one provider account: its limit windows and its own token ledger.
-package struct ProviderUsage: Codable, Sendable, Equatable, SchemaObject {
+public struct ProviderUsage: Codable, Sendable, Equatable, SchemaObject {
     /// Lowercase provider id: `claude`, `codex`, `cursor`, ... (`[a-z0-9-]+`).
-    package var providerID: String
+    public var providerID: String
     /// The account the figures belong to. Without one, the entry can never be matched with another device's.
-    package var accountEmail: String?
-    package var plan: String?
+    public var accountEmail: String?
+    public var plan: String?
     /// When these figures were read from the provider: what decides which device's figures win.
-    package var lastUpdated: Date
+    public var lastUpdated: Date
     /// The short window (5 hours for Claude and Codex).
-    package var session: UsageWindow?
+    public var session: UsageWindow?
     /// The weekly window over all models.
-    package var weekly: UsageWindow?
+    public var weekly: UsageWindow?
     /// Per-model weeks as version 1 wrote them (`[{"name", "window"}]`): read from older records, where
     /// validation turns each into the limit it stands for (`Limit(modelWeekly:)`); never written.
-    package var modelWeekly: [NamedWindow]?
+    public var modelWeekly: [NamedWindow]?
     /// Every other limit the provider reports (the record format, "Limits"), by id.
-    package var limits: [Limit]?
-    package var tokens: TokenUsage?
-    package var costUSD: CostUsage?
+    public var limits: [Limit]?
+    public var tokens: TokenUsage?
+    public var costUSD: CostUsage?
     /// History of the weekly window as this device observed it, oldest first (the record format, "History").
-    package var weeklySamples: [UsageSample]?
+    public var weeklySamples: [UsageSample]?
     /// History of the session window, the same way.
-    package var sessionSamples: [UsageSample]?
+    public var sessionSamples: [UsageSample]?
     /// Why figures are missing ("signed out", "could not read usage", ...).
-    package var error: String?
+    public var error: String?
     /// The last week of `weeklySamples` by half day, kept when a reader skips the samples themselves;
     /// not part of the record's JSON.
-    package var weeklyTrend: WeeklyTrend?
+    public var weeklyTrend: WeeklyTrend?
 
     enum CodingKeys: String, CodingKey {
         case providerID, accountEmail, plan, lastUpdated, session, weekly, modelWeekly, limits, tokens, costUSD
         case weeklySamples, sessionSamples, error
     }
 
-    package init(
+    public init(
         providerID: String, accountEmail: String? = nil, plan: String? = nil, lastUpdated: Date,
         session: UsageWindow? = nil, weekly: UsageWindow? = nil, modelWeekly: [NamedWindow]? = nil,
         limits: [Limit]? = nil, tokens: TokenUsage? = nil, costUSD: CostUsage? = nil,
@@ -85,12 +85,12 @@ package struct ProviderUsage: Codable, Sendable, Equatable, SchemaObject {
     /// show for the account. An entry with only an `error` or a ledger does not. Inlinable: called from
     /// the merge (another module) for every entry, it made a copy of each whole entry to call through.
     @inlinable
-    package var hasWindows: Bool {
+    public var hasWindows: Bool {
         session != nil || weekly != nil || !(limits ?? []).isEmpty || !(modelWeekly ?? []).isEmpty
     }
 
     /// Why `candidate` is not a valid provider id, or nil when it is one.
-    package static func problem(withProviderID candidate: String) -> String? {
+    public static func problem(withProviderID candidate: String) -> String? {
         if candidate.isEmpty { return "a provider id cannot be empty" }
         if candidate.utf8.count > 64 { return "a provider id has at most 64 characters" }
         let valid = candidate.utf8.allSatisfy { byte in

@@ -2,13 +2,13 @@
 ///
 /// These figures are a ledger of this device alone (other devices log other work), so the merge adds
 /// them up across devices instead of picking one.
-package struct TokenUsage: Codable, Sendable, Equatable, SchemaObject {
-    package var today: Int?
-    package var last30Days: Int?
+public struct TokenUsage: Codable, Sendable, Equatable, SchemaObject {
+    public var today: Int?
+    public var last30Days: Int?
     /// One entry per UTC calendar day, so that machines in different time zones add up.
-    package var daily: [DailyTokens]?
+    public var daily: [DailyTokens]?
 
-    package init(today: Int? = nil, last30Days: Int? = nil, daily: [DailyTokens]? = nil) {
+    public init(today: Int? = nil, last30Days: Int? = nil, daily: [DailyTokens]? = nil) {
         self.today = today
         self.last30Days = last30Days
         self.daily = daily
@@ -24,13 +24,13 @@ package struct TokenUsage: Codable, Sendable, Equatable, SchemaObject {
 }
 
 /// Tokens (and optionally cost) of one UTC calendar day.
-package struct DailyTokens: Codable, Sendable, Equatable, SchemaObject {
+public struct DailyTokens: Codable, Sendable, Equatable, SchemaObject {
     /// `YYYY-MM-DD`, a UTC calendar date.
-    package var date: String
-    package var tokens: Int
-    package var costUSD: Double?
+    public var date: String
+    public var tokens: Int
+    public var costUSD: Double?
 
-    package init(date: String, tokens: Int, costUSD: Double? = nil) {
+    public init(date: String, tokens: Int, costUSD: Double? = nil) {
         self.date = date
         self.tokens = tokens
         self.costUSD = costUSD
@@ -46,11 +46,11 @@ package struct DailyTokens: Codable, Sendable, Equatable, SchemaObject {
 }
 
 /// Money this machine's agent usage cost for one account, in US dollars; a per-device ledger like tokens.
-package struct CostUsage: Codable, Sendable, Equatable, SchemaObject {
-    package var today: Double?
-    package var last30Days: Double?
+public struct CostUsage: Codable, Sendable, Equatable, SchemaObject {
+    public var today: Double?
+    public var last30Days: Double?
 
-    package init(today: Double? = nil, last30Days: Double? = nil) {
+    public init(today: Double? = nil, last30Days: Double? = nil) {
         self.today = today
         self.last30Days = last30Days
     }

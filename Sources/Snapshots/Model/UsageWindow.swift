@@ -1,14 +1,14 @@
 import Portable
 
 /// One usage limit window as the provider reports it: how much of it is used and when it resets.
-package struct UsageWindow: Codable, Sendable, Equatable, SchemaObject {
+public struct UsageWindow: Codable, Sendable, Equatable, SchemaObject {
     /// Percent used, 0...100 as the provider reports it. Not clamped here: the merge clamps what it shows.
-    package var usedPercent: Double
+    public var usedPercent: Double
     /// The window's length: 300 for a 5-hour session window, 10080 for a week.
-    package var windowMinutes: Int?
-    package var resetsAt: Date?
+    public var windowMinutes: Int?
+    public var resetsAt: Date?
 
-    package init(usedPercent: Double, windowMinutes: Int? = nil, resetsAt: Date? = nil) {
+    public init(usedPercent: Double, windowMinutes: Int? = nil, resetsAt: Date? = nil) {
         self.usedPercent = usedPercent
         self.windowMinutes = windowMinutes
         self.resetsAt = resetsAt
@@ -23,17 +23,17 @@ package struct UsageWindow: Codable, Sendable, Equatable, SchemaObject {
     static var blank: UsageWindow { UsageWindow(usedPercent: 0) }
 
     /// `100 - usedPercent`, clamped to 0...100.
-    package var remainingPercent: Double {
+    public var remainingPercent: Double {
         min(100, max(0, 100 - usedPercent))
     }
 }
 
 /// A per-model weekly window, such as Claude's separate Opus limit.
-package struct NamedWindow: Codable, Sendable, Equatable, SchemaObject {
-    package var name: String
-    package var window: UsageWindow
+public struct NamedWindow: Codable, Sendable, Equatable, SchemaObject {
+    public var name: String
+    public var window: UsageWindow
 
-    package init(name: String, window: UsageWindow) {
+    public init(name: String, window: UsageWindow) {
         self.name = name
         self.window = window
     }
@@ -43,12 +43,12 @@ package struct NamedWindow: Codable, Sendable, Equatable, SchemaObject {
 }
 
 /// One point of weekly-usage history, for charts.
-package struct UsageSample: Codable, Sendable, Equatable, SchemaObject {
-    package var at: Date
-    package var usedPercent: Double
-    package var resetsAt: Date?
+public struct UsageSample: Codable, Sendable, Equatable, SchemaObject {
+    public var at: Date
+    public var usedPercent: Double
+    public var resetsAt: Date?
 
-    package init(at: Date, usedPercent: Double, resetsAt: Date? = nil) {
+    public init(at: Date, usedPercent: Double, resetsAt: Date? = nil) {
         self.at = at
         self.usedPercent = usedPercent
         self.resetsAt = resetsAt

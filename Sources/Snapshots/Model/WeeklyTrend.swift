@@ -7,14 +7,14 @@ import Serialization
 /// A reader that skips history (the record format: "a reader that does not need it skips it cheaply") still
 /// takes this much from the samples as it passes them, so that a table can show the last days without
 /// keeping, caching or merging every sample.
-package struct WeeklyTrend: Sendable, Equatable {
+public struct WeeklyTrend: Sendable, Equatable {
     /// One half day: its index since 1970 (`at / 43 200`), the newest sample in it and its figure.
-    package struct Point: Sendable, Equatable {
-        package var halfDay: Int
-        package var at: Double
-        package var usedPercent: Double
+    public struct Point: Sendable, Equatable {
+        public var halfDay: Int
+        public var at: Double
+        public var usedPercent: Double
 
-        package init(halfDay: Int, at: Double, usedPercent: Double) {
+        public init(halfDay: Int, at: Double, usedPercent: Double) {
             self.halfDay = halfDay
             self.at = at
             self.usedPercent = usedPercent
@@ -22,18 +22,18 @@ package struct WeeklyTrend: Sendable, Equatable {
     }
 
     /// Oldest first, one per half day, at most `span` of them.
-    package var points: [Point]
+    public var points: [Point]
 
     /// Seven days.
-    package static let span = 14
-    package static let halfDay: Double = 43_200
+    public static let span = 14
+    public static let halfDay: Double = 43_200
 
-    package init(points: [Point] = []) {
+    public init(points: [Point] = []) {
         self.points = points
     }
 
     /// Adds a sample seen in order (oldest first); the newest sample of a half day stands for it.
-    package mutating func add(at: Double, usedPercent: Double) {
+    public mutating func add(at: Double, usedPercent: Double) {
         guard at.isFinite, usedPercent.isFinite, abs(at) < 1e12 else { return }
         let index = Int((at / Self.halfDay).rounded(.down))
         let used = min(100, max(0, usedPercent))
@@ -58,13 +58,13 @@ package struct WeeklyTrend: Sendable, Equatable {
     }
 
     /// The trend of `samples`.
-    package init(_ samples: [UsageSample]) {
+    public init(_ samples: [UsageSample]) {
         self.init()
         for sample in samples { add(at: sample.at.timeIntervalSince1970, usedPercent: sample.usedPercent) }
     }
 
     /// Several devices' trends of one account: per half day, the newest sample standing.
-    package static func merged(_ trends: [WeeklyTrend]) -> WeeklyTrend {
+    public static func merged(_ trends: [WeeklyTrend]) -> WeeklyTrend {
         if trends.count == 1 { return trends[0] }
         var all = trends.flatMap(\.points)
         all.sort { ($0.halfDay, $0.at, $0.usedPercent) < ($1.halfDay, $1.at, $1.usedPercent) }
@@ -76,7 +76,7 @@ package struct WeeklyTrend: Sendable, Equatable {
     /// The figure of each of the `span` half days ending with the one holding `now`, oldest first; nil
     /// where no sample fell. The half day under way, when it has no sample yet, shows the last figure
     /// known (where the window stands now, as far as anyone knows).
-    package func halfDays(endingAt now: Date) -> [Double?] {
+    public func halfDays(endingAt now: Date) -> [Double?] {
         let newest = Int((now.timeIntervalSince1970 / Self.halfDay).rounded(.down))
         var values = [Double?](repeating: nil, count: Self.span)
         for point in points {

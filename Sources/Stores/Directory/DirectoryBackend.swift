@@ -2,16 +2,16 @@ import Portable
 import Snapshots
 
 /// Folders: a plain path, or a `file://` URL of this machine.
-package struct DirectoryBackend: StoreBackend {
-    package static let name = "folder"
-    package var name: String { Self.name }
-    package var schemes: [String] { ["file"] }
-    package var takesPaths: Bool { true }
+public struct DirectoryBackend: StoreBackend {
+    public static let name = "folder"
+    public var name: String { Self.name }
+    public var schemes: [String] { ["file"] }
+    public var takesPaths: Bool { true }
 
-    package init() {}
+    public init() {}
 
     /// - Throws: `ParseError` for a `file://` URL naming another host, or one without a path.
-    package func parse(_ text: String) throws(StoreLocation.ParseError) -> StoreLocation {
+    public func parse(_ text: String) throws(StoreLocation.ParseError) -> StoreLocation {
         guard StoreRegistry.scheme(of: text) == "file" else { return .directory(path: text) }
         let url = try StoreLocation.checkedURL(text)
         let host = (url.host ?? "").lowercased()
@@ -23,11 +23,11 @@ package struct DirectoryBackend: StoreBackend {
         return .directory(path: url.path)
     }
 
-    package func open(_ location: StoreLocation, context: StoreContext) throws -> any RecordStore {
+    public func open(_ location: StoreLocation, context: StoreContext) throws -> any RecordStore {
         DirectoryStore(path: try Self.path(of: location))
     }
 
-    package func diagnosis(of location: StoreLocation, context: StoreContext) -> any StoreDiagnosis {
+    public func diagnosis(of location: StoreLocation, context: StoreContext) -> any StoreDiagnosis {
         FolderDiagnosis(path: location.address)
     }
 

@@ -124,5 +124,5 @@ struct DirectoryClaims: EventClaims {
 }
 
 extension DirectoryStore {
-    package var claims: (any EventClaims)? { DirectoryClaims(store: path) }
+    public var claims: (any EventClaims)? { DirectoryClaims(store: path) }
 }

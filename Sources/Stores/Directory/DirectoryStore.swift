@@ -13,13 +13,13 @@ import Snapshots
 /// flushed with `fsync`, renamed over the record, and the folder is synced so the rename survives a power
 /// cut. Symbolic links inside the store are never followed (a record that is a link is refused), so a
 /// shared folder cannot make a reader open files elsewhere. The store folder itself may be a link.
-package struct DirectoryStore: StagingStore {
-    package let path: String
+public struct DirectoryStore: StagingStore {
+    public let path: String
     /// The folder, opened once: records are opened and examined relative to it, by name, instead of
     /// walking the whole path for each of thousands of files.
     private let folder: FolderHandle
 
-    package init(path: String) {
+    public init(path: String) {
         // A trailing slash would double up in joined paths and messages.
         var path = path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
@@ -27,13 +27,13 @@ package struct DirectoryStore: StagingStore {
         folder = FolderHandle(path: path)
     }
 
-    package var displayName: String { path }
+    public var displayName: String { path }
 
-    package func listRecords() throws -> [RecordInfo] {
+    public func listRecords() throws -> [RecordInfo] {
         infos(of: try sortedRecordNames())
     }
 
-    package func listRecordNames() throws -> [RecordInfo] {
+    public func listRecordNames() throws -> [RecordInfo] {
         try sortedRecordNames().map { RecordInfo(name: $0) }
     }
 
@@ -48,13 +48,13 @@ package struct DirectoryStore: StagingStore {
     /// The folder's own version, through the path as listings open it (the store folder may be a link):
     /// creating, removing or renaming an entry changes its modification and change times, and a folder
     /// put in its place has another inode.
-    package func namesStamp() -> RecordVersion? {
+    public func namesStamp() -> RecordVersion? {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
         return version(of: info)
     }
 
-    package func listRecords(named names: [String]) throws -> [RecordInfo] {
+    public func listRecords(named names: [String]) throws -> [RecordInfo] {
         folder.followPath()
         return infos(of: names)
     }
@@ -74,14 +74,14 @@ package struct DirectoryStore: StagingStore {
         }
     }
 
-    package func readRecord(named name: String, maximumSize: Int) throws -> Data {
+    public func readRecord(named name: String, maximumSize: Int) throws -> Data {
         var buffer = RecordBuffer(capacity: 4096)
         defer { buffer.deallocate() }
         let count = try readRecord(named: name, maximumSize: maximumSize, into: &buffer)
         return Data(UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<count]))
     }
 
-    package func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
+    public func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
         buffer.examined = nil
         guard !name.utf8.contains(UInt8(ascii: "/")) else { throw StoreError.recordMissing(name: name) }
         // O_NOFOLLOW refuses links; O_NONBLOCK keeps a FIFO named like a record from hanging the read.
@@ -129,7 +129,7 @@ package struct DirectoryStore: StagingStore {
         return filled
     }
 
-    package func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord {
+    public func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord {
         try createIfMissing()
         let staged = StagedRecord(deviceID: deviceID, temporaryName: StagedRecord.temporaryName(for: deviceID))
         let descriptor = open(join(staged.temporaryName), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -144,18 +144,18 @@ package struct DirectoryStore: StagingStore {
         return staged
     }
 
-    package func commitRecord(_ staged: StagedRecord) throws {
+    public func commitRecord(_ staged: StagedRecord) throws {
         guard rename(join(staged.temporaryName), join(staged.deviceID.recordName)) == 0 else {
             throw storeError(errno, operation: "write to")
         }
         syncFolder()
     }
 
-    package func discardRecord(_ staged: StagedRecord) {
+    public func discardRecord(_ staged: StagedRecord) {
         unlink(join(staged.temporaryName))
     }
 
-    package func removeRecord(for deviceID: DeviceID) throws {
+    public func removeRecord(for deviceID: DeviceID) throws {
         if unlink(join(deviceID.recordName)) != 0 && errno != ENOENT {
             throw storeError(errno, operation: "remove a record from")
         }
@@ -163,11 +163,11 @@ package struct DirectoryStore: StagingStore {
     }
 
     /// A rename is atomic for readers, so nothing is read twice; reads use every core.
-    package var traits: StoreTraits { StoreTraits() }
+    public var traits: StoreTraits { StoreTraits() }
 
     /// Removes this device's temporary files older than `age` seconds: left behind by a publisher that was
     /// killed between writing and renaming. Another device's files are never touched.
-    package func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date) {
+    public func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date) {
         let prefix = "." + deviceID.recordName + "."
         for name in (try? entryNames()) ?? [] {
             guard name.hasPrefix(prefix), name.hasSuffix(".tmp") else { continue }

@@ -8,7 +8,7 @@ import Snapshots
 /// Each is a cache or a memory, never the only copy of anything: a kept file that is missing, damaged or
 /// written by another aggctl version is ignored (or set aside) and made again. docs/architecture.md lists
 /// each with its owner and what losing it costs.
-package enum KeptFile: String, CaseIterable, Sendable {
+public enum KeptFile: String, CaseIterable, Sendable {
     /// Each record's decoded outcome under its version (`ParseCache`, in the cache folder).
     case parseCache = "cache"
     /// A merge of records that did not change (the merge memo, in the cache folder).
@@ -31,7 +31,7 @@ package enum KeptFile: String, CaseIterable, Sendable {
     case weeklyArchive = "weekly"
 
     /// This kind of file about `store` (its display or cache name, never credentials) inside `folder`.
-    package func path(in folder: String, store: String) -> String {
+    public func path(in folder: String, store: String) -> String {
         // FNV-1a: stable across runs and machines, unlike Swift's seeded Hasher.
         let hex = String(BinaryWriter.fnv1a(store.utf8), radix: 16)
         return folder + "/store-" + String(repeating: "0", count: 16 - hex.count) + hex + "." + rawValue

@@ -18,13 +18,13 @@ import Snapshots
 /// carry the same times (a clock's tick is far shorter). The stamp is taken before the names are read: a
 /// change while they are read leaves the memo under the older stamp, which the next listing no longer
 /// finds.
-package struct ListingMemo: Sendable, Equatable {
-    package var store: String
-    package var stamp: RecordVersion
+public struct ListingMemo: Sendable, Equatable {
+    public var store: String
+    public var stamp: RecordVersion
     /// Sorted by name.
-    package var names: [String]
+    public var names: [String]
 
-    package init(store: String, stamp: RecordVersion, names: [String]) {
+    public init(store: String, stamp: RecordVersion, names: [String]) {
         self.store = store
         self.stamp = stamp
         self.names = names
@@ -42,7 +42,7 @@ package struct ListingMemo: Sendable, Equatable {
     ///   - examining: false for a reader with no versions to compare them with, which learns each one in
     ///     reading the record (`RecordStore.listRecordNames`).
     /// - Throws: what `listRecords()` throws.
-    package static func listing(
+    public static func listing(
         of store: any RecordStore, memo path: String, readerVersion: String, now: Date, examining: Bool = true
     ) throws -> (records: [RecordInfo], memoToKeep: ListingMemo?) {
         guard let stamp = store.namesStamp() else { return (try store.sortedListing(examining: examining), nil) }
@@ -64,7 +64,7 @@ package struct ListingMemo: Sendable, Equatable {
     }
 
     /// The memo file of `store` in the cache folder `directory`.
-    package static func path(in directory: String, store: String) -> String {
+    public static func path(in directory: String, store: String) -> String {
         KeptFile.folderNames.path(in: directory, store: store)
     }
 
@@ -75,7 +75,7 @@ package struct ListingMemo: Sendable, Equatable {
     ///   another one is turned away by its first bytes, unread: a store that changed since the last run
     ///   (a team's, a record renamed into it every minute) finds the memo of its older state on every
     ///   run, and decoding its every name first was a twentieth of the listing.
-    package static func load(
+    public static func load(
         from path: String, store: String, readerVersion: String, stamp expected: RecordVersion? = nil
     ) -> ListingMemo? {
         // The store and stamp a memo was kept under, read from its first bytes (unchecked: they may only
@@ -128,7 +128,7 @@ package struct ListingMemo: Sendable, Equatable {
     }
 
     /// Writes the memo atomically, not flushed (a memo torn by a power cut fails its checksum).
-    package func save(to path: String, readerVersion: String) throws {
+    public func save(to path: String, readerVersion: String) throws {
         try AtomicFile.writePrivate(encode(readerVersion: readerVersion), to: path)
     }
 

@@ -149,7 +149,7 @@ extension BinaryReader {
 
 /// A record's version in the cache's binary form.
 extension BinaryWriter {
-    package mutating func version(_ version: RecordVersion) {
+    public mutating func version(_ version: RecordVersion) {
         switch version {
         case .file(let size, let modified, let changed, let inode):
             u8(0)
@@ -165,7 +165,7 @@ extension BinaryWriter {
 }
 
 extension BinaryReader {
-    package mutating func version() throws -> RecordVersion {
+    public mutating func version() throws -> RecordVersion {
         switch try u8() {
         case 0:
             return .file(

@@ -14,14 +14,14 @@ import Snapshots
 /// the ETag for WebDAV). Holds each record as the merge reads it (without history) or its rejection.
 /// The file is a private binary format with a checksum: a cache that is missing, corrupt, truncated,
 /// written by another aggctl version or for another store is ignored and rebuilt, never trusted.
-package struct ParseCache: Sendable {
+public struct ParseCache: Sendable {
     /// The store this cache describes (its display name, never credentials).
-    package let store: String
+    public let store: String
     /// Writers tag the cache with their version: another version may read records differently.
-    package let readerVersion: String
+    public let readerVersion: String
     var entries: [String: Entry] = [:]
     /// Whether entries were added, changed or dropped since loading: only then is it worth saving.
-    package private(set) var hasChanged = false
+    public private(set) var hasChanged = false
     /// The file the cache was loaded from, and where in it each chunk of entries lies while none of the
     /// chunk's entries changed (nil for a chunk that did): saving writes such a chunk back as it was.
     /// A store where one machine published since the last run changes one chunk.
@@ -30,22 +30,22 @@ package struct ParseCache: Sendable {
 
     /// A record younger than this (by its modification time) is not cached: on file systems with coarse
     /// time stamps a rewrite in the same tick could keep size and time ("racily clean", as git calls it).
-    package static let settleTime: TimeInterval = 2
+    public static let settleTime: TimeInterval = 2
 
     struct Entry: Sendable {
         var version: RecordVersion
         var outcome: Result<DecodedRecord, RecordProblem>
     }
 
-    package init(store: String, readerVersion: String) {
+    public init(store: String, readerVersion: String) {
         self.store = store
         self.readerVersion = readerVersion
     }
 
-    package var count: Int { entries.count }
+    public var count: Int { entries.count }
 
     /// The record names of the listing the cache was last updated with.
-    package var knownNames: Set<String> { Set(entries.keys) }
+    public var knownNames: Set<String> { Set(entries.keys) }
 
     /// The cached outcome for a listed record, when its version is unchanged.
     func outcome(for info: RecordInfo) -> Result<DecodedRecord, RecordProblem>? {
@@ -103,7 +103,7 @@ package struct ParseCache: Sendable {
     // MARK: Files
 
     /// Reads the cache at `path`; an empty cache when it is missing, unreadable, corrupt or foreign.
-    package static func load(from path: String, store: String, readerVersion: String) -> ParseCache {
+    public static func load(from path: String, store: String, readerVersion: String) -> ParseCache {
         let empty = ParseCache(store: store, readerVersion: readerVersion)
         guard let data = FileSystem.contents(of: path) else { return empty }
         return (try? decode(data, store: store, readerVersion: readerVersion)) ?? empty
@@ -113,7 +113,7 @@ package struct ParseCache: Sendable {
     ///
     /// Not flushed to disk: a cache lost or torn by a power cut fails its checksum and is rebuilt, and
     /// the flush cost a third of a cold `status`.
-    package func save(to path: String) throws {
+    public func save(to path: String) throws {
         try AtomicFile.writePrivate(encode(), to: path)
     }
 }

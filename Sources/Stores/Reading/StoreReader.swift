@@ -11,58 +11,58 @@ import Snapshots
 /// What it reads never depends on the caches: a cache that is missing, damaged or unwritable only costs
 /// time. Saving is left to the caller's chosen moment (`Read.finish`), so that a command can write its
 /// output first.
-package struct StoreReader: Sendable {
-    package let store: any RecordStore
+public struct StoreReader: Sendable {
+    public let store: any RecordStore
     /// Where the caches live; nil to read afresh every time.
-    package let cacheFolder: String?
+    public let cacheFolder: String?
     /// Caches written by another version are ignored: it may read records differently.
-    package let readerVersion: String
+    public let readerVersion: String
 
-    package init(store: any RecordStore, cacheFolder: String?, readerVersion: String) {
+    public init(store: any RecordStore, cacheFolder: String?, readerVersion: String) {
         self.store = store
         self.cacheFolder = cacheFolder
         self.readerVersion = readerVersion
     }
 
     /// The store's records as listed for one read.
-    package struct Listing: Sendable {
+    public struct Listing: Sendable {
         /// Sorted by name.
-        package var records: [RecordInfo]
+        public var records: [RecordInfo]
         /// `RecordInfo.fingerprint(of:)`: nil when a record's version is unknown.
-        package var fingerprint: UInt64?
+        public var fingerprint: UInt64?
         /// The folder's names to keep for the next listing; saved by `read` beside its work, or by
         /// `keepNames(of:)`.
         var namesToKeep: ListingMemo?
     }
 
     /// What one read found, and what is left to do once it has been used.
-    package struct Read: Sendable {
-        package var contents: StoreContents
+    public struct Read: Sendable {
+        public var contents: StoreContents
         /// Whether every record was found as the last read left it, settled, and judged as listed: what is
         /// made from these contents may be kept under the listing's fingerprint. A store that changes every
         /// run (a team's, each machine publishing every minute) never pays for keeping, a first read leaves
         /// it to the second, and a read that failed for a passing reason (a cut body, a timeout) is not kept.
-        package var isUnchanged: Bool
+        public var isUnchanged: Bool
         /// Everything this read built that a short-lived process need not free.
-        package var scratch: [any Sendable]
+        public var scratch: [any Sendable]
         /// Waits for the caches being saved on another core; call once, when convenient.
-        package var finish: @Sendable () -> Void
+        public var finish: @Sendable () -> Void
     }
 
     /// The name this store's kept files go by for a read with `history`: reads with trends keep files of
     /// their own (another name, another hash).
-    package func cacheName(history: HistoryDetail = .skip) -> String {
+    public func cacheName(history: HistoryDetail = .skip) -> String {
         history == .trend ? store.cacheName + " (with trends)" : store.cacheName
     }
 
     /// The kept file of `kind` for reads with `history`; nil without a cache folder.
-    package func keptFile(_ kind: KeptFile, history: HistoryDetail = .skip) -> String? {
+    public func keptFile(_ kind: KeptFile, history: HistoryDetail = .skip) -> String? {
         cacheFolder.map { kind.path(in: $0, store: cacheName(history: history)) }
     }
 
     /// Saves the names `listing` read for the next listing (when there are any): for a caller that
     /// answers without reading.
-    package func keepNames(of listing: Listing) {
+    public func keepNames(of listing: Listing) {
         if let memo = listing.namesToKeep, let path = keptFile(.folderNames) {
             try? memo.save(to: path, readerVersion: readerVersion)
         }
@@ -77,7 +77,7 @@ package struct StoreReader: Sendable {
     /// - Throws: `StoreError` when the store cannot be listed.
     /// - Parameter realNow: the real time, for judging whether the folder changed too recently for its
     ///   names to be kept (passed in, so that tests need not wait for time to pass).
-    package func list(history: HistoryDetail = .skip, realNow: Date = Date()) throws -> Listing {
+    public func list(history: HistoryDetail = .skip, realNow: Date = Date()) throws -> Listing {
         // Reading the records (or examining them) comes next, on every core.
         Parallel.startWorkers()
         let examining = history != .full && (keptFile(.parseCache, history: history).map(FileSystem.exists) ?? false)
@@ -98,7 +98,7 @@ package struct StoreReader: Sendable {
     ///   - history: how much of the records' history to read. `.full` (for `report`): the parse cache does
     ///     not hold it, so such a read reads every record and leaves the cache alone. `.trend` (a table's
     ///     sparkline) keeps a cache of its own.
-    package func read(_ listing: Listing, realNow: Date, history: HistoryDetail = .skip) -> Read {
+    public func read(_ listing: Listing, realNow: Date, history: HistoryDetail = .skip) -> Read {
         if history == .full {
             var noCache: ParseCache? = nil
             var contents = store.readContents(listing: listing.records, cache: &noCache, now: realNow, history: .full)

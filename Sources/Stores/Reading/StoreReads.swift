@@ -17,7 +17,7 @@ extension RecordStore {
     /// when none is, the first by file name is used. Records are returned sorted by file name, so the
     /// result does not depend on the order the store lists them in.
     /// - Throws: `StoreError` only when the store itself cannot be listed.
-    package func readContents() throws -> StoreContents {
+    public func readContents() throws -> StoreContents {
         var cache: ParseCache? = nil
         return try readContents(cache: &cache, now: Date())
     }
@@ -25,7 +25,7 @@ extension RecordStore {
     /// Reads the store, taking unchanged records from `cache` and updating it with what was read.
     ///
     /// - Parameter now: the real time, for judging whether a record changed too recently to be cached.
-    package func readContents(cache: inout ParseCache?, now: Date) throws -> StoreContents {
+    public func readContents(cache: inout ParseCache?, now: Date) throws -> StoreContents {
         readContents(listing: try listRecords().sortedByName(), cache: &cache, now: now)
     }
 
@@ -34,7 +34,7 @@ extension RecordStore {
     /// - Parameter history: how much of the records' history to keep. The parse cache holds records
     ///   without samples, so a `.full` read neither uses nor updates it; a cache given for a `.trend`
     ///   read must be one made by `.trend` reads.
-    package func readContents(
+    public func readContents(
         listing: [RecordInfo], cache: inout ParseCache?, now: Date, history: HistoryDetail = .skip
     ) -> StoreContents {
         var listing = listing.sortedByName()

@@ -4,11 +4,11 @@ import Snapshots
 
 /// S3-compatible object storage: `s3://BUCKET/PREFIX/`, with the endpoint, region and credentials the AWS
 /// tools would use (`S3Settings`).
-package struct S3Backend: StoreBackend {
-    package static let name = "s3"
-    package var name: String { Self.name }
-    package var schemes: [String] { ["s3"] }
-    package var variables: [(names: String, meaning: String)] {
+public struct S3Backend: StoreBackend {
+    public static let name = "s3"
+    public var name: String { Self.name }
+    public var schemes: [String] { ["s3"] }
+    public var variables: [(names: String, meaning: String)] {
         [
             (
                 "AWS_ENDPOINT_URL, AWS_REGION, AWS_PROFILE",
@@ -20,20 +20,20 @@ package struct S3Backend: StoreBackend {
             ),
         ]
     }
-    package var secretVariables: [String] { ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"] }
+    public var secretVariables: [String] { ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"] }
 
-    package init() {}
+    public init() {}
 
-    package func parse(_ text: String) throws(StoreLocation.ParseError) -> StoreLocation {
+    public func parse(_ text: String) throws(StoreLocation.ParseError) -> StoreLocation {
         let location = try S3Location.parse(text)
         return StoreLocation(backend: name, target: .s3(location), displayName: location.displayName)
     }
 
-    package func open(_ location: StoreLocation, context: StoreContext) throws -> any RecordStore {
+    public func open(_ location: StoreLocation, context: StoreContext) throws -> any RecordStore {
         try store(location, context: context, http: try context.http())
     }
 
-    package func diagnosis(of location: StoreLocation, context: StoreContext) -> any StoreDiagnosis {
+    public func diagnosis(of location: StoreLocation, context: StoreContext) -> any StoreDiagnosis {
         S3Diagnosis(location: location, context: context)
     }
 

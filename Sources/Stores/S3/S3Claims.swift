@@ -69,5 +69,5 @@ struct S3Claims: EventClaims {
 }
 
 extension S3Store {
-    package var claims: (any EventClaims)? { S3Claims(store: self) }
+    public var claims: (any EventClaims)? { S3Claims(store: self) }
 }

@@ -6,10 +6,10 @@ import Snapshots
 /// Parsed, never concatenated: a store's keys are its prefix plus one record name, so nothing is ever
 /// written outside `PREFIX/`. The bucket must be a name S3 accepts (3 to 63 letters, digits, `.`, `-`,
 /// `_`); the prefix may not hold empty, `.` or `..` segments; credentials never go in the URL.
-package struct S3Location: Equatable, Sendable {
-    package var bucket: String
+public struct S3Location: Equatable, Sendable {
+    public var bucket: String
     /// Empty (the bucket's top), or segments each followed by `/`.
-    package var prefix: String
+    public var prefix: String
 
     var displayName: String { "s3://\(bucket)/\(prefix)" }
 

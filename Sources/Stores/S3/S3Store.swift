@@ -18,8 +18,8 @@ import TextSafety
 ///   limit enforced while downloading.
 /// - A write is one PUT of the whole record: S3 replaces an object atomically, so nothing is staged and
 ///   nothing can be left behind. Nothing is ever written outside `PREFIX/`, and a bucket is never made.
-package struct S3Store: RecordStore {
-    package let displayName: String
+public struct S3Store: RecordStore {
+    public let displayName: String
     let location: S3Location
     let settings: S3Settings
     private let client: HTTPClient
@@ -28,7 +28,7 @@ package struct S3Store: RecordStore {
     private let baseURL: String
 
     /// Round trips dominate on a real S3, and a server takes many connections at once.
-    package var traits: StoreTraits {
+    public var traits: StoreTraits {
         StoreTraits(
             readParallelism: 16, rereadsOfFailedRecords: 0, writesAtomicallyInPlace: true,
             firstWriteCreatesStore: false, sweepsCheaply: true)
@@ -61,7 +61,7 @@ package struct S3Store: RecordStore {
 
     // MARK: Listing
 
-    package func listRecords() throws -> [RecordInfo] {
+    public func listRecords() throws -> [RecordInfo] {
         var records: [RecordInfo] = []
         var seen = Set<String>()
         var token: String?
@@ -129,7 +129,7 @@ package struct S3Store: RecordStore {
 
     // MARK: Records
 
-    package func readRecord(named name: String, maximumSize: Int) throws -> Data {
+    public func readRecord(named name: String, maximumSize: Int) throws -> Data {
         let response = try send("read", name, request("GET", key: try key(of: name), maximumBodySize: maximumSize))
         switch response.status {
         case 200: return response.body
@@ -139,7 +139,7 @@ package struct S3Store: RecordStore {
         }
     }
 
-    package func writeRecord(_ data: Data, for deviceID: DeviceID) throws {
+    public func writeRecord(_ data: Data, for deviceID: DeviceID) throws {
         let name = deviceID.recordName
         let put = request(
             "PUT", key: try key(of: name), headers: [("Content-Type", "application/json")], body: data)
@@ -147,7 +147,7 @@ package struct S3Store: RecordStore {
         guard response.isSuccess else { throw failure(response, "write", name) }
     }
 
-    package func removeRecord(for deviceID: DeviceID) throws {
+    public func removeRecord(for deviceID: DeviceID) throws {
         let name = deviceID.recordName
         let response = try send("remove", name, request("DELETE", key: try key(of: name)))
         guard

@@ -3,7 +3,7 @@ import Snapshots
 
 /// What a store's records pass through when they are sealed (docs/privacy.md): sealed on their way in,
 /// opened on their way out. Made by the command line from its key files; the store knows nothing of keys.
-package protocol RecordSealing: Sendable {
+public protocol RecordSealing: Sendable {
     /// The keys' ids, for the names of caches: records read with other keys are cached apart, and a run
     /// without a key never takes another's opened records from a cache.
     var fingerprint: String { get }
@@ -17,7 +17,7 @@ package protocol RecordSealing: Sendable {
 }
 
 /// A stored record as its sealing judges it.
-package enum SealedRecord {
+public enum SealedRecord {
     /// Plaintext, read as it is; `note` when that is worth a line (not encrypted, while keys are given).
     case plain(note: String?)
     /// Opened into the room asked for: the record's length.
@@ -29,31 +29,31 @@ package enum SealedRecord {
 /// A store whose records are sealed: every record written is sealed first (no plaintext reaches the
 /// store, not even a temporary file), every record read is opened before it is decoded. Everything else
 /// goes to the store it wraps, which carries envelopes as it carries records.
-package struct SealedStore<Base: RecordStore>: RecordStore {
-    package let base: Base
-    package let sealing: any RecordSealing
+public struct SealedStore<Base: RecordStore>: RecordStore {
+    public let base: Base
+    public let sealing: any RecordSealing
 
-    package init(base: Base, sealing: any RecordSealing) {
+    public init(base: Base, sealing: any RecordSealing) {
         self.base = base
         self.sealing = sealing
     }
 
-    package var displayName: String { base.displayName }
-    package var cacheName: String { base.cacheName + " (sealed: \(sealing.fingerprint))" }
-    package var traits: StoreTraits { base.traits }
-    package func listRecords() throws -> [RecordInfo] { try base.listRecords() }
-    package func listRecordNames() throws -> [RecordInfo] { try base.listRecordNames() }
-    package func namesStamp() -> RecordVersion? { base.namesStamp() }
-    package func listRecords(named names: [String]) throws -> [RecordInfo] { try base.listRecords(named: names) }
+    public var displayName: String { base.displayName }
+    public var cacheName: String { base.cacheName + " (sealed: \(sealing.fingerprint))" }
+    public var traits: StoreTraits { base.traits }
+    public func listRecords() throws -> [RecordInfo] { try base.listRecords() }
+    public func listRecordNames() throws -> [RecordInfo] { try base.listRecordNames() }
+    public func namesStamp() -> RecordVersion? { base.namesStamp() }
+    public func listRecords(named names: [String]) throws -> [RecordInfo] { try base.listRecords(named: names) }
 
-    package func readRecord(named name: String, maximumSize: Int) throws -> Data {
+    public func readRecord(named name: String, maximumSize: Int) throws -> Data {
         var buffer = RecordBuffer()
         defer { buffer.deallocate() }
         let count = try readRecord(named: name, maximumSize: maximumSize, into: &buffer)
         return Data(UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<count]))
     }
 
-    package func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
+    public func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
         let size = try base.readRecord(named: name, maximumSize: maximumSize, into: &buffer)
         // The record is opened into the same buffer (not copied again): the envelope is read first, so
         // room for the record may take the envelope's memory.
@@ -73,31 +73,31 @@ package struct SealedStore<Base: RecordStore>: RecordStore {
         }
     }
 
-    package func writeRecord(_ data: Data, for deviceID: DeviceID) throws {
+    public func writeRecord(_ data: Data, for deviceID: DeviceID) throws {
         try base.writeRecord(try sealing.seal(data, fileName: deviceID.recordName), for: deviceID)
     }
 
-    package func removeRecord(for deviceID: DeviceID) throws { try base.removeRecord(for: deviceID) }
+    public func removeRecord(for deviceID: DeviceID) throws { try base.removeRecord(for: deviceID) }
 }
 
 /// A staging store stays one when sealed (its temporary files hold sealed bytes too).
 extension SealedStore: StagingStore where Base: StagingStore {
-    package func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord {
+    public func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord {
         try base.stageRecord(try sealing.seal(data, fileName: deviceID.recordName), for: deviceID)
     }
-    package func commitRecord(_ staged: StagedRecord) throws { try base.commitRecord(staged) }
-    package func discardRecord(_ staged: StagedRecord) { base.discardRecord(staged) }
-    package func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date) {
+    public func commitRecord(_ staged: StagedRecord) throws { try base.commitRecord(staged) }
+    public func discardRecord(_ staged: StagedRecord) { base.discardRecord(staged) }
+    public func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date) {
         base.removeLeftoverTemporaryFiles(of: deviceID, olderThan: age, now: now)
     }
 }
 
 /// `store` sealed with `sealing` (its kind kept: a staging store stays one).
-package func sealed(_ store: some RecordStore, with sealing: any RecordSealing) -> any RecordStore {
+public func sealed(_ store: some RecordStore, with sealing: any RecordSealing) -> any RecordStore {
     SealedStore(base: store, sealing: sealing)
 }
 
 extension SealedStore {
     /// Claims carry an event id and a device id, no figure: they are kept as the base store keeps them.
-    package var claims: (any EventClaims)? { base.claims }
+    public var claims: (any EventClaims)? { base.claims }
 }

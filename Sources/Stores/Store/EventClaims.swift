@@ -3,7 +3,7 @@ import Portable
 /// Markers one machine makes in a store and every other machine sees: `alerts/<name>` beside the records,
 /// created only when absent. `check` claims each event there before a shared channel (a phone, a chat)
 /// hears of it, so that three machines running `check` tell a person once (docs/alerts.md, "Once per person").
-package protocol EventClaims: Sendable {
+public protocol EventClaims: Sendable {
     /// Whether two machines creating the same claim at once are told apart: true for a folder on one disk
     /// or NFS (`O_EXCL`), false for a folder a sync tool copies between machines (each has its own copy).
     var isExclusive: Bool { get }
@@ -26,10 +26,10 @@ package protocol EventClaims: Sendable {
 
 /// A claim's file name: `[A-Za-z0-9._-]`, not starting with a dot, at most 128 bytes (an event id and a
 /// suffix): it never names anything outside the claims folder.
-package struct ClaimName: Sendable, Hashable, CustomStringConvertible {
-    package let rawValue: String
+public struct ClaimName: Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: String
 
-    package init?(_ text: String) {
+    public init?(_ text: String) {
         let bytes = Array(text.utf8)
         guard (1...128).contains(bytes.count), bytes[0] != 0x2E,
             bytes.allSatisfy({ byte in
@@ -40,10 +40,10 @@ package struct ClaimName: Sendable, Hashable, CustomStringConvertible {
         rawValue = text
     }
 
-    package var description: String { rawValue }
+    public var description: String { rawValue }
 }
 
 extension RecordStore {
     /// None by default: then every machine delivers to shared channels.
-    package var claims: (any EventClaims)? { nil }
+    public var claims: (any EventClaims)? { nil }
 }

@@ -8,29 +8,29 @@ import Snapshots
 
 /// Memory one reader reuses for record after record, so that reading a store does not allocate (and
 /// fault in fresh pages) per record. Not shared between threads; freed with `deallocate()`.
-package struct RecordBuffer {
-    package private(set) var bytes: UnsafeMutableRawBufferPointer
+public struct RecordBuffer {
+    public private(set) var bytes: UnsafeMutableRawBufferPointer
     /// The record whose bytes the buffer holds, as the store examined it while reading it (a folder's
     /// `fstat` of the open file: the version of exactly these bytes); nil when the store learns nothing
     /// in reading. What lets a listing leave records unexamined (`RecordStore.listRecordNames`).
-    package var examined: RecordInfo?
+    public var examined: RecordInfo?
     /// A line about the record worth a problem though it reads (a sealed store's plaintext record), set by
     /// the store that read it.
-    package var note: String?
+    public var note: String?
 
-    package init(capacity: Int = 64 * 1024) {
+    public init(capacity: Int = 64 * 1024) {
         bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(capacity, 16), alignment: 16)
     }
 
     /// Makes room for at least `count` bytes; the content is not kept.
-    package mutating func reserve(_ count: Int) {
+    public mutating func reserve(_ count: Int) {
         guard count > bytes.count else { return }
         bytes.deallocate()
         bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, bytes.count * 2), alignment: 16)
     }
 
     /// Grows to at least `count` bytes keeping the first `kept` bytes.
-    package mutating func grow(to count: Int, keeping kept: Int) {
+    public mutating func grow(to count: Int, keeping kept: Int) {
         guard count > bytes.count else { return }
         let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
         larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[0..<kept]))
@@ -38,7 +38,7 @@ package struct RecordBuffer {
         bytes = larger
     }
 
-    package func deallocate() {
+    public func deallocate() {
         bytes.deallocate()
     }
 }

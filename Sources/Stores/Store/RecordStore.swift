@@ -14,7 +14,7 @@ import Snapshots
 /// conformance suite (`Tests/TestSupport/StoreConformance`), and translates its native failures (errno,
 /// HTTP status, curl codes, S3 error codes) into `StoreError`, so that callers and exit codes never
 /// depend on the medium. A kind of store is registered once, as a `StoreBackend` in `StoreRegistry`.
-package protocol RecordStore: Sendable {
+public protocol RecordStore: Sendable {
     /// The store's location for messages, with any credentials removed.
     var displayName: String { get }
     /// What its caches are named by: the display name, and what else decides how records read (a sealed
@@ -77,7 +77,7 @@ package protocol RecordStore: Sendable {
 /// Writes are two-phase so that a crash can never leave a half-written record where readers look:
 /// `stageRecord` puts the bytes under a temporary name that listings ignore, `commitRecord` atomically
 /// replaces the record with them. `writeRecord` does both.
-package protocol StagingStore: RecordStore {
+public protocol StagingStore: RecordStore {
     /// Writes `data` under a temporary name beside the device's record, creating the store's own folder
     /// or collection when it is missing (never its parents). The record itself is untouched.
     func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord
@@ -97,7 +97,7 @@ package protocol StagingStore: RecordStore {
 
 extension StagingStore {
     /// Stage, then commit; the stage is discarded when the commit fails.
-    package func writeRecord(_ data: Data, for deviceID: DeviceID) throws {
+    public func writeRecord(_ data: Data, for deviceID: DeviceID) throws {
         let staged = try stageRecord(data, for: deviceID)
         do {
             try commitRecord(staged)
@@ -109,23 +109,23 @@ extension StagingStore {
 }
 
 extension RecordStore {
-    package func namesStamp() -> RecordVersion? { nil }
-    package var cacheName: String { displayName }
+    public func namesStamp() -> RecordVersion? { nil }
+    public var cacheName: String { displayName }
 
-    package func listRecordNames() throws -> [RecordInfo] { try listRecords() }
+    public func listRecordNames() throws -> [RecordInfo] { try listRecords() }
 
     /// The records sorted by name: each one examined (`listRecords`), or for a reader with no versions
     /// to compare them with, only as far as the listing examines them for free (`listRecordNames`).
-    package func sortedListing(examining: Bool) throws -> [RecordInfo] {
+    public func sortedListing(examining: Bool) throws -> [RecordInfo] {
         try (examining ? listRecords() : listRecordNames()).sortedByName()
     }
 
-    package func listRecords(named names: [String]) throws -> [RecordInfo] {
+    public func listRecords(named names: [String]) throws -> [RecordInfo] {
         let wanted = Set(names)
         return try listRecords().filter { wanted.contains($0.name) }.sortedByName()
     }
 
-    package func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
+    public func readRecord(named name: String, maximumSize: Int, into buffer: inout RecordBuffer) throws -> Int {
         buffer.examined = nil
         let data = try readRecord(named: name, maximumSize: maximumSize)
         buffer.reserve(data.count)
@@ -134,23 +134,23 @@ extension RecordStore {
     }
 
     /// Reads a record with the product's size limit.
-    package func readRecord(named name: String) throws -> Data {
+    public func readRecord(named name: String) throws -> Data {
         try readRecord(named: name, maximumSize: RecordCodec.maximumRecordSize)
     }
 }
 
 /// A record as a store lists it.
-package struct RecordInfo: Sendable, Equatable {
+public struct RecordInfo: Sendable, Equatable {
     /// The file name, `<deviceID>.json` for well-named records.
-    package var name: String
+    public var name: String
     /// Size in bytes, when the store knows it without reading.
-    package var size: Int64?
-    package var modified: Date?
+    public var size: Int64?
+    public var modified: Date?
     /// What changes whenever the content may have: what the parse cache trusts. Nil when the store cannot
     /// tell, and then the record is always read.
-    package var version: RecordVersion?
+    public var version: RecordVersion?
 
-    package init(name: String, size: Int64? = nil, modified: Date? = nil, version: RecordVersion? = nil) {
+    public init(name: String, size: Int64? = nil, modified: Date? = nil, version: RecordVersion? = nil) {
         self.name = name
         self.size = size
         self.modified = modified
@@ -159,7 +159,7 @@ package struct RecordInfo: Sendable, Equatable {
 
     /// Identifies a listing: every record's name and version. Nil when a record has no version, since
     /// then sameness cannot be told.
-    package static func fingerprint(of listing: [RecordInfo]) -> UInt64? {
+    public static func fingerprint(of listing: [RecordInfo]) -> UInt64? {
         var out = BinaryWriter(capacity: 64 + listing.count * 64)
         for info in listing.sortedByName() {
             guard let version = info.version else { return nil }
@@ -170,14 +170,14 @@ package struct RecordInfo: Sendable, Equatable {
     }
 
     /// Whether a name denotes a record: ends in `.json` and is not hidden (in-flight temporary files are).
-    package static func isRecordName(_ name: String) -> Bool {
+    public static func isRecordName(_ name: String) -> Bool {
         // Bytes, not characters: String's hasSuffix compares grapheme clusters, slow over a big folder.
         var name = name
         return name.withUTF8 { isRecordName(UnsafeRawBufferPointer($0)) }
     }
 
     /// `isRecordName` of a name's bytes, before any String is made (a folder's entries, a memo's names).
-    package static func isRecordName(_ name: UnsafeRawBufferPointer) -> Bool {
+    public static func isRecordName(_ name: UnsafeRawBufferPointer) -> Bool {
         name.count > 5 && name[0] != UInt8(ascii: ".")
             && memcmp(name.baseAddress! + name.count - 5, ".json", 5) == 0 && !isConflictCopy(name)
     }
@@ -186,13 +186,13 @@ package struct RecordInfo: Sendable, Equatable {
     /// Dropbox and Nextcloud `box (conflicted copy ...).json`): the losing side of two writes, older than
     /// the record beside it, and not a record of its own. Left out of listings: warned about on every run,
     /// it filled a cron mailbox with one line a minute.
-    package static func isConflictCopy(_ name: UnsafeRawBufferPointer) -> Bool {
+    public static func isConflictCopy(_ name: UnsafeRawBufferPointer) -> Bool {
         ByteSearch.contains(name, ".sync-conflict-") || ByteSearch.contains(name, "conflicted copy")
     }
 }
 
 /// The identity of one state of a record's file, compared for equality only.
-package enum RecordVersion: Hashable, Sendable {
+public enum RecordVersion: Hashable, Sendable {
     /// A file: size, modification and change times in nanoseconds, and inode. A rename-based rewrite
     /// changes the inode, an in-place one the times; restoring a modification time changes the change time.
     case file(size: Int64, modified: Int64, changed: Int64, inode: UInt64)
@@ -203,7 +203,7 @@ package enum RecordVersion: Hashable, Sendable {
     /// (Apache marks a file changed within the last second `W/` and drops the mark later, for the same
     /// content; S3 quotes its tags, and some servers escape those quotes in listings). Bytes, not
     /// Unicode-aware trimming: this runs for every record of every listing.
-    package static func entityTag(_ etag: String) -> RecordVersion {
+    public static func entityTag(_ etag: String) -> RecordVersion {
         var bytes = etag.utf8[...].trimmingASCIIWhitespace()
         if bytes.starts(with: "W/".utf8) || bytes.starts(with: "w/".utf8) { bytes = bytes.dropFirst(2) }
         while bytes.first == UInt8(ascii: "\"") { bytes = bytes.dropFirst() }
@@ -213,22 +213,22 @@ package enum RecordVersion: Hashable, Sendable {
 }
 
 /// Bytes written under a temporary name, waiting for `commitRecord`.
-package struct StagedRecord: Sendable, Equatable {
-    package var deviceID: DeviceID
+public struct StagedRecord: Sendable, Equatable {
+    public var deviceID: DeviceID
     /// The temporary name within the store; always starts with `.`, so listings skip it.
-    package var temporaryName: String
+    public var temporaryName: String
     /// What was staged: a commit whose outcome is unknown (its answer was lost) compares the record with
     /// it before deciding whether to try again.
-    package var contents: Data
+    public var contents: Data
 
-    package init(deviceID: DeviceID, temporaryName: String, contents: Data = Data()) {
+    public init(deviceID: DeviceID, temporaryName: String, contents: Data = Data()) {
         self.deviceID = deviceID
         self.temporaryName = temporaryName
         self.contents = contents
     }
 
     /// A fresh temporary name for `deviceID`: hidden, unique per process and attempt.
-    package static func temporaryName(for deviceID: DeviceID) -> String {
+    public static func temporaryName(for deviceID: DeviceID) -> String {
         let random = UInt64.random(in: 0...UInt64.max)
         let hex = String(random, radix: 16)
         return ".\(deviceID.rawValue).json.\(ProcessInfo.processInfo.processIdentifier).\(hex).tmp"
@@ -238,7 +238,7 @@ package struct StagedRecord: Sendable, Equatable {
 extension Array where Element == RecordInfo {
     /// Sorted by name in byte order; the array itself when it already is (checking is cheaper than
     /// sorting again, which copies every entry).
-    package func sortedByName() -> [RecordInfo] {
+    public func sortedByName() -> [RecordInfo] {
         // Through the buffer: only each name is read, not each whole record info copied twice.
         let inOrder = withUnsafeBufferPointer { infos in
             infos.indices.dropFirst().allSatisfy { ByteOrder.precedes(infos[$0 - 1].name, infos[$0].name) }

@@ -5,7 +5,7 @@ import Snapshots
 /// One kind of store, declared in one place: the `--store` values it answers to, how it parses and opens
 /// them, and what `doctor` checks for it. Adding a store is a folder with its backend and one line in
 /// `StoreRegistry.standard`.
-package protocol StoreBackend: Sendable {
+public protocol StoreBackend: Sendable {
     /// The backend's name, as locations carry it: "folder", "webdav", "s3".
     var name: String { get }
 
@@ -36,27 +36,27 @@ package protocol StoreBackend: Sendable {
 }
 
 extension StoreBackend {
-    package var takesPaths: Bool { false }
-    package var variables: [(names: String, meaning: String)] { [] }
-    package var secretVariables: [String] { [] }
-    package var secretPrefixes: [String] { [] }
+    public var takesPaths: Bool { false }
+    public var variables: [(names: String, meaning: String)] { [] }
+    public var secretVariables: [String] { [] }
+    public var secretPrefixes: [String] { [] }
 }
 
 /// What opening a store may use from outside: handed in, so tests fix each of them.
-package struct StoreContext: Sendable {
+public struct StoreContext: Sendable {
     /// The process environment: credentials, endpoints, regions.
-    package var environment: [String: String]
+    public var environment: [String: String]
     /// The home folder, for `~/.netrc` and `~/.aws/`.
-    package var home: String
+    public var home: String
     /// The time requests are signed and clocks compared with.
-    package var clock: @Sendable () -> Date
+    public var clock: @Sendable () -> Date
     /// The run's HTTP settings (timeout, certificates, retries, user agent); a backend adds credentials.
-    package var http: @Sendable () throws -> HTTPClient.Configuration
+    public var http: @Sendable () throws -> HTTPClient.Configuration
     /// Where a store may keep what it learns between runs (a WebDAV store: the last listing's names);
     /// nil for a run that keeps nothing.
-    package var cacheFolder: String?
+    public var cacheFolder: String?
 
-    package init(
+    public init(
         environment: [String: String], home: String, clock: @escaping @Sendable () -> Date = { Date() },
         http: @escaping @Sendable () throws -> HTTPClient.Configuration = { HTTPClient.Configuration() },
         cacheFolder: String? = nil
@@ -71,7 +71,7 @@ package struct StoreContext: Sendable {
 
 /// A backend's `doctor` checks, before and after the checks every store gets (reading every record,
 /// then writing, reading back and removing a probe record).
-package protocol StoreDiagnosis {
+public protocol StoreDiagnosis {
     /// Where the store is, credentials, the server, the clock. Returns false when the store cannot be used
     /// at all, and doctor stops there. Throws only for a usage error (a malformed setting), which ends
     /// the command as usage errors do.
@@ -82,23 +82,23 @@ package protocol StoreDiagnosis {
 }
 
 extension StoreDiagnosis {
-    package func checkAfterProbe(writtenAt: Date, report: (StoreFinding) -> Void) {}
+    public func checkAfterProbe(writtenAt: Date, report: (StoreFinding) -> Void) {}
 }
 
 /// One `doctor` check's outcome, as printed: ok, warn or FAIL, what was found, and what to fix.
-package struct StoreFinding: Sendable, Equatable {
-    package enum Outcome: String, Sendable {
+public struct StoreFinding: Sendable, Equatable {
+    public enum Outcome: String, Sendable {
         case ok = "ok  "
         case warning = "warn"
         case failed = "FAIL"
     }
 
-    package var check: String
-    package var outcome: Outcome
-    package var detail: String
-    package var fix: String?
+    public var check: String
+    public var outcome: Outcome
+    public var detail: String
+    public var fix: String?
 
-    package init(check: String, outcome: Outcome, detail: String, fix: String? = nil) {
+    public init(check: String, outcome: Outcome, detail: String, fix: String? = nil) {
         self.check = check
         self.outcome = outcome
         self.detail = detail
@@ -107,10 +107,10 @@ package struct StoreFinding: Sendable, Equatable {
 
     /// Clocks further apart than this are worth a warning: records would be flagged `clockSkew` long
     /// before `--max-skew` (300 s) if they drifted more.
-    package static let clockTolerance: TimeInterval = 30
+    public static let clockTolerance: TimeInterval = 30
 
     /// This machine's clock against another's (`offset` = ours minus theirs).
-    package static func clock(offset: TimeInterval, against reference: String) -> StoreFinding {
+    public static func clock(offset: TimeInterval, against reference: String) -> StoreFinding {
         let seconds = Int(offset.rounded())
         guard abs(offset) > clockTolerance else {
             return StoreFinding(

@@ -3,7 +3,7 @@ import Snapshots
 
 /// Why a store operation failed, whatever the medium. Messages are one lowercase line quoting the store
 /// or record, and never contain credentials (`store` is always a display name).
-package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The store's folder or collection does not exist.
     case storeMissing(store: String)
     /// The store path exists but is not a folder or collection.
@@ -23,7 +23,7 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Anything else, with the medium's own reason.
     case failed(operation: String, target: String, reason: String)
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .storeMissing(let store):
             return "store '\(store)' does not exist"
@@ -48,7 +48,7 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// Whether reading the record again a moment later may succeed: not after a timeout (it would cost
     /// the same wait), a size limit or a file that is not a record.
-    package var mayPassOnReread: Bool {
+    public var mayPassOnReread: Bool {
         switch self {
         case .timedOut, .recordTooLarge, .notARegularFile, .refusedRecord: return false
         default: return true
@@ -58,7 +58,7 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Whether the failure judges the record itself, and stays true while the record is unchanged (too
     /// large, not a regular file): only such a failure may be cached under the record's version. A
     /// timeout, a reset or a refusal says nothing about the next read.
-    package var isVerdictOnRecord: Bool {
+    public var isVerdictOnRecord: Bool {
         switch self {
         case .recordTooLarge, .notARegularFile, .refusedRecord: return true
         default: return false
@@ -66,7 +66,7 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The one-line reason for a problem list, where the file name is already given beside it.
-    package var reasonForProblem: String {
+    public var reasonForProblem: String {
         switch self {
         case .recordTooLarge(_, let size, let limit):
             return "\(size) bytes is over the \(limit / 1024 / 1024) MiB limit; not read"

@@ -10,10 +10,10 @@ import TextSafety
 /// or a fragment (`#`) would turn "the collection" into a file on most servers (`/notes.txt?` is
 /// `/notes.txt`), and `.`/`..` segments would be resolved by the HTTP library into another collection than
 /// the one listed: each is refused before any request.
-package struct StoreLocation: Sendable, Equatable {
+public struct StoreLocation: Sendable, Equatable {
     /// What a backend parsed a `--store` value into, once: the backend opens this value, never the text
     /// again.
-    package enum Target: Sendable, Equatable {
+    public enum Target: Sendable, Equatable {
         /// A folder's path.
         case folder(path: String)
         /// A WebDAV collection's URL, as given (it may carry a user name and password).
@@ -23,25 +23,25 @@ package struct StoreLocation: Sendable, Equatable {
     }
 
     /// The backend that parsed it and opens it (`StoreBackend.name`).
-    package var backend: String
-    package var target: Target
+    public var backend: String
+    public var target: Target
     /// The location for messages, without credentials.
-    package var displayName: String
+    public var displayName: String
 
-    package init(backend: String, target: Target, displayName: String) {
+    public init(backend: String, target: Target, displayName: String) {
         self.backend = backend
         self.target = target
         self.displayName = displayName
     }
 
     /// A folder on a local or mounted file system.
-    package static func directory(path: String) -> StoreLocation {
+    public static func directory(path: String) -> StoreLocation {
         StoreLocation(backend: DirectoryBackend.name, target: .folder(path: path), displayName: path)
     }
 
     /// What the backend opens, as text: a folder's path, a URL as given, `s3://BUCKET/PREFIX/`. Never
     /// shown: `displayName` is.
-    package var address: String {
+    public var address: String {
         switch target {
         case .folder(let path): path
         case .webDAV(let url): url.absoluteString
@@ -50,23 +50,23 @@ package struct StoreLocation: Sendable, Equatable {
     }
 
     /// Why a `--store` value is not a store, in words that fit after the value.
-    package struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
-        package var reason: String
-        package var description: String { reason }
+    public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
+        public var reason: String
+        public var description: String { reason }
 
-        package init(reason: String) {
+        public init(reason: String) {
             self.reason = reason
         }
     }
 
     /// Parses a `--store` value with the standard backends (`StoreRegistry.standard`).
-    package static func parse(_ text: String) throws(ParseError) -> StoreLocation {
+    public static func parse(_ text: String) throws(ParseError) -> StoreLocation {
         try StoreRegistry.standard.parse(text)
     }
 
     /// `text` as a URL without query, fragment, dot segments, encoded `/` or control characters: the
     /// checks every URL-based backend makes.
-    package static func checkedURL(_ text: String) throws(ParseError) -> URL {
+    public static func checkedURL(_ text: String) throws(ParseError) -> URL {
         if text.contains("?") { throw ParseError(reason: "has a query ('?'); a store URL names a collection only") }
         if text.contains("#") {
             throw ParseError(reason: "has a fragment ('#'); a store URL names a collection only")
@@ -88,7 +88,7 @@ package struct StoreLocation: Sendable, Equatable {
     }
 
     /// `url` without user name and password (the one way aggctl strips them, `HTTPRequest.displayURL`).
-    package static func redacting(_ url: URL) -> String {
+    public static func redacting(_ url: URL) -> String {
         HTTPRequest.displayURL(url.absoluteString)
     }
 }

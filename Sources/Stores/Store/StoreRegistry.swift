@@ -3,38 +3,38 @@ import Snapshots
 import TextSafety
 
 /// The kinds of store aggctl knows, found by a `--store` value's scheme.
-package struct StoreRegistry: Sendable {
-    package let backends: [any StoreBackend]
+public struct StoreRegistry: Sendable {
+    public let backends: [any StoreBackend]
 
-    package init(_ backends: [any StoreBackend]) {
+    public init(_ backends: [any StoreBackend]) {
         self.backends = backends
     }
 
     /// Every store aggctl ships: one line per backend.
-    package static let standard = StoreRegistry([
+    public static let standard = StoreRegistry([
         DirectoryBackend(),
         WebDAVBackend(),
         S3Backend(),
     ])
 
     /// The backend that parsed `location`.
-    package func backend(of location: StoreLocation) -> (any StoreBackend)? {
+    public func backend(of location: StoreLocation) -> (any StoreBackend)? {
         backends.first { $0.name == location.backend }
     }
 
     /// Every secret a backend declares, by name and by prefix.
-    package var secretVariables: Set<String> { Set(backends.flatMap(\.secretVariables)) }
-    package var secretPrefixes: [String] { backends.flatMap(\.secretPrefixes) }
+    public var secretVariables: Set<String> { Set(backends.flatMap(\.secretVariables)) }
+    public var secretPrefixes: [String] { backends.flatMap(\.secretPrefixes) }
 
     /// Every scheme, for messages and help ("file, http, https, s3").
-    package var schemes: [String] { backends.flatMap(\.schemes) }
+    public var schemes: [String] { backends.flatMap(\.schemes) }
 
     /// Parses a `--store` value: a path goes to the backend that takes paths, a `scheme://` value to the
     /// backend of that scheme.
     ///
     /// - Throws: `ParseError` for an empty value, control characters, an unknown scheme, or whatever the
     ///   backend refuses.
-    package func parse(_ text: String) throws(StoreLocation.ParseError) -> StoreLocation {
+    public func parse(_ text: String) throws(StoreLocation.ParseError) -> StoreLocation {
         let trimmed = text.trimmingBlanks()
         guard !trimmed.isEmpty else { throw StoreLocation.ParseError(reason: "is empty") }
         guard !SafeText.hasControlCharacters(trimmed) else {

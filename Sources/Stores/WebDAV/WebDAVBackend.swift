@@ -4,11 +4,11 @@ import Snapshots
 
 /// WebDAV collections: `http://` and `https://` URLs, credentials from the URL, the environment or
 /// `~/.netrc` (`WebDAVCredentials`).
-package struct WebDAVBackend: StoreBackend {
-    package static let name = "webdav"
-    package var name: String { Self.name }
-    package var schemes: [String] { ["http", "https"] }
-    package var variables: [(names: String, meaning: String)] {
+public struct WebDAVBackend: StoreBackend {
+    public static let name = "webdav"
+    public var name: String { Self.name }
+    public var schemes: [String] { ["http", "https"] }
+    public var variables: [(names: String, meaning: String)] {
         [
             (
                 "AGGCTL_WEBDAV_USER, AGGCTL_WEBDAV_PASSWORD",
@@ -16,18 +16,18 @@ package struct WebDAVBackend: StoreBackend {
             )
         ]
     }
-    package var secretPrefixes: [String] { ["AGGCTL_WEBDAV_"] }
+    public var secretPrefixes: [String] { ["AGGCTL_WEBDAV_"] }
 
-    package init() {}
+    public init() {}
 
     /// - Throws: `ParseError` for a query, fragment, dot segments or a missing host.
-    package func parse(_ text: String) throws(StoreLocation.ParseError) -> StoreLocation {
+    public func parse(_ text: String) throws(StoreLocation.ParseError) -> StoreLocation {
         let url = try StoreLocation.checkedURL(text)
         guard let host = url.host, !host.isEmpty else { throw StoreLocation.ParseError(reason: "has no host") }
         return StoreLocation(backend: name, target: .webDAV(url), displayName: StoreLocation.redacting(url))
     }
 
-    package func open(_ location: StoreLocation, context: StoreContext) throws -> any RecordStore {
+    public func open(_ location: StoreLocation, context: StoreContext) throws -> any RecordStore {
         let url = try Self.url(of: location)
         var configuration = try context.http()
         configuration.credentials = WebDAVCredentials.resolve(
@@ -38,7 +38,7 @@ package struct WebDAVBackend: StoreBackend {
         return RelistingStore(base: store, namesPath: ListedNames.path(in: cacheFolder, store: location.displayName))
     }
 
-    package func diagnosis(of location: StoreLocation, context: StoreContext) -> any StoreDiagnosis {
+    public func diagnosis(of location: StoreLocation, context: StoreContext) -> any StoreDiagnosis {
         WebDAVDiagnosis(location: location, context: context)
     }
 

@@ -96,5 +96,5 @@ struct WebDAVClaims: EventClaims {
 }
 
 extension WebDAVStore {
-    package var claims: (any EventClaims)? { WebDAVClaims(store: self) }
+    public var claims: (any EventClaims)? { WebDAVClaims(store: self) }
 }

@@ -7,8 +7,8 @@ import Snapshots
 ///
 /// A URL may name only the user and leave the password to the environment or `.netrc`. The environment
 /// wins over `.netrc` because it was set for this run. None of these ever reaches a message.
-package enum WebDAVCredentials {
-    package static func resolve(
+public enum WebDAVCredentials {
+    public static func resolve(
         for url: URL, environment: [String: String], netrcPath: String?
     ) -> HTTPCredentials? {
         resolveWithSource(for: url, environment: environment, netrcPath: netrcPath)?.credentials
@@ -16,7 +16,7 @@ package enum WebDAVCredentials {
 
     /// The credentials and where the password came from, for `doctor` ("the URL", "AGGCTL_WEBDAV_PASSWORD",
     /// the `.netrc` path).
-    package static func resolveWithSource(
+    public static func resolveWithSource(
         for url: URL, environment: [String: String], netrcPath: String?
     ) -> (credentials: HTTPCredentials, source: String)? {
         var user = url.user(percentEncoded: false).flatMap { $0.isEmpty ? nil : $0 }

@@ -15,10 +15,10 @@ import TextSafety
 /// - Changed records are fetched in parallel over reused connections; the size limit is enforced while
 ///   downloading.
 /// - Credentials live in the client, not in URLs: messages name the store without them.
-package struct WebDAVStore: StagingStore {
+public struct WebDAVStore: StagingStore {
     /// The collection's URL, ending in `/`, without userinfo.
-    package let collection: String
-    package let displayName: String
+    public let collection: String
+    public let displayName: String
     let client: HTTPClient
     /// The collection's path, percent-decoded and without a trailing slash, to recognise it in listings.
     private let collectionPath: String
@@ -28,14 +28,14 @@ package struct WebDAVStore: StagingStore {
     /// `StoreTraits`); up to six more reads, 20 to 640 ms apart, see the finished record (under a writer
     /// replacing one record every few milliseconds while the whole suite runs, four were not always
     /// enough). A sweep lists the whole collection, so it is not cheap.
-    package var traits: StoreTraits { StoreTraits(readParallelism: 8, rereadsOfFailedRecords: 6, sweepsCheaply: false) }
+    public var traits: StoreTraits { StoreTraits(readParallelism: 8, rereadsOfFailedRecords: 6, sweepsCheaply: false) }
 
     /// The host and port the collection is on, lower-cased, to recognise it in listings' full-URL hrefs.
     private let authority: String
 
     /// - Parameter url: a collection URL as `StoreLocation.parse` accepts it (no query, fragment or dot
     ///   segments); its userinfo is dropped.
-    package init(url: URL, client: HTTPClient) {
+    public init(url: URL, client: HTTPClient) {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         let scheme = (components?.scheme ?? "http").lowercased()
         let host = components?.percentEncodedHost ?? url.host ?? ""
@@ -50,7 +50,7 @@ package struct WebDAVStore: StagingStore {
         authority = WebDAVListing.authority(scheme: scheme, hostAndPort: host + port)
     }
 
-    package func listRecords() throws -> [RecordInfo] {
+    public func listRecords() throws -> [RecordInfo] {
         // rclone can list a record twice while it is being replaced: one entry per name.
         var seen = Set<String>()
         var records: [RecordInfo] = []
@@ -69,7 +69,7 @@ package struct WebDAVStore: StagingStore {
         return records
     }
 
-    package func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date) {
+    public func removeLeftoverTemporaryFiles(of deviceID: DeviceID, olderThan age: TimeInterval, now: Date) {
         let prefix = "." + deviceID.recordName + "."
         for member in (try? members()) ?? [] where member.name.hasPrefix(prefix) && member.name.hasSuffix(".tmp") {
             guard let modified = member.lastModified.flatMap(HTTPDate.parse), now.timeIntervalSince(modified) > age
@@ -135,7 +135,7 @@ package struct WebDAVStore: StagingStore {
         }
     }
 
-    package func readRecord(named name: String, maximumSize: Int) throws -> Data {
+    public func readRecord(named name: String, maximumSize: Int) throws -> Data {
         let response = try send("read", name, HTTPRequest(url: try url(of: name), maximumBodySize: maximumSize))
         switch response.status {
         case 200: return response.body
@@ -144,7 +144,7 @@ package struct WebDAVStore: StagingStore {
         }
     }
 
-    package func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord {
+    public func stageRecord(_ data: Data, for deviceID: DeviceID) throws -> StagedRecord {
         let staged = StagedRecord(
             deviceID: deviceID, temporaryName: StagedRecord.temporaryName(for: deviceID), contents: data)
         let put = HTTPRequest(
@@ -169,7 +169,7 @@ package struct WebDAVStore: StagingStore {
     /// such an answer the store looks first: the record holding what was staged means the move happened;
     /// the staged file still there means it did not, and the MOVE is sent again (up to the client's
     /// attempts); anything else is reported, with the record left as the server has it.
-    package func commitRecord(_ staged: StagedRecord) throws {
+    public func commitRecord(_ staged: StagedRecord) throws {
         let target = staged.deviceID.recordName
         let move = HTTPRequest(
             method: "MOVE", url: try url(of: staged.temporaryName),
@@ -209,12 +209,12 @@ package struct WebDAVStore: StagingStore {
         }
     }
 
-    package func discardRecord(_ staged: StagedRecord) {
+    public func discardRecord(_ staged: StagedRecord) {
         guard let url = try? url(of: staged.temporaryName) else { return }
         _ = try? client.send(HTTPRequest(method: "DELETE", url: url))
     }
 
-    package func removeRecord(for deviceID: DeviceID) throws {
+    public func removeRecord(for deviceID: DeviceID) throws {
         let name = deviceID.recordName
         let response = try send("remove", name, HTTPRequest(method: "DELETE", url: try url(of: name)))
         guard response.isSuccess || response.status == 404 else { throw failure(response, "remove", name) }

@@ -135,7 +135,7 @@ measure("structure") {
 try measure("decode") {
     var providers = 0
     for (index, file) in files.enumerated() {
-        providers += try RecordCodec.decode(file, fileName: names[index], history: .skip).snapshot.providerCount
+        providers += try RecordCodec.decode(file, fileName: names[index], history: .skip).snapshot.providers.count
     }
     return providers
 }
@@ -175,7 +175,7 @@ try measure("read+dec") {
         close(descriptor)
         providers += try RecordCodec.decode(
             Data(bytesNoCopy: buffer, count: size, deallocator: .none), fileName: names[index], history: .skip
-        ).snapshot.providerCount
+        ).snapshot.providers.count
     }
     return providers
 }
@@ -185,7 +185,7 @@ try measure("map+dec") {
         let (address, size) = mapped(path)
         providers += try RecordCodec.decode(
             Data(bytesNoCopy: address, count: size, deallocator: .none), fileName: names[index], history: .skip
-        ).snapshot.providerCount
+        ).snapshot.providers.count
         munmap(address, size)
     }
     return providers
