@@ -141,7 +141,7 @@ enum StatusCommand {
     private static func runJSON(_ options: Options, context: RunContext) throws -> ExitStatus {
         let merging = try context.storeMerge(options.merge)
         let mergeOptions = options.merge.options(clock: context.clock)
-        let listing = try storeAccess { try merging.list() }
+        let listing = try merging.list()
         let identity = merging.identity(of: listing, options: mergeOptions)
         let templatePath = identity.flatMap { _ in merging.reader.keptFile(.statusDocument) }
         if let identity, let templatePath,
@@ -189,15 +189,6 @@ enum StatusCommand {
             output.write(bytes: document)
             output.write("\n")
             try? StatusTemplate.save(document, marks: json.moments ?? [], key: key, to: path)
-        }
-    }
-
-    /// Runs `body`, turning a store that cannot be read into the command's failure.
-    static func storeAccess<Value>(_ body: () throws -> Value) throws -> Value {
-        do {
-            return try body()
-        } catch let error as StoreError {
-            throw CommandFailure(error.description)
         }
     }
 

@@ -31,8 +31,13 @@ struct StoreMerge: Sendable {
     }
 
     /// Lists the store for a merge with `history` (`StoreReader.list`).
+    /// - Throws: `CommandFailure` when the store cannot be listed: the reading command fails with its line.
     func list(history: HistoryDetail = .skip, realNow: Date = Date()) throws -> StoreReader.Listing {
-        try reader.list(history: history, realNow: realNow)
+        do {
+            return try reader.list(history: history, realNow: realNow)
+        } catch let error as StoreError {
+            throw CommandFailure(error.description)
+        }
     }
 
     func keepNames(of listing: StoreReader.Listing) { reader.keepNames(of: listing) }
@@ -49,7 +54,7 @@ struct StoreMerge: Sendable {
     }
 
     /// Merges the store as it is now (`options.now` may be a chosen moment; `realNow` is the clock's).
-    /// - Throws: `StoreError` when the store cannot be listed.
+    /// - Throws: `CommandFailure` when the store cannot be listed.
     func merge(options: MergeOptions, realNow: Date, history: HistoryDetail = .skip) throws -> Outcome {
         try merge(list(history: history, realNow: realNow), options: options, realNow: realNow, history: history)
     }
@@ -108,9 +113,7 @@ extension RunContext {
     ) throws -> (MergeResult, saveCache: @Sendable () -> Void) {
         let options = settings.options(clock: clock)
         let merging = try storeMerge(settings)
-        let outcome = try StatusCommand.storeAccess {
-            try merging.merge(options: options, realNow: Date(), history: history)
-        }
+        let outcome = try merging.merge(options: options, realNow: Date(), history: history)
         // Freeing a large merge just before the process ends is wasted time.
         keepUntilExit(outcome.result)
         keepUntilExit(outcome.scratch)
