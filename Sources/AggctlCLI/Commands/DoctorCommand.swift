@@ -124,7 +124,7 @@ enum DoctorCommand {
             report(StoreFinding(check: "device id", outcome: .ok, detail: "none yet: the first publish makes one"))
             return
         }
-        let cloneGuard = CloneGuard(stateDirectory: context.stateDirectory, store: location.displayName)
+        let cloneGuard = CloneGuard(cacheFolder: context.cacheFolder, store: location.displayName)
         let name = cloneGuard.remembered()?.deviceName ?? context.hostName()
         switch cloneGuard.check(in: store, deviceID: deviceID, deviceName: name, now: context.clock()) {
         case .otherWriter(let other):

@@ -165,7 +165,7 @@ enum PublishCommand {
         let data = try RecordCodec.encode(snapshot, pretty: false)
         guard let location else { throw CommandFailure("publish needs --store S to write the record") }
         let store = try context.openStore(location)
-        let cloneGuard = CloneGuard(stateDirectory: context.stateDirectory, store: location.displayName)
+        let cloneGuard = CloneGuard(cacheFolder: context.cacheFolder, store: location.displayName)
         // A store with nothing in it yet is new: said once, since a typo in a cron line would otherwise
         // publish to the wrong place for good. Looked at only on this machine's first publish there (no
         // memory of a write): every later one would pay a listing for nothing.

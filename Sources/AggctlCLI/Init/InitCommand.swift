@@ -127,11 +127,8 @@ enum InitCommand {
             return
         }
         do {
-            let folder = String(
-                context.configFile[..<(context.configFile.lastIndex(of: "/") ?? context.configFile.startIndex)])
-            try FileSystem.createFolders(folder)
-            // 0600: a notify line may hold a webhook's secret path.
-            try AtomicFile.write(Data(text.utf8), to: context.configFile, mode: 0o600)
+            // Private (0600, its folder 0700 when made): a notify line may hold a webhook's secret path.
+            try AtomicFile.writePrivate(Data(text.utf8), to: context.configFile)
         } catch {
             throw CommandFailure("cannot write the config '\(context.configFile)': \(error.reason)")
         }

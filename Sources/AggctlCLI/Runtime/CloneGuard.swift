@@ -31,8 +31,8 @@ struct CloneGuard {
         String(data.withUnsafeBytes { BinaryWriter.fnv1a($0) }, radix: 16)
     }
 
-    init(stateDirectory: String, store: String) {
-        path = KeptFile.publishedRecord.path(in: stateDirectory + "/cache", store: store)
+    init(cacheFolder: String, store: String) {
+        path = KeptFile.publishedRecord.path(in: cacheFolder, store: store)
     }
 
     func remembered() -> Written? {
