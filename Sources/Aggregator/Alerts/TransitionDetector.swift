@@ -1,4 +1,5 @@
 import Portable
+import Snapshots
 
 /// Edge-triggered detection of windows running out and coming back (the alert rules), for every window
 /// of an account: the session, the weekly window and each limit.

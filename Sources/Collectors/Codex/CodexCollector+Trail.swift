@@ -14,8 +14,8 @@ extension CodexCollector {
     /// At most this many samples a file keeps (a week of events every 5 minutes is 2016).
     static let trailBudget = 2000
 
-    /// Appends `sample` unless it says nothing new: under a percent's move, the same resets, within half an
-    /// hour of the last one kept (the history's own rule, `SamplingRule`, keeps the same).
+    /// Appends `sample` unless it says nothing new by the history's own rule (`SamplingRule`): neither
+    /// window moved a point or changed its reset, within half an hour of the last one kept.
     static func keep(_ sample: LimitSample, in trail: inout [LimitSample]) {
         if let last = trail.last {
             guard sample.at > last.at else { return }
@@ -23,14 +23,14 @@ extension CodexCollector {
                 switch (a, b) {
                 case (nil, nil): return false
                 case (let a?, let b?):
-                    return abs(a.usedPercent - b.usedPercent) >= 1
-                        || abs((a.resetsAt ?? .distantPast).timeIntervalSince(b.resetsAt ?? .distantPast)) >= 60
+                    return abs(a.usedPercent - b.usedPercent) >= SamplingRule.minimumMove
+                        || !SamplingRule.sameReset(a.resetsAt, b.resetsAt)
                 default: return true
                 }
             }
             let quiet =
                 !moved(sample.session, last.session) && !moved(sample.weekly, last.weekly)
-                && sample.at.timeIntervalSince(last.at) < 30 * 60
+                && sample.at.timeIntervalSince(last.at) < SamplingRule.keepAlive
             if quiet { return }
         }
         trail.append(sample)

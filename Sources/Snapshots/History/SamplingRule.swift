@@ -1,8 +1,8 @@
 import Portable
-import Snapshots
 
 /// When a publisher keeps a sample of a window, and which of its samples go into a record (docs/format.md,
-/// "History").
+/// "History"): part of the record format, so that the history and the collectors' trails of what the
+/// logs held (`CodexCollector.keep`) keep by the same rule.
 ///
 /// Kept: a sample when the used percent moved by 1 point or more since the last sample, when the reset
 /// time changed, or when 30 minutes have passed while figures keep arriving. Written: the last 14 days,
