@@ -31,7 +31,8 @@ enum PrometheusText {
         var depleted: Bool
     }
 
-    /// The exposition text's bytes (UTF-8), written as they go: no string made for a line or a number.
+    /// The exposition text's bytes (UTF-8), written as they go (`ByteOutput`): no string made for a line or a
+    /// whole number.
     static func render(_ result: MergeResult) -> [UInt8] {
         var pool: [UInt8] = []
         pool.reserveCapacity(80 * result.accounts.count)
@@ -61,22 +62,33 @@ enum PrometheusText {
                 tokensToday: account.tokens?.today.map(Double.init), costToday: account.costUSD?.today,
                 blocked: account.blocked, windows: windows)
         }
-        var text: [UInt8] = []
-        text.reserveCapacity(200 * series.count * 4 + 80 * result.devices.count)
+        let text = ByteOutput(capacity: 200 * series.count * 4 + 80 * result.devices.count, sink: nil)
+        func put(_ bytes: [UInt8], _ range: Range<Int>? = nil) {
+            bytes.withUnsafeBufferPointer { all in
+                let range = range ?? 0..<all.count
+                if let base = all.baseAddress { text.bytes(base + range.lowerBound, range.count) }
+            }
+        }
         func header(_ name: String, _ help: String) {
-            appendUTF8("# HELP \(name) \(help)\n# TYPE \(name) gauge\n", to: &text)
+            var header = "# HELP \(name) \(help)\n# TYPE \(name) gauge\n"
+            header.withUTF8 { text.pass(UnsafeRawBufferPointer($0)) }
         }
         func line(_ name: [UInt8], _ labels: Range<Int>, _ more: Range<Int>? = nil, value: Double) {
-            text += name
+            put(name)
             if !labels.isEmpty {
-                text.append(UInt8(ascii: "{"))
-                text += pool[labels]
-                if let more { text += pool[more] }
-                text.append(UInt8(ascii: "}"))
+                text.byte(UInt8(ascii: "{"))
+                put(pool, labels)
+                if let more { put(pool, more) }
+                text.byte(UInt8(ascii: "}"))
             }
-            text.append(UInt8(ascii: " "))
-            append(value, to: &text)
-            text.append(UInt8(ascii: "\n"))
+            text.byte(UInt8(ascii: " "))
+            // Whole numbers (nearly every value: times, counts, 0 and 1) digit by digit, no string made.
+            if value == value.rounded(), abs(value) < 1e15 {
+                text.integer(Int(value))
+            } else {
+                put(Array(number(value).utf8))
+            }
+            text.byte(UInt8(ascii: "\n"))
         }
         /// A family of one series a window of every account (`value` nil: none for that window).
         func windowFamily(_ name: String, _ help: String, _ value: (Window) -> Double?) {
@@ -126,7 +138,9 @@ enum PrometheusText {
         ) { $0.blocked ? 1 : 0 }
         header("aggctl_record_problems", "Records or entries in the store that could not be read as they are.")
         line(Array("aggctl_record_problems".utf8), 0..<0, value: Double(result.problems.count))
-        return text
+        var bytes: [UInt8] = []
+        text.withBytes { bytes = Array($0) }
+        return bytes
     }
 
     /// `string`'s bytes appended, copied whole (appending a `String.UTF8View` goes a byte at a time).
@@ -143,34 +157,6 @@ enum PrometheusText {
         labels.append(UInt8(ascii: "\""))
         appendUTF8(escape(value), to: &labels)
         labels.append(UInt8(ascii: "\""))
-    }
-
-    /// `number(value)`'s text, whole numbers written digit by digit (nearly every value: times, counts,
-    /// 0 and 1) without making a string for each.
-    static func append(_ value: Double, to text: inout [UInt8]) {
-        guard value == value.rounded(), abs(value) < 1e15 else {
-            text += number(value).utf8
-            return
-        }
-        var whole = Int64(value)
-        if whole < 0 {
-            text.append(UInt8(ascii: "-"))
-            whole = -whole
-        }
-        var digits:
-            (
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                UInt8, UInt8
-            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[15 - count] = UInt8(ascii: "0") + UInt8(whole % 10)
-                whole /= 10
-                count += 1
-            } while whole > 0
-            text += buffer[(16 - count)...]
-        }
     }
 
     /// A label value: one safe line that tells every two values apart, then the exposition format's escapes.
