@@ -65,18 +65,27 @@ public enum SafeText {
     ///
     /// - Parameter quotes: also `"` and `'`, for text that may stand in an attribute's value (a page).
     public static func markup(_ text: String, quotes: Bool = false) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"" where quotes: out += "&quot;"
-            case "'" where quotes: out += "&#39;"
-            default: out.append(character)
+        // Byte by byte, not character by character: a combining mark after `"` makes one character that
+        // is not `"`, and let the quote end an attribute. In UTF-8 these bytes are never part of another
+        // character's bytes.
+        func special(_ byte: UInt8) -> Bool {
+            byte == 0x26 || byte == 0x3C || byte == 0x3E || (quotes && (byte == 0x22 || byte == 0x27))
+        }
+        // Most text has nothing to replace: one pass over its bytes tells.
+        guard text.utf8.contains(where: special) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 16)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x26: out += "&amp;".utf8
+            case 0x3C: out += "&lt;".utf8
+            case 0x3E: out += "&gt;".utf8
+            case 0x22 where quotes: out += "&quot;".utf8
+            case 0x27 where quotes: out += "&#39;".utf8
+            default: out.append(byte)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Whether `text` may go into an HTTP header or a credential option as it is: no CR, LF or NUL, which

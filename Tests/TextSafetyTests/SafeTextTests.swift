@@ -39,6 +39,12 @@ struct SafeTextTests {
         #expect(
             SafeText.markup("<a href=\"http://x\">click</a> & <img src=x>")
                 == "&lt;a href=\"http://x\"&gt;click&lt;/a&gt; &amp; &lt;img src=x&gt;")
+        // A combining mark makes one character with the quote or bracket before it: they are replaced all
+        // the same, or a quote so dressed would end the attribute a record's text stands in.
+        #expect(
+            SafeText.markup("x\"\u{301} style=\"y\" <\u{301}b>\u{301}", quotes: true)
+                == "x&quot;\u{301} style=&quot;y&quot; &lt;\u{301}b&gt;\u{301}")
+        #expect(SafeText.markup("Ünïcode, plain", quotes: true) == "Ünïcode, plain")
     }
 
     @Test("CR, LF and NUL make a header value unsafe; other text is fine")
