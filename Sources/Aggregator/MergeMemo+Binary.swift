@@ -10,7 +10,9 @@ extension MergeMemo {
     /// 6: accounts grouped by the bytes of their e-mails (a memo of 5 may hold two of them as one).
     /// 7: limits in place of per-model weeks, each device's `lastUpdated` (today's figures are judged
     /// by it).
-    static let format: UInt32 = 7
+    /// 8: the windows' history and each device's days (a merge of a read with full history is kept
+    /// too); the newest moment counts samples.
+    static let format: UInt32 = 8
     /// Accounts are stored in this many independent chunks, so loading decodes them on every core.
     static let accountChunks = 8
 
@@ -138,7 +140,6 @@ extension BinaryWriter {
             out.optionalDouble(cost.today)
             out.optionalDouble(cost.last30Days)
         }
-        // Per-day ledgers are not kept: merges that feed a memo read no history.
         u32(UInt32(account.perDevice.count))
         for ledger in account.perDevice {
             device(ledger.deviceID)
@@ -147,6 +148,16 @@ extension BinaryWriter {
             optionalInt(ledger.tokens30Days)
             optionalDouble(ledger.costTodayUSD)
             optionalDouble(ledger.cost30DaysUSD)
+            u32(UInt32(ledger.daily.count))
+            for day in ledger.daily {
+                string(day.date)
+                int(day.tokens)
+                optionalDouble(day.costUSD)
+            }
+        }
+        optionally(account.history) { out, history in
+            out.samples(history.session)
+            out.samples(history.weekly)
         }
         u8((account.stale ? 1 : 0) | (account.clockSkew ? 2 : 0))
         optionalString(account.error)
@@ -204,17 +215,25 @@ extension BinaryReader {
             DeviceLedger(
                 deviceID: try device(devices), lastUpdated: try date(), tokensToday: try optionalInt(),
                 tokens30Days: try optionalInt(), costTodayUSD: try optionalDouble(),
-                cost30DaysUSD: try optionalDouble(), daily: [])
+                cost30DaysUSD: try optionalDouble(),
+                daily: try (0..<(try count())).map { _ in
+                    DailyTokens(date: try string(), tokens: try int(), costUSD: try optionalDouble())
+                })
+        }
+        let history = try optionally { reader in
+            MergedHistory(session: try reader.samples(), weekly: try reader.samples())
         }
         let flags = try u8()
         let error = try optionalString()
         let errorDeviceID = try optionally { try $0.device(devices) }
         let trend = try optionally { try $0.trend() }
-        return MergedAccount(
+        var account = MergedAccount(
             key: key, providerID: providerID, accountEmail: accountEmail, plan: plan, session: session, weekly: weekly,
             limits: limits, deviceID: deviceID, deviceName: deviceName, lastUpdated: lastUpdated,
             seenOn: seenOn, tokens: tokens, costUSD: cost, perDevice: perDevice, stale: flags & 1 != 0,
             clockSkew: flags & 2 != 0, error: error, errorDeviceID: errorDeviceID, weeklyTrend: trend)
+        account.history = history
+        return account
     }
 }
 
@@ -231,7 +250,24 @@ extension BinaryWriter {
     }
 }
 
+extension BinaryWriter {
+    fileprivate mutating func samples(_ samples: [UsageSample]) {
+        u32(UInt32(samples.count))
+        for sample in samples {
+            date(sample.at)
+            double(sample.usedPercent)
+            optionalDate(sample.resetsAt)
+        }
+    }
+}
+
 extension BinaryReader {
+    fileprivate mutating func samples() throws -> [UsageSample] {
+        try (0..<(try count())).map { _ in
+            UsageSample(at: try date(), usedPercent: try double(), resetsAt: try optionalDate())
+        }
+    }
+
     fileprivate mutating func optionally<Value>(_ read: (inout BinaryReader) throws -> Value) throws -> Value? {
         switch try u8() {
         case 0: return nil

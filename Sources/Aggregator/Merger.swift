@@ -25,6 +25,7 @@ public enum Merger {
         // The group of each candidate, in candidate order; gathered per group below.
         var groupOfCandidate: [Int] = []
         groupOfCandidate.reserveCapacity(candidates.capacity)
+        var newest: Date?
         for recordIndex in records.indices {
             let deviceID = records[recordIndex].snapshot.deviceID
             let generatedAt = records[recordIndex].snapshot.generatedAt
@@ -36,6 +37,7 @@ public enum Merger {
                 // Read in place: a copy of the entry retains and releases each of its fields.
                 let lastUpdated = records[recordIndex].snapshot.providers[entryIndex].lastUpdated
                 let hasWindows = records[recordIndex].snapshot.providers[entryIndex].hasWindows
+                newest = max(newest ?? lastUpdated, records[recordIndex].snapshot.providers[entryIndex].newestMoment)
                 // Grouped by hashing; only the distinct keys are sorted below (sorting every entry by key
                 // compared strings tens of thousands of times on a large store).
                 let group: Int
@@ -102,7 +104,7 @@ public enum Merger {
 
         return MergeResult(
             now: options.now, accounts: accounts, devices: summaries, problems: contents.problems,
-            newestEntry: candidates.map(\.lastUpdated).max())
+            newestEntry: newest)
     }
 
     /// A provider entry competing to speak for its account: where it is, and what ranks it. Plain values
@@ -269,7 +271,8 @@ public struct MergeResult: Sendable, Equatable {
     /// Sorted by deviceID.
     public var devices: [DeviceSummary]
     public var problems: [RecordProblem]
-    /// The newest `lastUpdated` of any entry: tells whether clock skew could have decided a winner.
+    /// The newest moment any entry carries (its `lastUpdated`, its samples, its trend's points): tells
+    /// whether clock skew could have decided a winner, or left out a sample.
     public var newestEntry: Date?
 
     public init(
@@ -285,8 +288,9 @@ public struct MergeResult: Sendable, Equatable {
 
     /// The same merge judged at another moment: staleness and `now` follow `options`.
     ///
-    /// - Returns: nil when clock skew may decide a winner at either moment (an entry dated past the
-    ///   tolerance), because then the winners themselves could differ and only a full merge is right.
+    /// - Returns: nil when clock skew may decide a winner or a sample at either moment (an entry or a
+    ///   sample dated past the tolerance), because then the merge itself could differ and only a full
+    ///   merge is right.
     public func reevaluated(_ options: MergeOptions, mergedWith original: MergeOptions) -> MergeResult? {
         if let newest = newestEntry {
             guard newest.timeIntervalSince(original.now) <= original.maxSkew,

@@ -21,14 +21,31 @@ public enum AtomicFile {
     ///   - durable: also flush the file and its folder, so the new content survives a power cut; without
     ///     it a crash can leave the old content or none, never a mixture.
     public static func write(_ data: Data, to path: String, mode: mode_t = 0o600, durable: Bool = false) throws {
+        try write(to: path, mode: mode, durable: durable) { descriptor in
+            data.withUnsafeBytes { Descriptor.writeAll(descriptor, $0) }
+        }
+    }
+
+    /// Writes what `contents` writes to the descriptor it is given, atomically: a large output is sent on
+    /// as it is made instead of whole from memory.
+    ///
+    /// - Parameter contents: writes the file; returns 0, or the `errno` of a write that failed. When it
+    ///   throws or fails, the target is left as it was and the temporary file removed.
+    public static func write(
+        to path: String, mode: mode_t = 0o600, durable: Bool = false, contents: (Int32) throws -> Int32
+    ) throws {
         let temporary = "\(path).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw failure("create", temporary) }
         var failed: Error?
-        let code = data.withUnsafeBytes { Descriptor.writeAll(descriptor, $0) }
-        if code != 0 {
-            errno = code
-            failed = failure("write", temporary)
+        do {
+            let code = try contents(descriptor)
+            if code != 0 {
+                errno = code
+                failed = failure("write", temporary)
+            }
+        } catch {
+            failed = error
         }
         if failed == nil && durable && fsync(descriptor) != 0 { failed = failure("flush", temporary) }
         if close(descriptor) != 0 && failed == nil { failed = failure("close", temporary) }

@@ -76,6 +76,42 @@ struct MergeMemoTests {
         #expect(MergeMemo.load(from: path, store: "/s", readerVersion: "v", fingerprint: 7) == nil)
     }
 
+    @Test("a merge with history keeps its samples and days; a sample past the skew tolerance is never kept out")
+    func historyKept() throws {
+        var entry = Records.entry(
+            at: "2026-11-30T11:50:00Z", weeklyUsed: 30,
+            daily: [
+                DailyTokens(date: "2026-11-29", tokens: 10, costUSD: 0.5), DailyTokens(date: "2026-11-30", tokens: 7),
+            ])
+        entry.weeklySamples = [
+            UsageSample(at: Records.date("2026-11-30T10:00:00Z"), usedPercent: 20),
+            UsageSample(
+                at: Records.date("2026-11-30T11:00:00Z"), usedPercent: 25,
+                resetsAt: Records.date("2026-12-03T00:00:00Z")),
+        ]
+        entry.sessionSamples = [UsageSample(at: Records.date("2026-11-30T11:40:00Z"), usedPercent: 5)]
+        let result = merged([entry], options: noon)
+        #expect(result.accounts[0].history?.weekly.count == 2)
+        let root = TemporaryDirectory("aggctl-memo-history")
+        let memo = MergeMemo(store: "/s", readerVersion: "v", fingerprint: 9, options: noon, result: result)
+        try memo.save(to: root.file("m"))
+        let loaded = try #require(MergeMemo.load(from: root.file("m"), store: "/s", readerVersion: "v"))
+        #expect(loaded.result == result)
+        #expect(loaded.result.accounts[0].perDevice[0].daily.count == 2)
+
+        // A sample 4 minutes after its entry (records allow 5) and past noon's tolerance of 1 minute: merged
+        // at noon it is left out, so the memo cannot stand for a later moment that would show it.
+        entry.weeklySamples!.append(UsageSample(at: Records.date("2026-11-30T12:01:30Z"), usedPercent: 26))
+        entry.lastUpdated = Records.date("2026-11-30T11:57:30Z")
+        let tight = MergeOptions(now: noon.now, maxSkew: 60)
+        let skewed = merged([entry], options: tight)
+        #expect(skewed.accounts[0].history?.weekly.count == 2)
+        let kept = MergeMemo(store: "/s", readerVersion: "v", fingerprint: 9, options: tight, result: skewed)
+        let later = MergeOptions(now: Records.date("2026-11-30T12:05:00Z"), maxSkew: 60)
+        #expect(kept.result(for: 9, options: later) == nil)
+        #expect(merged([entry], options: later).accounts[0].history?.weekly.count == 3)
+    }
+
     @Test("a sealed memo naming a device by an id no record could have is ignored, not believed")
     func deviceIDsCheckedOnLoad() throws {
         let root = TemporaryDirectory("aggctl-memo-ids")

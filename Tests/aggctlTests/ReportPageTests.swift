@@ -59,54 +59,26 @@ struct ReportPageTests {
         return Merger.merge(StoreContents(records: records), options: MergeOptions(now: Records.date(now)))
     }
 
-    @Test("the daily bars kept from the last rendering are reused only while their figures and days stand")
-    func memoReusesWhatDidNotChange() throws {
-        let memo = ReportMemo()
-        let first = ReportPage(result: result(tokensOnLastDay: 5), days: 7, memo: memo).render()
-        memo.finishRendering()
-        #expect(first == ReportPage(result: result(tokensOnLastDay: 5), days: 7).render(), "the same page")
-        #expect(memo.hits == 0 && memo.misses == 2)
-        let again = ReportPage(result: result(tokensOnLastDay: 5), days: 7, memo: memo).render()
-        memo.finishRendering()
-        #expect(again == first && memo.hits == 2 && memo.misses == 2)
-        // One device's figures changed: its account's bars are drawn anew, the other's reused.
-        let changed = ReportPage(result: result(tokensOnLastDay: 6), days: 7, memo: memo).render()
-        memo.finishRendering()
-        #expect(changed == ReportPage(result: result(tokensOnLastDay: 6), days: 7).render())
-        #expect(memo.hits == 3 && memo.misses == 3)
-        // A new UTC day moves every bar: nothing is reused.
-        let nextDay = ReportPage(
-            result: result(tokensOnLastDay: 6, now: "2026-12-01T00:30:00Z"), days: 7, memo: memo
-        ).render()
-        #expect(memo.hits == 3 && memo.misses == 5)
-        #expect(
-            nextDay == ReportPage(result: result(tokensOnLastDay: 6, now: "2026-12-01T00:30:00Z"), days: 7).render())
-
-        // Kept between runs: saved, loaded, reused; a damaged file is no memo.
-        let folder = TemporaryDirectory("aggctl-report-memo")
-        let path = folder.file("memo")
-        memo.finishRendering()
-        memo.save(to: path, readerVersion: "test")
-        let loaded = ReportMemo.load(from: path, readerVersion: "test")
-        _ = ReportPage(result: result(tokensOnLastDay: 6, now: "2026-12-01T00:30:00Z"), days: 7, memo: loaded).render()
-        #expect(loaded.hits == 2 && loaded.misses == 0)
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        bytes[bytes.count / 2] ^= 0xFF
-        try bytes.write(to: URL(fileURLWithPath: path))
-        let damaged = ReportMemo.load(from: path, readerVersion: "test")
-        _ = ReportPage(result: result(tokensOnLastDay: 6, now: "2026-12-01T00:30:00Z"), days: 7, memo: damaged).render()
-        #expect(damaged.hits == 0 && damaged.misses == 2)
-        #expect(ReportMemo.load(from: path + ".none", readerVersion: "other").hits == 0)
-    }
-
-    @Test("a kept piece is given back only for the same source, byte for byte")
-    func memoComparesTheSource() {
-        let memo = ReportMemo()
-        #expect(memo.piece(source: [1, 2, 3]) { "victim's bars" } == "victim's bars")
-        // Another account's figures, one byte apart.
-        #expect(memo.piece(source: [1, 2, 4]) { "its own bars" } == "its own bars")
-        #expect(memo.piece(source: [1, 2, 4]) { "drawn again" } == "its own bars")
-        #expect(memo.piece(source: [1, 2, 3]) { "drawn again" } == "victim's bars")
-        #expect(memo.hits == 2 && memo.misses == 2)
+    @Test("a coordinate is written as Swift prints the number rounded to hundredths, digit for digit")
+    func coordinatesAsSwiftPrintsThem() {
+        // The way the page wrote them before it wrote bytes: Swift's shortest text of the rounded number.
+        func printed(_ value: Double) -> String {
+            let rounded = (value * 100).rounded() / 100
+            if rounded.magnitude < 9e18, rounded == rounded.rounded() { return String(Int(rounded)) }
+            return String(rounded)
+        }
+        var values: [Double] = [0, -0.0, 0.004, 0.005, -0.005, 0.1, 0.01, 99.995, 1e10, -1e10, 123_456_789.125, 1e300]
+        values += [.infinity, -.infinity, .nan, .ulpOfOne, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
+        for hundredths in stride(from: -300_000, through: 3_000_000, by: 7) {
+            values.append(Double(hundredths) / 100)
+            values.append(Double(hundredths) / 100 + 0.004_9)
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200_000 {
+            values.append(Double.random(in: -1e9...1e9, using: &generator))
+            values.append(Double.random(in: 0...640, using: &generator))
+        }
+        let differing = values.filter { HTML.number($0) != printed($0) }
+        #expect(differing.isEmpty, "\(differing.prefix(5).map { "\($0): \(HTML.number($0)) vs \(printed($0))" })")
     }
 }

@@ -260,13 +260,6 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
                 fatalError("a listing memo written back does not read back")
             }
         }
-        // The report's kept daily bars: read whole or refused, never a trap.
-        let memoPath = NSTemporaryDirectory() + "aggctl-fuzz-report-memo-\(getpid())"
-        if (try? sealed(ReportMemo.magic, ReportMemo.format, store: nil).write(to: URL(fileURLWithPath: memoPath)))
-            != nil
-        {
-            _ = ReportMemo.load(from: memoPath, readerVersion: "fuzz")
-        }
     case "pipeline":
         guard let record = try? FastRecordDecoder.decode(bytes, fileName: "fuzz.json", history: .full) else { break }
         var copy = record.snapshot

@@ -59,17 +59,11 @@ enum ReportCommand {
             guard let current = account.weekly, let history = weekly[key] else { continue }
             forecasts[key] = WeeklyForecast.make(history: history, current: current, now: result.now)
         }
-        // The daily bars drawn by the last run are reused where their figures did not change.
-        let memoPath = KeptFile.reportBars.path(in: context.cacheFolder, store: options.merge.location.displayName)
-        let readerVersion = "aggctl \(Aggctl.version)"
-        let memo = ReportMemo.load(from: memoPath, readerVersion: readerVersion)
         let page = ReportPage(
-            result: result, days: days, forecasts: forecasts, memo: memo,
-            zone: ZoneInfo.local(environment: context.environment)
-        ).render()
-        memo.finishRendering()
-        memo.save(to: memoPath, readerVersion: readerVersion)
-        try out.write(Data(page.utf8), console: context.console)
+            result: result, days: days, forecasts: forecasts, zone: ZoneInfo.local(environment: context.environment))
+        try out.stream(console: context.console) { sink in
+            page.write(to: ByteOutput(capacity: ByteOutput.streamingPiece + 64 * 1024, sink: sink))
+        }
         if case .file(let path) = out, context.console.errorsAreTerminal {
             context.console.note("wrote the report of \(result.accounts.count) account(s) to '\(path)'")
         }
@@ -89,7 +83,10 @@ enum ReportCommand {
         case .damaged(let aside):
             context.console.warn("archive '\(path)' is damaged; set aside as '\(aside)', starting afresh")
         }
+        let before = archive
         let known = archive.absorb(result.accounts, now: result.now, maxSkew: maxSkew)
+        // A store that did not change since the last report leaves the archive as it was: not written again.
+        guard archive != before else { return known }
         do {
             try archive.save(to: path)
         } catch {

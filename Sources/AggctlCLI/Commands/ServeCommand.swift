@@ -146,10 +146,9 @@ enum ServeCommand {
         defer { stop.cancel() }
         // A read every --refresh seconds from the start of the last one: never more often, and not less
         // often for the time a read takes (under load, most of a second at 1000 records).
-        let memo = ReportMemo()
         while !stop.isRequested {
             let started = Date()
-            merge(options, context: context, into: state, memo: memo)
+            merge(options, context: context, into: state)
             stop.wait(max(0.05, options.refresh - Date().timeIntervalSince(started)))
         }
         server.stop()
@@ -157,7 +156,7 @@ enum ServeCommand {
     }
 
     /// One read of the store and the views made from it; a store that cannot be read leaves the last views.
-    static func merge(_ options: Options, context: RunContext, into state: ServedState, memo: ReportMemo) {
+    static func merge(_ options: Options, context: RunContext, into state: ServedState) {
         let failure: String
         do {
             let (result, finish) = try context.merged(options.merge, history: .full)
@@ -165,7 +164,7 @@ enum ServeCommand {
             if state.current.error != nil { context.console.note("the store can be read again") }
             state.publish(
                 ServedViews(
-                    result: result, refresh: Int(options.refresh), tokenRequired: options.token != nil, memo: memo))
+                    result: result, refresh: Int(options.refresh), tokenRequired: options.token != nil))
             return
         } catch let error as CommandFailure {
             failure = error.message

@@ -131,6 +131,53 @@ final class ByteOutput {
         count += length
     }
 
+    /// `value` rounded to hundredths, as Swift prints that `Double` (the shortest text that reads back
+    /// the same): an integer without `.0`, else one or two decimals; a report's coordinates. Below 10^10
+    /// hundredths the shortest text of a number of hundredths is that number's decimal, so the digits are
+    /// written directly; `ReportPageTests` holds the two ways to the same bytes.
+    func number(_ value: Double) {
+        let hundredths = (value * 100).rounded()
+        guard hundredths.magnitude < 1e10 else {
+            let rounded = hundredths / 100
+            // Integers print without `.0` while an `Int` holds them; beyond, and NaN, as Swift prints them.
+            if rounded.magnitude < 9e18, rounded == rounded.rounded() { return integer(Int(rounded)) }
+            var text = String(rounded)
+            return text.withUTF8 { bytes($0.baseAddress!, $0.count) }
+        }
+        reserve(16)
+        var magnitude = Int(hundredths.magnitude)
+        let fraction = magnitude % 100
+        magnitude /= 100
+        // The whole part's digits counted first, so that each goes straight to its place.
+        var digits = 1
+        var power = 10
+        while magnitude >= power {
+            digits += 1
+            power &*= 10
+        }
+        let target = start + count
+        var at = digits
+        if hundredths < 0 {
+            target[0] = UInt8(ascii: "-")
+            at += 1
+        }
+        let end = at
+        repeat {
+            at -= 1
+            target[at] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
+            magnitude /= 10
+        } while magnitude > 0
+        count += end
+        guard fraction != 0 else { return }
+        target[end] = UInt8(ascii: ".")
+        target[end + 1] = UInt8(truncatingIfNeeded: fraction / 10) &+ 0x30
+        count += 2
+        if fraction % 10 != 0 {
+            target[end + 2] = UInt8(truncatingIfNeeded: fraction % 10) &+ 0x30
+            count += 1
+        }
+    }
+
     func date(_ value: Date) {
         reserve(RFC3339.maximumLength)
         count += RFC3339.write(value, into: start + count)

@@ -35,16 +35,30 @@ enum OutputTarget: Equatable {
     /// Writes `bytes` to the target: the file atomically; standard output as any command's data (a write
     /// that does not arrive there makes the run fail in `Aggctl.run`).
     func write(_ bytes: Data, console: Console) throws {
+        try stream(console: console) { sink in
+            bytes.withUnsafeBytes { sink.write(bytes: $0) }
+        }
+    }
+
+    /// Sends what `produce` writes into its sink to the target as it comes: standard output, or the file
+    /// through a temporary one beside it, renamed over the path only when every byte was written.
+    func stream(console: Console, _ produce: (any TextSink) throws -> Void) throws {
         switch self {
         case .standardOutput:
-            bytes.withUnsafeBytes { console.output.write(bytes: $0) }
+            try produce(console.output)
         case .file(let path):
             // Looked at again: the path may have become something else since the run began.
             if case .failure(let refusal) = OutputTarget.resolve(path) {
                 throw CommandFailure("cannot write --out '\(path)': it \(refusal.reason)")
             }
             do {
-                try AtomicFile.write(bytes, to: path, mode: 0o644)
+                try AtomicFile.write(to: path, mode: 0o644) { descriptor in
+                    let sink = FileDescriptorSink(descriptor: descriptor)
+                    try produce(sink)
+                    return sink.failure ?? 0
+                }
+            } catch let failure as CommandFailure {
+                throw failure
             } catch {
                 throw CommandFailure("cannot write --out '\(path)': \(error)")
             }

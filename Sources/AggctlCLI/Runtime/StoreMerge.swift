@@ -60,12 +60,10 @@ struct StoreMerge: Sendable {
     }
 
     /// Merges the records of `listing` (from `list()`, just now).
-    ///
-    /// - Parameter history: `.full` (for `report`) is never memoized: no memo holds history.
     func merge(
         _ listing: StoreReader.Listing, options: MergeOptions, realNow: Date, history: HistoryDetail = .skip
     ) -> Outcome {
-        let memoPath = history == .full ? nil : reader.keptFile(.mergeMemo, history: history)
+        let memoPath = reader.keptFile(.mergeMemo, history: history)
         let identity = identity(of: listing, options: options, history: history)
         if let identity, let memoPath,
             let memo = MergeMemo.load(

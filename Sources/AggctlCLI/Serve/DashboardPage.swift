@@ -16,8 +16,6 @@ struct DashboardPage {
     /// False for the shell: no account, no name, no figure.
     var withFigures: Bool
     var tokenRequired: Bool
-    /// The report's pieces from the last read, reused where their figures did not change.
-    var memo: ReportMemo? = nil
 
     /// The page's policy: the report's, plus the one script from this server and its requests to it. No
     /// form is ever sent: the token form is the script's to read, and with scripts off a submitted form
@@ -63,8 +61,9 @@ struct DashboardPage {
                 <div id="report"><p class="meta">History and devices as of \(now), when the page was loaded; \
                 the accounts above stay current.</p>
                 """
-            html += ReportPage(result: result, days: 7, memo: memo).sections() + "</div>\n"
-            memo?.finishRendering()
+            let sections = ByteOutput(capacity: 64 * 1024 + result.accounts.count * 12 * 1024, sink: nil)
+            ReportPage(result: result, days: 7).writeSections(to: sections)
+            html += sections.text + "</div>\n"
         }
         return html + "</body>\n</html>\n"
     }

@@ -27,7 +27,7 @@ struct ServedViews: Sendable {
 
     /// The views of `result`; `refresh` is the page's poll interval, `tokenRequired` whether it asks for
     /// the token.
-    init(result: MergeResult, refresh: Int, tokenRequired: Bool, memo: ReportMemo? = nil) {
+    init(result: MergeResult, refresh: Int, tokenRequired: Bool) {
         var json = JSONWriter(capacity: 64 * 1024 + result.accounts.count * 2048)
         StatusReport.status(result, to: &json)
         var document: [UInt8] = []
@@ -37,7 +37,7 @@ struct ServedViews: Sendable {
         metrics = View(
             PrometheusText.render(result), contentType: "text/plain; version=0.0.4; charset=utf-8")
         let page = DashboardPage(
-            result: result, refresh: refresh, withFigures: true, tokenRequired: tokenRequired, memo: memo)
+            result: result, refresh: refresh, withFigures: true, tokenRequired: tokenRequired)
         self.page = View(Array(page.render().utf8), contentType: "text/html; charset=utf-8")
         var shell = page
         shell.withFigures = false

@@ -89,6 +89,19 @@ public struct ProviderUsage: Codable, Sendable, Equatable, SchemaObject {
         session != nil || weekly != nil || !(limits ?? []).isEmpty || !(modelWeekly ?? []).isEmpty
     }
 
+    /// The newest moment the entry carries: its `lastUpdated`, or a sample or trend point after it (a read
+    /// record keeps them within a tolerance of it). A merge tells by it whether clock skew left anything out.
+    @inlinable
+    public var newestMoment: Date {
+        var newest = lastUpdated
+        for sample in sessionSamples ?? [] where sample.at > newest { newest = sample.at }
+        for sample in weeklySamples ?? [] where sample.at > newest { newest = sample.at }
+        for point in weeklyTrend?.points ?? [] where point.at > newest.timeIntervalSince1970 {
+            newest = Date(timeIntervalSince1970: point.at)
+        }
+        return newest
+    }
+
     /// Why `candidate` is not a valid provider id, or nil when it is one.
     public static func problem(withProviderID candidate: String) -> String? {
         if candidate.isEmpty { return "a provider id cannot be empty" }

@@ -19,10 +19,11 @@ public enum KeptFile: String, CaseIterable, Sendable {
     case folderNames = "names"
     /// The names a server store's last listing had, to tell a record mid-replace from one removed.
     case listedNames = "listed"
+    /// The fingerprint of the last listing read with full history: a merge of such a read is kept only
+    /// once the next read finds the same records (`StoreReader`).
+    case historyListing = "seen"
     /// The newest record seen of each device, to turn away a replayed older one (`NewestRecords`).
     case newestRecords = "newest"
-    /// The report's daily bars, reused while their figures stay the same (in the cache folder).
-    case reportBars = "report"
     /// What this machine last published to the store, to notice a clone publishing as it.
     case publishedRecord = "published"
     /// When `publish` last swept the store's stale temporary files.

@@ -52,7 +52,11 @@ public struct StoreReader: Sendable {
     /// The name this store's kept files go by for a read with `history`: reads with trends keep files of
     /// their own (another name, another hash).
     public func cacheName(history: HistoryDetail = .skip) -> String {
-        history == .trend ? store.cacheName + " (with trends)" : store.cacheName
+        switch history {
+        case .skip: store.cacheName
+        case .trend: store.cacheName + " (with trends)"
+        case .full: store.cacheName + " (with history)"
+        }
     }
 
     /// The kept file of `kind` for reads with `history`; nil without a cache folder.
@@ -80,7 +84,10 @@ public struct StoreReader: Sendable {
     public func list(history: HistoryDetail = .skip, realNow: Date = Date()) throws -> Listing {
         // Reading the records (or examining them) comes next, on every core.
         Parallel.startWorkers()
-        let examining = history != .full && (keptFile(.parseCache, history: history).map(FileSystem.exists) ?? false)
+        // Versions are worth a look at each record when a cache will compare them: the parse cache's, or
+        // (with full history, where reading every record costs far more than looking at it) the merge's.
+        let examining =
+            history == .full || (keptFile(.parseCache, history: history).map(FileSystem.exists) ?? false)
         guard let namesPath = keptFile(.folderNames) else {
             let records = try store.sortedListing(examining: examining)
             return Listing(records: records, fingerprint: RecordInfo.fingerprint(of: records))
@@ -96,7 +103,8 @@ public struct StoreReader: Sendable {
     /// - Parameters:
     ///   - realNow: the real time, for judging whether a record changed too recently to be cached.
     ///   - history: how much of the records' history to read. `.full` (for `report`): the parse cache does
-    ///     not hold it, so such a read reads every record and leaves the cache alone. `.trend` (a table's
+    ///     not hold it, so such a read reads every record and leaves the cache alone; it is unchanged when
+    ///     the last such read listed the same records (`HistoryListing`). `.trend` (a table's
     ///     sparkline) keeps a cache of its own.
     public func read(_ listing: Listing, realNow: Date, history: HistoryDetail = .skip) -> Read {
         if history == .full {
@@ -104,7 +112,15 @@ public struct StoreReader: Sendable {
             var contents = store.readContents(listing: listing.records, cache: &noCache, now: realNow, history: .full)
             screenReplays(&contents, realNow: realNow)
             keepNames(of: listing)
-            return Read(contents: contents, isUnchanged: false, scratch: [contents], finish: {})
+            // No parse cache tells whether these records are the last read's: the listing's fingerprint
+            // kept from that read does.
+            var sameAsLast = false
+            if let fingerprint = listing.fingerprint, let path = keptFile(.historyListing, history: .full) {
+                sameAsLast = HistoryListing.load(from: path, readerVersion: readerVersion) == fingerprint
+                if !sameAsLast { HistoryListing.save(fingerprint, to: path, readerVersion: readerVersion) }
+            }
+            let unchanged = sameAsLast && contents.isFinal && isSettled(listing, realNow: realNow)
+            return Read(contents: contents, isUnchanged: unchanged, scratch: [contents], finish: {})
         }
         let cachePath = keptFile(.parseCache, history: history)
         var cache = cachePath.map {
@@ -122,13 +138,18 @@ public struct StoreReader: Sendable {
                 keepNames(of: listing)
             }
         }
-        // A record changed moments ago may change again within its time stamp's tick: not unchanged then.
-        let settled = listing.records.allSatisfy { info in
+        let unchanged =
+            listing.fingerprint != nil && (cache.map { !$0.hasChanged } ?? false) && contents.isFinal
+            && isSettled(listing, realNow: realNow)
+        return Read(contents: contents, isUnchanged: unchanged, scratch: [contents, cache], finish: { saving.wait() })
+    }
+
+    /// Whether no record of `listing` changed moments ago: such a record may change again within its
+    /// time stamp's tick, so its version does not yet stand for its bytes.
+    private func isSettled(_ listing: Listing, realNow: Date) -> Bool {
+        listing.records.allSatisfy { info in
             info.modified.map { realNow.timeIntervalSince($0) >= ParseCache.settleTime } ?? false
         }
-        let unchanged =
-            listing.fingerprint != nil && (cache.map { !$0.hasChanged } ?? false) && contents.isFinal && settled
-        return Read(contents: contents, isUnchanged: unchanged, scratch: [contents, cache], finish: { saving.wait() })
     }
 
     /// Leaves out records older than one this reader saw before from the same device (`NewestRecords`);

@@ -15,16 +15,25 @@ struct ReportPage {
     var days: Int
     /// Past weeks' forecasts per account, by `AccountKey.description`.
     var forecasts: [String: WeeklyForecast] = [:]
-    /// Pieces kept from an earlier rendering (the daily bars), when there is one to reuse.
-    var memo: ReportMemo? = nil
     /// The reader's zone: the page says when it was made in it, with the zone named.
     var zone: ZoneInfo = .utc
 
     var now: Date { result.now }
     var lineStart: Date { now.addingTimeInterval(-Double(days) * 86_400) }
 
+    /// The page as a string (tests, and the dashboard's shell).
     func render() -> String {
-        var html = """
+        let out = ByteOutput(capacity: 64 * 1024, sink: nil)
+        write(to: out)
+        return out.text
+    }
+
+    /// Writes the page into `out`, which sends it on as it fills when it has a sink: the page is never
+    /// whole in memory (17 MB at 1000 records).
+    func write(to out: ByteOutput) {
+        let plural = { (count: Int) in count == 1 ? "" : "s" }
+        out.string(
+            """
             <!doctype html>
             <html lang="en">
             <head>
@@ -37,32 +46,41 @@ struct ReportPage {
             </head>
             <body>
             <header><h1>Usage report</h1>
-            <p>\(result.accounts.count) account\(result.accounts.count == 1 ? "" : "s") on \(result.devices.count) \
-            device\(result.devices.count == 1 ? "" : "s"), as of <time datetime="\(RFC3339.format(now))">\
-            \(HTML.text(zone.peopleText(now)))</time>; window lines of the last \(days) day\(days == 1 ? "" : "s"), daily \
+            <p>\(result.accounts.count) account\(plural(result.accounts.count)) on \(result.devices.count) \
+            device\(plural(result.devices.count)), as of <time datetime="\(RFC3339.format(now))">\
+            \(HTML.text(zone.peopleText(now)))</time>; window lines of the last \(days) day\(plural(days)), daily \
             tokens and cost of the last 30.</p></header>
 
-            """
-        html += sections()
-        html += "</body>\n</html>\n"
-        return html
+            """)
+        writeSections(to: out)
+        out.text("</body>\n</html>\n")
+        out.flush()
     }
 
     /// The page's sections: totals, an account each, devices and the records not read (`serve`'s
     /// dashboard shows them under its live part).
-    func sections() -> String {
-        var html = totals()
-        for (index, account) in result.accounts.enumerated() { html += section(account, index: index) }
-        html += devices()
-        if !result.problems.isEmpty {
-            html += "<section><h2>Records not read</h2><ul class=\"problems\">"
-            for problem in result.problems {
-                html +=
-                    "<li><code>\(HTML.text(problem.file, limit: 80))</code>: \(HTML.text(problem.reason, limit: 200))</li>"
-            }
-            html += "</ul></section>\n"
+    func writeSections(to out: ByteOutput) {
+        out.string(totals())
+        // The legend names each device as people know it (its id only where it has no name).
+        var names: [DeviceID: String] = [:]
+        for device in result.devices where names[device.deviceID] == nil { names[device.deviceID] = device.deviceName }
+        let dates = Days(Self.lastDates(30, endingAt: now))
+        for (index, account) in result.accounts.enumerated() {
+            section(account, index: index, dates: dates, names: names, into: out)
+            out.flushIfFull()
         }
-        return html
+        out.string(devices())
+        if !result.problems.isEmpty {
+            out.text("<section><h2>Records not read</h2><ul class=\"problems\">")
+            for problem in result.problems {
+                out.text("<li><code>")
+                out.html(problem.file, limit: 80)
+                out.text("</code>: ")
+                out.html(problem.reason, limit: 200)
+                out.text("</li>")
+            }
+            out.text("</ul></section>\n")
+        }
     }
 
     // MARK: Sections
@@ -98,10 +116,13 @@ struct ReportPage {
         return html + "</tbody></table></section>\n"
     }
 
-    private func section(_ account: MergedAccount, index: Int) -> String {
+    private func section(
+        _ account: MergedAccount, index: Int, dates: Days, names: [DeviceID: String], into out: ByteOutput
+    ) {
         let provider = ProviderNames.displayName(of: account.providerID)
         let email = account.accountEmail ?? "(no e-mail, \(account.deviceName))"
-        var html = """
+        out.string(
+            """
             <section class="account" id="account-\(index)" data-key="\(HTML.text(account.key.description))">
             <h2>\(HTML.text(provider)) <span class="email">\(HTML.text(email, limit: 120))</span></h2>
             <p class="meta">\(account.plan.map { HTML.text($0, limit: 40) + " · " } ?? "")from \
@@ -110,21 +131,23 @@ struct ReportPage {
             \(account.stale ? " · <span class=\"stale\">stale</span>" : "")\
             \(account.error.map { " · <span class=\"error\">\(HTML.text($0, limit: 80))</span>" } ?? "")</p>
             <div class="windows">
-            """
+            """)
         let history = account.history ?? MergedHistory()
-        html += window("Session", account.session, history.session, series: "session", forecast: nil)
-        html += window(
-            "Weekly", account.weekly, history.weekly, series: "weekly", forecast: forecasts[account.key.description])
-        html += "</div>\n"
-        html += limits(account)
-        html += ledger(account)
-        return html + "</section>\n"
+        window("Session", account.session, history.session, series: "session", forecast: nil, into: out)
+        window(
+            "Weekly", account.weekly, history.weekly, series: "weekly", forecast: forecasts[account.key.description],
+            into: out)
+        out.text("</div>\n")
+        out.string(limits(account))
+        ledger(account, dates: dates, names: names, into: out)
+        out.text("</section>\n")
     }
 
     private func window(
-        _ title: String, _ status: WindowStatus?, _ samples: [UsageSample], series: String, forecast: WeeklyForecast?
-    ) -> String {
-        guard status != nil || !samples.isEmpty else { return "" }
+        _ title: String, _ status: WindowStatus?, _ samples: [UsageSample], series: String, forecast: WeeklyForecast?,
+        into out: ByteOutput
+    ) {
+        guard status != nil || !samples.isEmpty else { return }
         var html = "<figure class=\"window\"><figcaption><strong>\(title)</strong>"
         if let status, status.due {
             html += " <span class=\"level unknown\">due: reset since its figures were read</span>"
@@ -140,18 +163,17 @@ struct ReportPage {
         if let forecast {
             html += "<br><span class=\"forecast\">\(HTML.text(forecast.summary))</span>"
         }
-        html += "</figcaption>"
+        out.string(html + "</figcaption>")
         if samples.isEmpty {
-            html += "<p class=\"empty\">No history yet: it comes with the next publishes.</p>"
+            out.text("<p class=\"empty\">No history yet: it comes with the next publishes.</p>")
         } else {
             // Session resets come every few hours: marked on the weekly line only, where each one matters.
-            html += SVGChart.line(
+            SVGChart.line(
                 MergedHistory.line(samples), start: lineStart, end: now, series: series,
-                label: "\(title) window used percent, last \(days) days", markResets: series == "weekly")
+                label: "\(title) window used percent, last \(days) days", markResets: series == "weekly", into: out)
         }
-        return html + "</figure>\n"
+        out.text("</figure>\n")
     }
-
     /// A row for each limit beyond session and weekly (none of them has history to draw): how much is
     /// left, when it resets, and whether it stops the account or one model or feature.
     private func limits(_ account: MergedAccount) -> String {
@@ -185,56 +207,43 @@ struct ReportPage {
         return html + "</tbody></table>\n"
     }
 
-    /// The daily tokens and cost of the last 30 UTC days, stacked by device, with a legend.
-    private func ledger(_ account: MergedAccount) -> String {
+    /// The daily tokens and cost of the last 30 UTC days (`dates`), stacked by device, with a legend.
+    private func ledger(_ account: MergedAccount, dates: Days, names: [DeviceID: String], into out: ByteOutput) {
         let ledgers = account.perDevice.filter { !$0.daily.isEmpty }
-        guard !ledgers.isEmpty else { return "" }
-        let dates = Self.lastDates(30, endingAt: now)
+        guard !ledgers.isEmpty else { return }
         var tokens: [[Double]] = []
         var cost: [[Double]] = []
         for ledger in ledgers {
-            var byDate: [String: DailyTokens] = [:]
-            for day in ledger.daily { byDate[day.date] = day }
-            tokens.append(dates.map { Double(byDate[$0]?.tokens ?? 0) })
-            cost.append(dates.map { byDate[$0]?.costUSD ?? 0 })
+            var tokensByDay = [Double](repeating: 0, count: dates.count)
+            var costByDay = [Double](repeating: 0, count: dates.count)
+            // A date listed twice: the later figures stand.
+            for day in ledger.daily {
+                guard let index = dates.index[day.date] else { continue }
+                tokensByDay[index] = Double(day.tokens)
+                costByDay[index] = day.costUSD ?? 0
+            }
+            tokens.append(tokensByDay)
+            cost.append(costByDay)
         }
-        // The legend names each device as people know it (its id only where it has no name).
-        let names = ledgers.map { ledger in
-            result.devices.first { $0.deviceID == ledger.deviceID }?.deviceName ?? ledger.deviceID.rawValue
-        }
-        guard let memo else {
-            return Self.ledgerHTML(dates: dates, names: names, tokens: tokens, cost: cost)
-        }
-        // What the bars are drawn from, whole: the days, and each device's id and figures.
-        var source = BinaryWriter()
-        source.string(dates.first ?? "")
-        source.int(dates.count)
-        for (index, ledger) in ledgers.enumerated() {
-            source.string(ledger.deviceID.rawValue)
-            source.string(names[index])
-            for value in tokens[index] + cost[index] { source.double(value) }
-        }
-        return memo.piece(source: Array(source.bytes)) {
-            Self.ledgerHTML(dates: dates, names: names, tokens: tokens, cost: cost)
-        }
-    }
-
-    private static func ledgerHTML(
-        dates: [String], names: [String], tokens: [[Double]], cost: [[Double]]
-    ) -> String {
-        var html = "<div class=\"ledger\"><figure><figcaption><strong>Tokens per day</strong>, by device</figcaption>"
-        html += SVGChart.bars(days: dates, stacks: tokens, label: "Tokens per day, last 30 days", unit: Self.tokens)
-        html += "</figure>"
+        out.text("<div class=\"ledger\"><figure><figcaption><strong>Tokens per day</strong>, by device</figcaption>")
+        SVGChart.bars(
+            days: dates.list, stacks: tokens, label: "Tokens per day, last 30 days", unit: Self.tokens, into: out)
+        out.text("</figure>")
         if cost.contains(where: { $0.contains { $0 > 0 } }) {
-            html += "<figure><figcaption><strong>Cost per day</strong>, by device</figcaption>"
-            html += SVGChart.bars(days: dates, stacks: cost, label: "Cost per day, last 30 days", unit: Self.dollars)
-            html += "</figure>"
+            out.text("<figure><figcaption><strong>Cost per day</strong>, by device</figcaption>")
+            SVGChart.bars(
+                days: dates.list, stacks: cost, label: "Cost per day, last 30 days", unit: Self.dollars, into: out)
+            out.text("</figure>")
         }
-        html += "<ul class=\"legend\">"
-        for (index, name) in names.enumerated() {
-            html += "<li><span class=\"swatch d\(index % 8)\"></span>\(HTML.text(name, limit: 48))</li>"
+        out.text("<ul class=\"legend\">")
+        for (index, ledger) in ledgers.enumerated() {
+            out.text("<li><span class=\"swatch d")
+            out.integer(index % 8)
+            out.text("\"></span>")
+            out.html(names[ledger.deviceID] ?? ledger.deviceID.rawValue, limit: 48)
+            out.text("</li>")
         }
-        return html + "</ul></div>\n"
+        out.text("</ul></div>\n")
     }
 
     private func devices() -> String {
@@ -251,6 +260,18 @@ struct ReportPage {
                 """
         }
         return html + "</tbody></table></section>\n"
+    }
+
+    /// The days the daily bars show, and where each is among them.
+    struct Days {
+        var list: [String]
+        var index: [String: Int] = [:]
+        var count: Int { list.count }
+
+        init(_ list: [String]) {
+            self.list = list
+            for (position, day) in list.enumerated() { index[day] = position }
+        }
     }
 
     // MARK: Formats
