@@ -29,7 +29,7 @@ enum MomentDependent: Equatable, Sendable {
         case .pace(let usedPercent, let windowMinutes, let resetsAt):
             StatusReport.write(
                 Pace(usedPercent: usedPercent, windowMinutes: windowMinutes, resetsAt: resetsAt, now: options.now),
-                to: &json)
+                at: options.now, to: &json)
         }
     }
 }
