@@ -307,7 +307,13 @@ public struct BinaryReader {
         guard count >= 0, size > 0, count <= (buffer.count - offset) / size else { throw Corrupt() }
         return try take(count * size)
     }
-    public mutating func date() throws -> Date { Date(timeIntervalSinceReferenceDate: try double()) }
+    /// A moment from year 1 to 9999 (`Date.distantPast` and `distantFuture` included): the checksum only
+    /// says the bytes are the ones written, and a moment of 10^300 seconds made a day's number trap.
+    public mutating func date() throws -> Date {
+        let seconds = try double()
+        guard seconds >= -63_114_076_800, seconds <= 252_423_993_600 else { throw Corrupt() }
+        return Date(timeIntervalSinceReferenceDate: seconds)
+    }
 
     /// The file's checksum already vouches for its bytes; decoding repairs anything odd instead of
     /// validating every string a second time.

@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import Testing
 
@@ -27,6 +28,28 @@ struct BinaryCodingTests {
             #expect(try records.records(2, size: 4).count == 8)
             #expect(throws: BinaryReader.Corrupt.self) { try records.records(Int.max, size: 32) }
         }
+    }
+
+    @Test("a kept moment is read back from year 1 to 9999; one beyond, or not a number, is refused")
+    func dates() throws {
+        let kept: [Date] = [.distantPast, .distantFuture, Date(timeIntervalSince1970: 0), Date()]
+        let refused: [Double] = [-1e300, 1e300, .infinity, -.infinity, .nan, 252_423_993_601]
+        var out = BinaryWriter(capacity: 64)
+        for date in kept { out.date(date) }
+        for seconds in refused { out.double(seconds) }
+        let bytes = Array(out.bytes)
+        let read: [Date?] = bytes.withUnsafeBytes { buffer in
+            var input = BinaryReader(buffer)
+            return (0..<(kept.count + refused.count)).map { _ in
+                do {
+                    return try input.date()
+                } catch {
+                    // The refused eight bytes are still taken: go on to the next.
+                    return nil
+                }
+            }
+        }
+        #expect(read == kept.map { $0 } + refused.map { _ in nil })
     }
 
     @Test("a list's count that the bytes left cannot hold is refused before anything is made for it")
