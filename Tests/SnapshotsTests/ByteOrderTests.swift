@@ -1,4 +1,4 @@
-import Snapshots
+import Portable
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import Serialization
 import Testing
 
 @testable import AggctlCLI
@@ -7,8 +8,8 @@ struct JSONWriterTests {
     @Test("a streaming writer sends the same bytes in pieces")
     func streaming() {
         let sink = BufferSink()
-        var streamed = JSONWriter(streamingTo: sink)
-        var whole = JSONWriter()
+        var streamed = StatusJSONWriter(streamingTo: sink)
+        var whole = StatusJSONWriter()
         for json in [0, 1] {
             var writer = json == 0 ? streamed : whole
             writer.array(0..<50_000) { json, value in
@@ -30,14 +31,14 @@ struct JSONWriterTests {
         let opus = MomentDependent.pace(usedPercent: 40, windowMinutes: 10_080, resetsAt: reset)
         let spark = MomentDependent.pace(usedPercent: 40, windowMinutes: 300, resetsAt: reset)
         var bodies: [String] = []
-        func write(_ value: MomentDependent, as text: String, to json: inout JSONWriter) {
+        func write(_ value: MomentDependent, as text: String, to json: inout StatusJSONWriter) {
             json.key("p")
             json.pace(value) { json in
                 bodies.append(text)
                 json.string(text)
             }
         }
-        var json = JSONWriter(marking: true)
+        var json = StatusJSONWriter(marking: true)
         json.object { json in
             write(opus, as: "first", to: &json)
             write(spark, as: "second", to: &json)
@@ -50,7 +51,7 @@ struct JSONWriterTests {
 
         // A streaming writer whose earlier bytes went out writes the value again.
         let sink = BufferSink()
-        var streamed = JSONWriter(streamingTo: sink)
+        var streamed = StatusJSONWriter(streamingTo: sink)
         bodies = []
         streamed.array(count: 2) { json, index in
             json.object { json in
@@ -66,7 +67,7 @@ struct JSONWriterTests {
 
     @Test("strings are escaped, non-finite numbers become null, whole numbers lose their .0")
     func values() throws {
-        var json = JSONWriter()
+        var json = StatusJSONWriter()
         json.object { json in
             json.key("a")
             json.string("quote \" backslash \\ newline \n tab \t bell \u{07} é 😀")
@@ -96,7 +97,7 @@ struct JSONWriterTests {
     @Test("a string is escaped alike whether a character stands alone or deep in plain text (eight bytes a step)")
     func escapingInLongText() {
         func escaped(_ text: String) -> String {
-            var json = JSONWriter()
+            var json = StatusJSONWriter()
             json.string(text)
             return String(json.text.dropFirst().dropLast())
         }
@@ -117,7 +118,7 @@ struct JSONWriterTests {
             for place in 0..<8 {
                 let word =
                     (UInt64(0x6161_6161_6161_6161) & ~(UInt64(0xFF) << (8 * place))) | UInt64(value) << (8 * place)
-                #expect((JSONWriter.needsLook(word) == 0) == plain, "byte \(value) at \(place)")
+                #expect((StatusJSONWriter.needsLook(word) == 0) == plain, "byte \(value) at \(place)")
             }
         }
     }
@@ -125,14 +126,14 @@ struct JSONWriterTests {
     @Test("commas stay right through nesting deeper than the writer's word of flags, and back out")
     func deepNesting() throws {
         // Each level holds a number, then the next level, then another number: a comma before and after.
-        func nest(_ json: inout JSONWriter, _ depth: Int) {
+        func nest(_ json: inout StatusJSONWriter, _ depth: Int) {
             json.array(count: 1) { json, _ in
                 json.int(depth)
                 if depth < 150 { nest(&json, depth + 1) }
                 json.int(-depth)
             }
         }
-        var json = JSONWriter()
+        var json = StatusJSONWriter()
         nest(&json, 1)
         var expected = ""
         for depth in 1...150 { expected += "[\(depth)," }
@@ -145,15 +146,15 @@ struct JSONWriterTests {
     @Test("an array written in pieces is byte for byte the array written in one go")
     func pieces() {
         for count in [0, 1, 2, 7, 100] {
-            var whole = JSONWriter()
+            var whole = StatusJSONWriter()
             whole.array(0..<count) { json, value in json.int(value) }
             for pieceCount in [1, 2, 3, 8] {
                 let pieces = (0..<pieceCount).map { piece in
-                    var writer = JSONWriter.arrayPiece(capacity: 64)
+                    var writer = StatusJSONWriter.arrayPiece(capacity: 64)
                     for value in (count * piece / pieceCount)..<(count * (piece + 1) / pieceCount) { writer.int(value) }
                     return writer
                 }
-                var joined = JSONWriter()
+                var joined = StatusJSONWriter()
                 joined.array(pieces: pieces)
                 #expect(joined.text == whole.text, "\(count) values in \(pieceCount) pieces")
             }
@@ -176,7 +177,7 @@ struct JSONWriterTests {
         }
         values += [.leastNonzeroMagnitude, -.leastNonzeroMagnitude, .greatestFiniteMagnitude, 1e15, -1e300, 1e-7]
         for value in values where value != value.rounded() || abs(value) >= 1e15 {
-            var json = JSONWriter()
+            var json = StatusJSONWriter()
             json.double(value)
             #expect(json.text == value.description, "\(value)")
         }

@@ -252,13 +252,13 @@ struct StatusTemplateTests {
         let version = "aggctl \(Aggctl.version)"
         let key = try #require(StatusTemplate.load(from: path, readerVersion: version)).key
         let document = Array("{\"now\":\"x\",\"stale\":false}".utf8)
-        let now = JSONWriter.MomentMark(range: 7..<10, value: .now)
-        let stale = JSONWriter.MomentMark(range: 19..<24, value: .stale(since: Date()))
+        let now = StatusJSONWriter.MomentMark(range: 7..<10, value: .now)
+        let stale = StatusJSONWriter.MomentMark(range: 19..<24, value: .stale(since: Date()))
         for (marks, stands) in [([now, stale], true), ([stale, now], false), ([now, stale, stale], false)] {
             try document.withUnsafeBytes { try StatusTemplate.save($0, marks: marks, key: key, to: path) }
             #expect((StatusTemplate.load(from: path, readerVersion: version) != nil) == stands, "\(marks)")
         }
-        let pastTheEnd = JSONWriter.MomentMark(range: 19..<26, value: .now)
+        let pastTheEnd = StatusJSONWriter.MomentMark(range: 19..<26, value: .now)
         try document.withUnsafeBytes { try StatusTemplate.save($0, marks: [pastTheEnd], key: key, to: path) }
         #expect(StatusTemplate.load(from: path, readerVersion: version) == nil)
         // Kinds and parts as the file holds them (bytes 16 and 17 of a record): only those written pass.
@@ -289,7 +289,7 @@ struct StatusTemplateTests {
         let result = Merger.merge(
             StoreContents(records: snapshots.map { Records.stored($0) }),
             options: MergeOptions(now: Records.date("2026-11-30T12:00:00Z")))
-        var json = JSONWriter(marking: true)
+        var json = StatusJSONWriter(marking: true)
         StatusReport.status(result, to: &json)
         var digest: UInt64 = 0
         json.withBytes { digest = BinaryWriter.checksum($0) }

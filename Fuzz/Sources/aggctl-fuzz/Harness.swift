@@ -283,7 +283,7 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
                     !SafeText.markup(notification.body).contains("<")
                 else { fatalError("a notification carries a record's control characters or markup") }
             }
-            var json = JSONWriter(capacity: 4096)
+            var json = StatusJSONWriter(capacity: 4096)
             StatusReport.status(result, to: &json)
             json.finish()
             _ = StatusCommand.table(result, color: true)

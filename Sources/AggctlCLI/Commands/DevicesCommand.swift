@@ -1,5 +1,6 @@
 import Aggregator
 import Portable
+import Serialization
 import Snapshots
 import Stores
 
@@ -48,7 +49,7 @@ enum DevicesCommand {
         DispatchQueue.global().async(group: saving) { saveCache() }
         defer { saving.wait() }
         if options.json {
-            var json = JSONWriter(streamingTo: context.console.output)
+            var json = StatusJSONWriter(streamingTo: context.console.output)
             StatusReport.devices(result, to: &json)
             json.finish()
             return .success

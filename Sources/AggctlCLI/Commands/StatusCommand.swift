@@ -1,5 +1,6 @@
 import Aggregator
 import Portable
+import Serialization
 import Snapshots
 import Stores
 import TextSafety
@@ -168,7 +169,7 @@ enum StatusCommand {
             // likely stay so for the next.
             writeKeeping(result, as: memoized, options: options, at: templatePath, to: context.console.output)
         } else {
-            var json = JSONWriter(streamingTo: context.console.output)
+            var json = StatusJSONWriter(streamingTo: context.console.output)
             StatusReport.status(result, to: &json)
             json.finish()
         }
@@ -179,7 +180,7 @@ enum StatusCommand {
     private static func writeKeeping(
         _ result: MergeResult, as identity: MergeIdentity, options: Options, at path: String, to output: any TextSink
     ) {
-        var json = JSONWriter(capacity: 64 * 1024 + result.accounts.count * 2048, marking: true)
+        var json = StatusJSONWriter(capacity: 64 * 1024 + result.accounts.count * 2048, marking: true)
         StatusReport.status(result, to: &json)
         let interval = StatusTemplate.Key.interval(of: result)
         let key = StatusTemplate.Key(

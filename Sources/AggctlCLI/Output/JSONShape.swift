@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 
 /// A JSON object declared once: its members in the document's order, each a key and how its value is
 /// written from the value the object stands for. `status --json` and `devices --json` are written from
@@ -15,7 +16,7 @@ struct JSONShape<Value>: Sendable {
     var keys: [String] { members.map { $0.key.description } }
 
     /// `value` as the declared object, judged at `now` (the document's moment: a pace depends on it).
-    func write(_ value: Value, at now: Date, to json: inout JSONWriter) {
+    func write(_ value: Value, at now: Date, to json: inout StatusJSONWriter) {
         json.object { json in
             for member in members {
                 json.key(member.key)
@@ -25,7 +26,7 @@ struct JSONShape<Value>: Sendable {
     }
 
     /// `value` as the declared object, or `null` when there is none.
-    func write(_ value: Value?, at now: Date, to json: inout JSONWriter) {
+    func write(_ value: Value?, at now: Date, to json: inout StatusJSONWriter) {
         guard let value else { return json.null() }
         write(value, at: now, to: &json)
     }
@@ -34,7 +35,7 @@ struct JSONShape<Value>: Sendable {
 /// One member of a declared object: its key and how its value is written (absent values as `null`).
 struct JSONMember<Value>: Sendable {
     let key: StaticString
-    let write: @Sendable (inout JSONWriter, Value, Date) -> Void
+    let write: @Sendable (inout StatusJSONWriter, Value, Date) -> Void
 
     static func string(_ key: StaticString, _ value: @escaping @Sendable (Value) -> String?) -> Self {
         Self(key: key) { json, of, now in json.string(value(of)) }
@@ -76,7 +77,7 @@ struct JSONMember<Value>: Sendable {
     /// A value written its own way, given the document's moment: one that depends on it (marked for the
     /// kept document), or a list of plain values.
     static func custom(
-        _ key: StaticString, _ write: @escaping @Sendable (inout JSONWriter, Value, Date) -> Void
+        _ key: StaticString, _ write: @escaping @Sendable (inout StatusJSONWriter, Value, Date) -> Void
     ) -> Self {
         Self(key: key, write: write)
     }

@@ -1,5 +1,6 @@
 import Aggregator
 import Portable
+import Serialization
 import Snapshots
 import Stores
 
@@ -13,12 +14,12 @@ import Stores
 /// them for the kept document (`StatusTemplate`).
 enum StatusReport {
     /// `status --json`: `{"accounts", "devices", "now", "problems"}`.
-    static func status(_ result: MergeResult, to json: inout JSONWriter) {
+    static func status(_ result: MergeResult, to json: inout StatusJSONWriter) {
         statusDocument.write(result, at: result.now, to: &json)
     }
 
     /// `devices --json`: `{"devices", "now", "problems"}` with the device objects of `status --json`.
-    static func devices(_ result: MergeResult, to json: inout JSONWriter) {
+    static func devices(_ result: MergeResult, to json: inout StatusJSONWriter) {
         devicesDocument.write(result, at: result.now, to: &json)
     }
 
@@ -30,7 +31,7 @@ enum StatusReport {
             let pieces = Parallel.mapRanges(accounts.count, minimumPerWorker: 512) { range in
                 // Room for the largest accounts (about 2.3 KB each with model windows and pace): growing
                 // a piece copies it, and pages reserved but never written cost nothing.
-                var piece = JSONWriter.arrayPiece(capacity: 64 + range.count * 4096, marking: marking)
+                var piece = StatusJSONWriter.arrayPiece(capacity: 64 + range.count * 4096, marking: marking)
                 for index in range { account.write(accounts[index], at: result.now, to: &piece) }
                 return piece
             }
@@ -167,12 +168,12 @@ enum StatusReport {
     }
 
     /// A window's pace at `now` (marked: it moves with the moment), or null.
-    static func pace(of window: WindowStatus, at now: Date, to json: inout JSONWriter) {
+    static func pace(of window: WindowStatus, at now: Date, to json: inout StatusJSONWriter) {
         json.pace(.pace(of: window)) { paceShape.write(window.pace(at: now), at: now, to: &$0) }
     }
 
     /// `{"deltaPercent", "etaSeconds", "expectedUsedPercent", "lastsUntilReset", "stage"}` or null.
-    static func write(_ pace: Pace?, at now: Date, to json: inout JSONWriter) {
+    static func write(_ pace: Pace?, at now: Date, to json: inout StatusJSONWriter) {
         paceShape.write(pace, at: now, to: &json)
     }
 }

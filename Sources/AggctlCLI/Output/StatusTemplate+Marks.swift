@@ -17,7 +17,7 @@ extension StatusTemplate {
         private static let hasMinutes: UInt8 = 1
         private static let hasReset: UInt8 = 2
 
-        static func write(_ mark: JSONWriter.MomentMark, to out: inout BinaryWriter) {
+        static func write(_ mark: StatusJSONWriter.MomentMark, to out: inout BinaryWriter) {
             out.u64(UInt64(mark.range.lowerBound))
             out.u64(UInt64(mark.range.upperBound))
             var kind: UInt8 = 0
@@ -68,7 +68,7 @@ extension StatusTemplate {
         }
 
         /// Mark `index` of records that passed `areValid`.
-        static func mark(_ records: UnsafeRawBufferPointer, _ index: Int) -> JSONWriter.MomentMark {
+        static func mark(_ records: UnsafeRawBufferPointer, _ index: Int) -> StatusJSONWriter.MomentMark {
             let record = records.baseAddress.unsafelyUnwrapped + index * size
             let parts = record.load(fromByteOffset: 17, as: UInt8.self)
             let first = Double(bitPattern: u64(record, 24))
@@ -85,7 +85,7 @@ extension StatusTemplate {
                     resetsAt: parts & hasReset != 0
                         ? Date(timeIntervalSinceReferenceDate: Double(bitPattern: u64(record, 40))) : nil)
             }
-            return JSONWriter.MomentMark(range: range(records, index), value: value)
+            return StatusJSONWriter.MomentMark(range: range(records, index), value: value)
         }
 
         /// The range of mark `index` alone.

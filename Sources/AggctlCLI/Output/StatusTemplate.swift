@@ -7,6 +7,10 @@ import TextSafety
 
 /// A value of `status --json` that depends on the moment it is judged at, and what it is judged from.
 /// Everything else in the document follows from the records alone.
+/// The JSON writer of `status --json` and the documents beside it: its marks are the values that depend
+/// on the moment.
+typealias StatusJSONWriter = JSONWriter<MomentDependent>
+
 enum MomentDependent: Equatable, Sendable {
     /// The document's `now`.
     case now
@@ -20,7 +24,7 @@ enum MomentDependent: Equatable, Sendable {
     }
 
     /// The value judged at `options.now`, written as `StatusReport` writes it.
-    func write(judgedBy options: MergeOptions, to json: inout JSONWriter) {
+    func write(judgedBy options: MergeOptions, to json: inout StatusJSONWriter) {
         switch self {
         case .now:
             json.date(options.now)
@@ -102,7 +106,7 @@ struct StatusTemplate {
         let bytes = UnsafeRawBufferPointer(rebasing: file.bytes[document])
         nonisolated(unsafe) let marks = UnsafeRawBufferPointer(rebasing: file.bytes[self.marks])
         let rendered = Parallel.mapRanges(markCount, minimumPerWorker: 1024) { range in
-            var json = JSONWriter(capacity: 256 + range.count * 160)
+            var json = StatusJSONWriter(capacity: 256 + range.count * 160)
             var ends: [Int] = []
             ends.reserveCapacity(range.count)
             for index in range {
@@ -199,7 +203,7 @@ extension StatusTemplate {
     /// lie) for `key` at `path`: atomically, creating its folder, not flushed (a torn file fails its
     /// checksum and the next run renders afresh).
     static func save(
-        _ document: UnsafeRawBufferPointer, marks: [JSONWriter.MomentMark], key: Key, to path: String
+        _ document: UnsafeRawBufferPointer, marks: [StatusJSONWriter.MomentMark], key: Key, to path: String
     ) throws {
         var out = BinaryWriter(capacity: 1024 + document.count + marks.count * 40)
         out.header(magic: magic, format: format, readerVersion: key.identity.readerVersion)

@@ -1,4 +1,5 @@
 import Portable
+import Serialization
 import Snapshots
 import TextSafety
 
@@ -9,7 +10,7 @@ import TextSafety
 #endif
 
 /// Where a text stream goes: a file descriptor in the binary, a buffer in tests.
-protocol TextSink: AnyObject, Sendable {
+protocol TextSink: ByteSink, Sendable {
     func write(_ text: String)
     /// Writes UTF-8 bytes as they are: large outputs skip building and re-validating a String.
     func write(bytes: UnsafeRawBufferPointer)

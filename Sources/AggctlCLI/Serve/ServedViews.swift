@@ -1,5 +1,6 @@
 import Aggregator
 import Portable
+import Serialization
 
 /// What `serve` answers with, made once per merge (never per request): the page, `status --json` and the
 /// metrics, each with its entity tag.
@@ -28,7 +29,7 @@ struct ServedViews: Sendable {
     /// The views of `result`; `refresh` is the page's poll interval, `tokenRequired` whether it asks for
     /// the token.
     init(result: MergeResult, refresh: Int, tokenRequired: Bool) {
-        var json = JSONWriter(capacity: 64 * 1024 + result.accounts.count * 2048)
+        var json = StatusJSONWriter(capacity: 64 * 1024 + result.accounts.count * 2048)
         StatusReport.status(result, to: &json)
         var document: [UInt8] = []
         json.withBytes { document = Array($0) }

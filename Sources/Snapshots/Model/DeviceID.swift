@@ -1,3 +1,5 @@
+import Portable
+
 /// The stable identity of one machine, and the name of its record in a store (`<deviceID>.json`).
 ///
 /// 1 to 128 characters of `[A-Za-z0-9._-]`, not starting with `.`: safe as a file name and a URL path

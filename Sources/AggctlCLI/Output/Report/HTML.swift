@@ -1,3 +1,4 @@
+import Serialization
 import TextSafety
 
 /// Text from records made safe for an HTML page: one line, then every character that could open a tag,

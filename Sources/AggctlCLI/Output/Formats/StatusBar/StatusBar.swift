@@ -1,5 +1,6 @@
 import Aggregator
 import Portable
+import Serialization
 import TextSafety
 
 /// `status --format line`, `--format tmux` and `--format waybar`: the merged view in a status bar's few
@@ -70,7 +71,7 @@ enum StatusBar {
         let windows = result.accounts.compactMap(\.tightestWindow)
         let counts = accountsPerProvider(result)
         let worst = windows.min { $0.remainingPercent < $1.remainingPercent }
-        var json = JSONWriter()
+        var json = StatusJSONWriter()
         json.object { json in
             json.key("class")
             json.string(worst?.level.rawValue ?? "ok")

@@ -1,67 +1,79 @@
 import Portable
-import Snapshots
 
-/// Writes compact JSON for reports straight into bytes, keys in the order given.
+/// Writes compact JSON straight into bytes, keys in the order given: aggctl's one JSON writer for what it
+/// writes for programs and for itself (`status --json`, `export`'s state, `history.json`, `alerts.json`).
+/// The record's canonical form, which must be `JSONEncoder`'s to the byte, is the record schema's
+/// (`RecordJSON`).
 ///
 /// Hand-written because `JSONEncoder` spent as long writing a 1000-device `status --json` as the fast
 /// reader spent reading the store. Compact (one line, no indentation) because the document is for
 /// programs and indentation made it 60% larger. Callers give keys in sorted order, so the output stays
 /// canonical. Non-finite numbers (a sum that overflowed) are written as `null`, never as invalid JSON.
 /// Given a sink it streams: bytes go out in pieces instead of being held whole in memory.
-struct JSONWriter {
-    private let output: ByteOutput
+///
+/// A writer may keep where some values went (`marking`), each with a `Mark` saying what it was made from,
+/// so that a kept document can have them written again later (`status --json`'s values that depend on
+/// the moment); a writer that marks nothing is a `JSONWriter<Never>`.
+public struct JSONWriter<Mark: Equatable & Sendable> {
+    @usableFromInline let output: ByteOutput
     /// Whether the innermost open container has a member yet; the same of the containers around it,
     /// one bit each (the innermost last), past 64 levels in `deeperMembers`. Bits, not an array of flags:
     /// every key and value asks, and the array's checks were a tenth of writing a report.
-    private var hasMember = false
-    private var outerMembers: UInt64 = 0
-    private var deeperMembers: [Bool] = []
+    @usableFromInline var hasMember = false
+    @usableFromInline var outerMembers: UInt64 = 0
+    @usableFromInline var deeperMembers: [Bool] = []
     /// Containers open.
-    private var level = 0
-    private var afterKey = false
-    /// Where the values that depend on the moment were written, for a writer asked to keep them.
-    private(set) var moments: [MomentMark]?
-    /// The last few paces written and where (`pace(_:_:)`), and the slot the next one takes.
-    private var recentPaces: [(value: MomentDependent, range: Range<Int>)] = []
-    private var nextRecentPace = 0
+    @usableFromInline var level = 0
+    @usableFromInline var afterKey = false
+    /// Where the marked values were written, for a writer asked to keep them.
+    public var moments: [MomentMark]? { marks }
+    @usableFromInline var marks: [MomentMark]?
+    /// The last few repeatable values written and where (`pace(_:_:)`), and the slot the next one takes.
+    @usableFromInline var recentPaces: [(value: Mark, range: Range<Int>)] = []
+    @usableFromInline var nextRecentPace = 0
 
-    /// A value written by `moment(_:_:)`: its bytes in the document, and what it was judged from.
-    struct MomentMark {
-        var range: Range<Int>
-        var value: MomentDependent
+    /// A value written by `moment(_:_:)`: its bytes in the document, and what it was made from.
+    public struct MomentMark: Sendable {
+        public var range: Range<Int>
+        public var value: Mark
+
+        public init(range: Range<Int>, value: Mark) {
+            self.range = range
+            self.value = value
+        }
     }
 
     /// Collects the JSON in memory (see `text`).
     ///
     /// - Parameter marking: keep where the values that depend on the moment were written (`moments`).
-    init(capacity: Int = 4096, marking: Bool = false) {
+    public init(capacity: Int = 4096, marking: Bool = false) {
         output = ByteOutput(capacity: capacity, sink: nil)
-        if marking { moments = [] }
+        if marking { marks = [] }
     }
 
     /// Streams the JSON to `sink`; call `finish()` to write the rest and a final newline.
-    init(streamingTo sink: any TextSink) {
+    public init(streamingTo sink: any ByteSink) {
         output = ByteOutput(capacity: ByteOutput.streamingPiece + 64 * 1024, sink: sink)
     }
 
     /// A writer for a run of array elements, comma-separated and without brackets, to be placed into an
     /// array by `array(pieces:)`: so that pieces of a long array can be written on several cores.
-    static func arrayPiece(capacity: Int, marking: Bool = false) -> JSONWriter {
+    public static func arrayPiece(capacity: Int, marking: Bool = false) -> JSONWriter {
         var writer = JSONWriter(capacity: capacity, marking: marking)
         writer.level = 1
         return writer
     }
 
     /// An array made of pieces from `arrayPiece(capacity:)`, in order; empty pieces are skipped.
-    mutating func array(pieces: [JSONWriter]) {
+    public mutating func array(pieces: [JSONWriter]) {
         open(UInt8(ascii: "["))
         // A finished piece is at its one level again, where `hasMember` says whether it wrote an element.
         for piece in pieces where piece.hasMember {
             if hasMember { output.byte(UInt8(ascii: ",")) }
             hasMember = true
             let start = output.position
-            if moments != nil, let marks = piece.moments {
-                moments! += marks.map { MomentMark(range: $0.range.shifted(by: start), value: $0.value) }
+            if marks != nil, let pieceMarks = piece.marks {
+                marks! += pieceMarks.map { MomentMark(range: $0.range.shifted(by: start), value: $0.value) }
             }
             piece.output.withBytes { output.pass($0) }
         }
@@ -69,39 +81,39 @@ struct JSONWriter {
     }
 
     /// Whether this writer keeps where the values that depend on the moment were written.
-    var isMarking: Bool { moments != nil }
+    public var isMarking: Bool { marks != nil }
 
     /// What was written so far, for a writer collecting in memory.
-    var text: String { output.text }
+    public var text: String { output.text }
 
     /// The bytes written so far, for a writer collecting in memory.
-    func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) { output.withBytes(body) }
+    public func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) { output.withBytes(body) }
 
     /// The bytes written so far, for a writer collecting in memory, copied out.
-    var data: Data {
+    public var data: Data {
         var data = Data()
         output.withBytes { data = Data($0) }
         return data
     }
 
     /// How many bytes an in-memory writer holds.
-    var byteCount: Int { output.byteCount }
+    public var byteCount: Int { output.byteCount }
 
     /// Ends the document with a newline and writes out what is still buffered.
-    func finish() {
+    public func finish() {
         output.byte(0x0A)
         output.flush()
     }
 
     // MARK: Containers
 
-    mutating func object(_ body: (inout JSONWriter) -> Void) {
+    @inlinable public mutating func object(_ body: (inout JSONWriter) -> Void) {
         open(UInt8(ascii: "{"))
         body(&self)
         close(UInt8(ascii: "}"))
     }
 
-    mutating func array<S: Sequence>(_ elements: S, _ body: (inout JSONWriter, S.Element) -> Void) {
+    @inlinable public mutating func array<S: Sequence>(_ elements: S, _ body: (inout JSONWriter, S.Element) -> Void) {
         open(UInt8(ascii: "["))
         for element in elements { body(&self, element) }
         close(UInt8(ascii: "]"))
@@ -109,7 +121,7 @@ struct JSONWriter {
 
     /// An array of `count` elements written by index: for large arrays of large values, where iterating
     /// the values would copy (and retain) each one.
-    mutating func array(count: Int, _ body: (inout JSONWriter, Int) -> Void) {
+    @inlinable public mutating func array(count: Int, _ body: (inout JSONWriter, Int) -> Void) {
         open(UInt8(ascii: "["))
         for index in 0..<count { body(&self, index) }
         close(UInt8(ascii: "]"))
@@ -117,8 +129,8 @@ struct JSONWriter {
 
     /// Starts the member `name`; the next value written is its value. Inlined, as is the output's
     /// part, so that the name's length is known where it is written and its copy is a move or two.
-    @inline(__always)
-    mutating func key(_ name: StaticString) {
+    @inlinable @inline(__always)
+    public mutating func key(_ name: StaticString) {
         separate()
         output.key(name)
         afterKey = true
@@ -126,7 +138,7 @@ struct JSONWriter {
 
     /// A dictionary as an object, its keys in byte order: `JSONEncoder`'s sorted order for the keys
     /// aggctl makes, so that a state file written here reads as one `JSONEncoder` wrote.
-    mutating func dictionary<Value>(_ values: [String: Value], _ write: (inout JSONWriter, Value) -> Void) {
+    public mutating func dictionary<Value>(_ values: [String: Value], _ write: (inout JSONWriter, Value) -> Void) {
         let keys = Array(values.keys)
         object { json in
             for index in ByteOrder.sortedIndices(keys) {
@@ -137,7 +149,7 @@ struct JSONWriter {
     }
 
     /// Starts the member named by a text (a dictionary's key), escaped as a string value is.
-    mutating func key(text name: String) {
+    public mutating func key(text name: String) {
         string(name)
         output.byte(UInt8(ascii: ":"))
         afterKey = true
@@ -147,14 +159,14 @@ struct JSONWriter {
 
     /// Writes, with `body`, a value that depends on the moment it is judged at, and, for a marking
     /// writer, keeps where it went and what it follows from, so that it can be judged again later.
-    mutating func moment(_ value: MomentDependent, _ body: (inout JSONWriter) -> Void) {
-        guard moments != nil else { return body(&self) }
+    @inlinable public mutating func moment(_ value: Mark, _ body: (inout JSONWriter) -> Void) {
+        guard marks != nil else { return body(&self) }
         // The separator before the value is the document's; only the value itself is marked.
         separate()
         afterKey = true
         let start = output.position
         body(&self)
-        moments!.append(MomentMark(range: start..<output.position, value: value))
+        marks!.append(MomentMark(range: start..<output.position, value: value))
     }
 
     /// Writes a pace, as `moment(_:_:)` writes any value that depends on the moment; one this writer
@@ -164,7 +176,7 @@ struct JSONWriter {
     /// full, the costliest text of the document) was a third of what a limit added to a `status --json`
     /// and most of what it added to one from the template. The same figures judged at the same moment
     /// make the same text, so the document is byte for byte what it was.
-    mutating func pace(_ value: MomentDependent, _ body: (inout JSONWriter) -> Void) {
+    @inlinable public mutating func pace(_ value: Mark, _ body: (inout JSONWriter) -> Void) {
         separate()
         afterKey = true
         let start = output.position
@@ -185,35 +197,35 @@ struct JSONWriter {
             recentPaces[nextRecentPace] = (value, range)
         }
         nextRecentPace = (nextRecentPace + 1) % Self.pacesRemembered
-        moments?.append(MomentMark(range: range, value: value))
+        marks?.append(MomentMark(range: range, value: value))
     }
 
     /// Enough for an account's limits: each per-model week's pace is written again within a few values.
-    private static let pacesRemembered = 8
+    @usableFromInline static var pacesRemembered: Int { 8 }
 
     /// A value another encoder wrote (whole, valid JSON), placed as it is.
-    mutating func encoded(_ value: UnsafeRawBufferPointer) {
+    public mutating func encoded(_ value: UnsafeRawBufferPointer) {
         separate()
         output.pass(value)
     }
 
-    mutating func null() {
+    @inlinable public mutating func null() {
         separate()
         output.text("null")
     }
 
-    mutating func bool(_ value: Bool) {
+    @inlinable public mutating func bool(_ value: Bool) {
         separate()
         output.text(value ? "true" : "false")
     }
 
-    mutating func int(_ value: Int?) {
+    @inlinable public mutating func int(_ value: Int?) {
         guard let value else { return null() }
         separate()
         output.integer(value)
     }
 
-    mutating func double(_ value: Double?) {
+    @inlinable public mutating func double(_ value: Double?) {
         guard let value, value.isFinite else { return null() }
         separate()
         // Whole numbers (most percentages) as integers; others in Swift's shortest round-tripping form.
@@ -224,7 +236,7 @@ struct JSONWriter {
             // Percentages and costs (53.07, 341.5167): the digits directly, the same text `description`
             // gives, without the string it makes (doubles were a twelfth of a warm `status --json`).
             if value < 0 { output.byte(UInt8(ascii: "-")) }
-            let divisor = Self.powersOfTen[digits]
+            let divisor = JSONNumbers.powersOfTen[digits]
             output.integer(scaled / divisor)
             output.byte(UInt8(ascii: "."))
             var fraction = scaled % divisor
@@ -245,26 +257,28 @@ struct JSONWriter {
 
     /// Takes the ASCII a number formats itself into (`TextOutputStreamable.write(to:)` hands it over as
     /// a buffer through `_writeASCII`), without a `String` between.
-    private struct ASCIIStream: TextOutputStream {
-        let output: ByteOutput
+    @usableFromInline struct ASCIIStream: TextOutputStream {
+        @usableFromInline let output: ByteOutput
 
-        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        @usableFromInline init(output: ByteOutput) {
+            self.output = output
+        }
+
+        @usableFromInline mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
             if let base = buffer.baseAddress { output.bytes(base, buffer.count) }
         }
 
-        mutating func write(_ string: String) {
+        @usableFromInline mutating func write(_ string: String) {
             var string = string
             string.withUTF8 { if let base = $0.baseAddress { output.bytes(base, $0.count) } }
         }
     }
 
-    private static let powersOfTen = [1, 10, 100, 1000, 10000]
-
     /// `value` as `k / 10^d` with the fewest digits `d` (1 to 4), when that decimal is exactly what the
     /// double round-trips to: then it is the shortest text `description` would choose. Below 10^9 the
     /// doubles are far closer together than 10^-4, so no other decimal of at most four places lands on
     /// the same double. Nil otherwise (pace figures with all their digits), and `description` writes it.
-    static func shortDecimal(_ value: Double) -> (scaled: Int, digits: Int)? {
+    @inlinable static func shortDecimal(_ value: Double) -> (scaled: Int, digits: Int)? {
         let magnitude = abs(value)
         guard magnitude < 1e9, magnitude >= 1e-4 else { return nil }
         // A decimal of at most four places is, times 10^4, within rounding error of a whole number: a
@@ -272,7 +286,7 @@ struct JSONWriter {
         let tenThousandths = magnitude * 10000
         guard abs(tenThousandths - nearest(tenThousandths)) < 1e-3 else { return nil }
         for digits in 1...4 {
-            let power = Double(powersOfTen[digits])
+            let power = Double(JSONNumbers.powersOfTen[digits])
             let scaled = nearest(magnitude * power)
             if scaled / power == magnitude { return (Int(scaled), digits) }
         }
@@ -282,12 +296,12 @@ struct JSONWriter {
     /// The whole number nearest a non-negative `value` below 2^62, without a call into libm (`rounded()`
     /// is one on x86-64's baseline). Halfway cases and the odd double just below one may land one off;
     /// `shortDecimal` checks every candidate, so that never changes what is written.
-    @inline(__always)
-    private static func nearest(_ value: Double) -> Double {
+    @inlinable @inline(__always)
+    static func nearest(_ value: Double) -> Double {
         Double(Int64(value + 0.5))
     }
 
-    mutating func date(_ value: Date?) {
+    @inlinable public mutating func date(_ value: Date?) {
         guard let value else { return null() }
         separate()
         output.byte(UInt8(ascii: "\""))
@@ -295,7 +309,7 @@ struct JSONWriter {
         output.byte(UInt8(ascii: "\""))
     }
 
-    mutating func string(_ value: String?) {
+    @inlinable public mutating func string(_ value: String?) {
         guard let value else { return null() }
         separate()
         output.byte(UInt8(ascii: "\""))
@@ -310,7 +324,7 @@ struct JSONWriter {
 
     // MARK: Layout
 
-    private mutating func open(_ bracket: UInt8) {
+    @inlinable mutating func open(_ bracket: UInt8) {
         separate()
         output.byte(bracket)
         if level > 0 {
@@ -323,7 +337,7 @@ struct JSONWriter {
         level += 1
     }
 
-    private mutating func close(_ bracket: UInt8) {
+    @inlinable mutating func close(_ bracket: UInt8) {
         level -= 1
         if level > 0 {
             hasMember = outerMembers & 1 == 1
@@ -335,7 +349,7 @@ struct JSONWriter {
     }
 
     /// What goes before a value or key: nothing after a key, else a comma when it is not the first.
-    private mutating func separate() {
+    @inlinable mutating func separate() {
         if afterKey {
             afterKey = false
             return
@@ -348,4 +362,9 @@ struct JSONWriter {
 
 extension Range<Int> {
     fileprivate func shifted(by offset: Int) -> Range<Int> { (lowerBound + offset)..<(upperBound + offset) }
+}
+
+/// What the writer's number formatting looks up (a generic type has no stored statics).
+@usableFromInline enum JSONNumbers {
+    @usableFromInline static let powersOfTen = [1, 10, 100, 1000, 10000]
 }

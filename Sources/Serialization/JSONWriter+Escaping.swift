@@ -4,8 +4,8 @@ import Portable
 extension JSONWriter {
     /// Zero exactly when none of the eight bytes is below 0x20, `"`, `\`, DEL or from 0x80 up: where the
     /// scanner stops in a string (`ByteWords.stopsInJSONString`), and DEL, which this writer escapes.
-    @inline(__always)
-    static func needsLook(_ word: UInt64) -> UInt64 {
+    @inlinable @inline(__always)
+    public static func needsLook(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let delete = word ^ (ones &* 0x7F)
         return ByteWords.stopsInJSONString(word) | ((delete &- ones) & ~delete & (ones &* 0x80))
@@ -14,7 +14,7 @@ extension JSONWriter {
     /// Writes `utf8` as the inside of a JSON string. Besides what JSON requires, DEL, the C1 controls,
     /// the line and paragraph separators and the bidirectional overrides go as `\u` escapes: the same
     /// text for a program, and nothing a terminal would act on when a person looks at `--json` output.
-    static func escape(_ utf8: UnsafeBufferPointer<UInt8>, into output: ByteOutput) {
+    @usableFromInline static func escape(_ utf8: UnsafeBufferPointer<UInt8>, into output: ByteOutput) {
         var runStart = 0
         var index = 0
         while index < utf8.count {

@@ -1,23 +1,25 @@
-import Aggregator
 import Portable
+import Serialization
 import Snapshots
 
+/// `history.json`'s writer, beside its reader (`LocalHistory+StateReader`).
 extension LocalHistory {
     /// The history as `JSONEncoder` writes it (`RecordCodec.makeEncoder(pretty: false)`), written
     /// directly: two weeks of samples of two accounts took `JSONEncoder` a third of a `publish`, which
     /// writes them on every run. Nil when a figure is not finite (which `JSONEncoder` refuses, and then
     /// says why).
-    func encoded() throws -> Data {
+    public func encoded() throws -> Data {
         if let data = quicklyEncoded() { return data }
         return try RecordCodec.makeEncoder(pretty: false).encode(self)
     }
 
-    func quicklyEncoded() -> Data? {
+    public func quicklyEncoded() -> Data? {
         let windows = accounts.values
         guard windows.allSatisfy({ ($0.session + $0.weekly).allSatisfy { $0.usedPercent.isFinite } }) else {
             return nil
         }
-        var json = JSONWriter(capacity: 1024 + windows.reduce(0) { $0 + ($1.session.count + $1.weekly.count) * 90 })
+        var json = JSONWriter<Never>(
+            capacity: 1024 + windows.reduce(0) { $0 + ($1.session.count + $1.weekly.count) * 90 })
         json.object { json in
             json.key("accounts")
             json.dictionary(accounts) { json, history in
@@ -32,7 +34,7 @@ extension LocalHistory {
         return json.data
     }
 
-    private static func write(_ samples: [UsageSample], to json: inout JSONWriter) {
+    private static func write(_ samples: [UsageSample], to json: inout JSONWriter<Never>) {
         json.array(count: samples.count) { json, index in
             json.object { json in
                 json.key("at")

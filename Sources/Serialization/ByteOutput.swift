@@ -1,21 +1,28 @@
 import Portable
-import Serialization
-import Snapshots
+
+/// Where a stream of bytes goes as it is made: standard output or a file (AggctlCLI's `TextSink`).
+public protocol ByteSink: AnyObject {
+    func write(bytes: UnsafeRawBufferPointer)
+}
 
 /// A growable byte buffer: one `memcpy` per piece instead of `Array.append`'s generic path. With a sink
 /// it is written out whenever a container closes past `streamingPiece` bytes, so it stays small and hot
 /// in the cache instead of growing to the whole report.
-final class ByteOutput {
-    static let streamingPiece = 256 * 1024
+public final class ByteOutput {
+    public static let streamingPiece = 256 * 1024
 
-    private var start: UnsafeMutablePointer<UInt8>
-    private var count = 0
-    private var capacity: Int
-    private let sink: (any TextSink)?
+    // Reached from writers inlined into other modules: the JSON writer's every key and value come here.
+    // Unchecked: a class's stored property touched from another module is checked for overlapping
+    // access at run time on every touch (a sixth of a cold `status --json`), and no access here
+    // overlaps another (no callback runs while one is open).
+    @exclusivity(unchecked) @usableFromInline var start: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) @usableFromInline var count = 0
+    @exclusivity(unchecked) @usableFromInline var capacity: Int
+    @usableFromInline let sink: (any ByteSink)?
     /// Bytes already sent to the sink.
-    private var sent = 0
+    @exclusivity(unchecked) @usableFromInline var sent = 0
 
-    init(capacity: Int, sink: (any TextSink)?) {
+    public init(capacity: Int, sink: (any ByteSink)?) {
         self.capacity = max(capacity, 64)
         self.sink = sink
         start = .allocate(capacity: self.capacity)
@@ -25,19 +32,19 @@ final class ByteOutput {
         start.deallocate()
     }
 
-    var text: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
+    public var text: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
 
     /// How many bytes were written in all, sent or held.
-    var position: Int { sent + count }
+    @inlinable public var position: Int { sent + count }
 
-    func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
+    public func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
         body(UnsafeRawBufferPointer(start: start, count: count))
     }
 
-    var byteCount: Int { count }
+    public var byteCount: Int { count }
 
     /// Appends `bytes`; a streaming output sends a large block straight on instead of copying it.
-    func pass(_ bytes: UnsafeRawBufferPointer) {
+    public func pass(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress else { return }
         if let sink, bytes.count >= ByteOutput.streamingPiece {
             flush()
@@ -50,7 +57,7 @@ final class ByteOutput {
 
     /// Appends again the bytes written at `range` (counted as `position` counts), if they are still held
     /// here; false, and nothing written, when some of them were sent on already.
-    func repeatBytes(_ range: Range<Int>) -> Bool {
+    public func repeatBytes(_ range: Range<Int>) -> Bool {
         guard range.lowerBound >= sent, range.upperBound <= position else { return false }
         reserve(range.count)  // first: growing moves the bytes
         (start + count).update(from: start + (range.lowerBound - sent), count: range.count)
@@ -58,19 +65,19 @@ final class ByteOutput {
         return true
     }
 
-    func flushIfFull() {
+    @inlinable public func flushIfFull() {
         if sink != nil && count >= ByteOutput.streamingPiece { flush() }
     }
 
-    func flush() {
+    public func flush() {
         guard let sink, count > 0 else { return }
         sink.write(bytes: UnsafeRawBufferPointer(start: start, count: count))
         sent += count
         count = 0
     }
 
-    @inline(__always)
-    private func reserve(_ extra: Int) {
+    @inlinable @inline(__always)
+    func reserve(_ extra: Int) {
         guard count + extra > capacity else { return }
         let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity * 2, count + extra))
         larger.update(from: start, count: count)
@@ -79,28 +86,28 @@ final class ByteOutput {
         capacity = max(capacity * 2, count + extra)
     }
 
-    @inline(__always)
-    func byte(_ value: UInt8) {
+    @inlinable @inline(__always)
+    public func byte(_ value: UInt8) {
         reserve(1)
         start[count] = value
         count += 1
     }
 
-    @inline(__always)
-    func bytes(_ source: UnsafePointer<UInt8>, _ length: Int) {
+    @inlinable @inline(__always)
+    public func bytes(_ source: UnsafePointer<UInt8>, _ length: Int) {
         reserve(length)
         (start + count).update(from: source, count: length)
         count += length
     }
 
-    @inline(__always)
-    func text(_ value: StaticString) {
+    @inlinable @inline(__always)
+    public func text(_ value: StaticString) {
         bytes(value.utf8Start, value.utf8CodeUnitCount)
     }
 
     /// `"name":`, room made once (a report writes tens of thousands of keys).
-    @inline(__always)
-    func key(_ name: StaticString) {
+    @inlinable @inline(__always)
+    public func key(_ name: StaticString) {
         let length = name.utf8CodeUnitCount
         reserve(length + 3)
         let at = start + count
@@ -111,7 +118,7 @@ final class ByteOutput {
         count += length + 3
     }
 
-    func integer(_ value: Int) {
+    @inlinable @inline(__always) public func integer(_ value: Int) {
         reserve(20)
         var magnitude = value.magnitude
         var end = count + 20
@@ -135,7 +142,7 @@ final class ByteOutput {
     /// the same): an integer without `.0`, else one or two decimals; a report's coordinates. Below 10^10
     /// hundredths the shortest text of a number of hundredths is that number's decimal, so the digits are
     /// written directly; `ReportPageTests` holds the two ways to the same bytes.
-    func number(_ value: Double) {
+    public func number(_ value: Double) {
         let hundredths = (value * 100).rounded()
         guard hundredths.magnitude < 1e10 else {
             let rounded = hundredths / 100
@@ -178,7 +185,7 @@ final class ByteOutput {
         }
     }
 
-    func date(_ value: Date) {
+    public func date(_ value: Date) {
         reserve(RFC3339.maximumLength)
         count += RFC3339.write(value, into: start + count)
     }
