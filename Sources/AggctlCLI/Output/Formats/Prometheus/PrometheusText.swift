@@ -25,6 +25,7 @@ enum PrometheusText {
     }
 
     struct Window {
+        var name: String
         /// `,window="..."` in the pool.
         var label: Range<Int>
         var used: Double
@@ -37,32 +38,49 @@ enum PrometheusText {
     static func render(_ result: MergeResult) -> [UInt8] {
         var pool: [UInt8] = []
         pool.reserveCapacity(80 * result.accounts.count)
-        let series = result.accounts.map { account in
+        // By index, each field read in place: a copy of an account retains and releases all its fields.
+        let accounts = result.accounts
+        let series = accounts.indices.map { index in
             let start = pool.count
-            label("provider", account.providerID, to: &pool, first: true)
-            label("account", account.key.normalizedEmail ?? "", to: &pool)
-            if account.key.normalizedEmail == nil { label("device", account.deviceID.rawValue, to: &pool) }
+            label("provider", accounts[index].providerID, to: &pool, first: true)
+            label("account", accounts[index].key.normalizedEmail ?? "", to: &pool)
+            if accounts[index].key.normalizedEmail == nil {
+                label("device", accounts[index].deviceID.rawValue, to: &pool)
+            }
             let labels = start..<pool.count
             // A limit named like another window would repeat a series: the first stands. A due window's
             // figures are not current, and are left out.
-            var named: [String] = []
             var windows: [Window] = []
-            for (name, window) in account.windows where !window.due && !named.contains(name) {
-                named.append(name)
+            func add(_ name: String, _ window: WindowStatus) {
+                guard !window.due, !windows.contains(where: { $0.name == name }) else { return }
                 let start = pool.count
                 label("window", name, to: &pool)
                 windows.append(
                     Window(
                         // Above 1 for a provider's overage.
-                        label: start..<pool.count, used: max(0, window.usedPercent / 100),
+                        name: name, label: start..<pool.count, used: max(0, window.usedPercent / 100),
                         resetsAt: window.resetsAt?.timeIntervalSince1970.rounded(.down),
                         depleted: window.level == .depleted))
             }
+            // The order of `MergedAccount.windows`: session, weekly, then each limit.
+            if let session = accounts[index].session { add("session", session) }
+            if let weekly = accounts[index].weekly { add("weekly", weekly) }
+            if let limits = accounts[index].limits {
+                for limit in limits { add(limit.id, limit.window) }
+            }
             return Series(
-                labels: labels, lastUpdated: account.lastUpdated.timeIntervalSince1970.rounded(.down),
-                tokensToday: account.tokens?.today.map(Double.init), costToday: account.costUSD?.today,
-                blocked: account.blocked, windows: windows)
+                labels: labels, lastUpdated: accounts[index].lastUpdated.timeIntervalSince1970.rounded(.down),
+                tokensToday: accounts[index].tokens?.today.map(Double.init), costToday: accounts[index].costUSD?.today,
+                blocked: accounts[index].blocked, windows: windows)
         }
+        let deviceLabels = result.devices.map { device in
+            let start = pool.count
+            label("device", device.deviceID.rawValue, to: &pool, first: true)
+            return start..<pool.count
+        }
+        // Read-only from here: a variable captured by the writers below is checked for overlapping access
+        // on every read (a twentieth of an export at 10 000 records).
+        let labelPool = pool
         let text = ByteOutput(capacity: 200 * series.count * 4 + 80 * result.devices.count, sink: nil)
         func put(_ bytes: [UInt8], _ range: Range<Int>? = nil) {
             bytes.withUnsafeBufferPointer { all in
@@ -78,14 +96,16 @@ enum PrometheusText {
             put(name)
             if !labels.isEmpty {
                 text.byte(UInt8(ascii: "{"))
-                put(pool, labels)
-                if let more { put(pool, more) }
+                put(labelPool, labels)
+                if let more { put(labelPool, more) }
                 text.byte(UInt8(ascii: "}"))
             }
             text.byte(UInt8(ascii: " "))
             // Whole numbers (nearly every value: times, counts, 0 and 1) digit by digit, no string made.
             if value == value.rounded(), abs(value) < 1e15 {
                 text.integer(Int(value))
+            } else if value.isFinite {
+                text.fraction(value)
             } else {
                 put(Array(number(value).utf8))
             }
@@ -128,10 +148,8 @@ enum PrometheusText {
         let published = "aggctl_device_last_published_timestamp_seconds"
         header(published, "When a device last published its record, Unix seconds.")
         let publishedName = Array(published.utf8)
-        for device in result.devices {
-            let start = pool.count
-            label("device", device.deviceID.rawValue, to: &pool, first: true)
-            line(publishedName, start..<pool.count, value: device.generatedAt.timeIntervalSince1970.rounded(.down))
+        for (index, device) in result.devices.enumerated() {
+            line(publishedName, deviceLabels[index], value: device.generatedAt.timeIntervalSince1970.rounded(.down))
         }
         accountFamily(
             "aggctl_account_blocked",
