@@ -59,18 +59,22 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Portable"]),
         // HTTP through libcurl, for WebDAV stores, usage endpoints and webhooks.
         .target(name: "HTTP", dependencies: ["CCurl", "TextSafety", "Portable"]),
+        // What a model's tokens cost: LiteLLM's table cut to the coding agents' models (a copy in the
+        // repository with its date, or the one `prices update` kept), a user's overrides, cloud id
+        // normalisation, the cache-write and long-prompt tiers.
+        .target(name: "Pricing", dependencies: ["Portable"]),
         // This machine's agent logs and usage endpoints read into provider entries (`publish --source`):
         // CollectorRegistry and one folder per source.
         .target(
             name: "Collectors",
-            dependencies: ["Snapshots", "Serialization", "CShims", "HTTP", "TextSafety", "Portable"]),
+            dependencies: ["Snapshots", "Serialization", "Pricing", "CShims", "HTTP", "TextSafety", "Portable"]),
         // The command line as a library: argument parsing, commands, output, console, exit codes; tested
         // in-process.
         .target(
             name: "AggctlCLI",
             dependencies: [
-                "Snapshots", "Serialization", "Stores", "Aggregator", "Notify", "Collectors", "Privacy", "HTTP",
-                "HTTPServer",
+                "Snapshots", "Serialization", "Stores", "Aggregator", "Notify", "Collectors", "Pricing", "Privacy",
+                "HTTP", "HTTPServer",
                 "TextSafety", "Portable",
             ]),
         // The executable: its entry point only. A release build on Linux links the C++ runtime and the
@@ -97,11 +101,12 @@ let package = Package(
             name: "AggregatorTests",
             dependencies: ["Serialization", "Aggregator", "Snapshots", "Stores", "TestSupport"]),
         .testTarget(name: "NotifyTests", dependencies: ["Notify", "TestSupport"]),
+        .testTarget(name: "PricingTests", dependencies: ["Pricing", "TestSupport"]),
         .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(
             name: "CollectorsTests",
-            dependencies: ["Serialization", "Collectors", "Snapshots", "HTTP", "Portable", "TestSupport"],
+            dependencies: ["Serialization", "Collectors", "Pricing", "Snapshots", "HTTP", "Portable", "TestSupport"],
             exclude: ["Fixtures", "RealWorld"]),
         .testTarget(
             name: "aggctlTests",

@@ -12,7 +12,7 @@ parts, cache read, output), and a closing summary line. A share of the assistant
 repeat the response before them with the same ids and usage, as Claude Code writes one response over
 several lines; a few sessions end on Claude Code's own "Claude AI usage limit reached|<epoch>" line
 (model `<synthetic>`, no usage). DIR/manifest.json holds the totals counted once per response and the
-cost at the prices below (aggctl's own table, `Sources/Collectors/Claude/ClaudePrices.swift`).
+cost at the prices below (Anthropic's published rates, as LiteLLM's table, which aggctl carries, has them).
 The same seed writes the same bytes.
 """
 import argparse
@@ -25,13 +25,13 @@ from datetime import datetime, timedelta, timezone
 # Dollars per million tokens: input, output, cache write (5 minutes), cache read.
 PRICES = {
     "claude-sonnet-4-5-20250929": (3.0, 15.0, 3.75, 0.30),
-    "claude-opus-4-1-20250805": (15.0, 75.0, 18.75, 1.50),
+    "claude-opus-4-6": (5.0, 25.0, 6.25, 0.50),
     "claude-opus-4-5-20251101": (5.0, 25.0, 6.25, 0.50),
     "claude-haiku-4-5-20251001": (1.0, 5.0, 1.25, 0.10),
 }
 # How often each model answers.
 SHARES = [("claude-sonnet-4-5-20250929", 0.55), ("claude-opus-4-5-20251101", 0.25),
-          ("claude-haiku-4-5-20251001", 0.12), ("claude-opus-4-1-20250805", 0.08)]
+          ("claude-haiku-4-5-20251001", 0.12), ("claude-opus-4-6", 0.08)]
 VOCABULARY = ("the of and to in is for on that with this code file test build run function value error "
               "change update module return type struct swift parse line token cache usage block session model").split()
 COUNTED = ["input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"]

@@ -16,7 +16,7 @@ public enum Aggctl {
         (StatuslineCommand.name, { StatuslineCommand.command }), (InitCommand.name, { InitCommand.command }),
         (KeyCommand.name, { KeyCommand.command }), (DoctorCommand.name, { DoctorCommand.command }),
         (ConfigCommand.name, { ConfigCommand.command }), (CompletionsCommand.name, { CompletionsCommand.command }),
-        (ManpageCommand.name, { ManpageCommand.command }),
+        (ManpageCommand.name, { ManpageCommand.command }), (PricesCommand.name, { PricesCommand.command }),
     ]
 
     /// Every command, built: for the help, the completions and the manual page.
@@ -95,7 +95,7 @@ public enum Aggctl {
             }
             let flags = try ParsedFlags.parse(
                 ArgumentLexer.tokens(Array(arguments.dropFirst())), specs: command.flags, command: command.name,
-                takesArgument: command.takesArgument)
+                takesArgument: command.takesArgument, maximumArguments: command.maximumArguments)
             if flags.wantsHelp {
                 console.output.write(command.help)
                 return .success

@@ -1,5 +1,6 @@
 import HTTP
 import Portable
+import Pricing
 import Snapshots
 
 /// A source of this machine's usage (`publish --source NAME[:PATH]`): what it is called, what its PATH
@@ -72,11 +73,14 @@ public struct CollectorContext {
     public var readerVersion: String
     /// Makes the client the usage endpoints use.
     public var httpClient: () throws -> HTTPClient
+    /// What logs' responses are priced by (read on first use).
+    public var prices: PriceSource
 
     public init(
         environment: [String: String], stateFolder: String?, statusLineFolder: String?, zones: Zones,
-        readerVersion: String, httpClient: @escaping () throws -> HTTPClient
+        readerVersion: String, httpClient: @escaping () throws -> HTTPClient, prices: PriceSource = .bundled
     ) {
+        self.prices = prices
         self.environment = environment
         self.stateFolder = stateFolder
         self.statusLineFolder = statusLineFolder

@@ -39,14 +39,14 @@ struct Claude2026Tests {
         let line =
             #"{"timestamp":"2025-01-10T10:00:00.000Z","isApiErrorMessage":true,"message":{"content":[{"text":"Claude AI usage limit reached|1736503200 remaining"}],"usage":{"input_tokens":0,"output_tokens":0}}}"#
         let file = Array(line.utf8).withUnsafeBytes {
-            ClaudeCollector.FileScan.read($0, keepingSince: .distantPast, zones: .utc)
+            ClaudeCollector.FileScan.read($0, keepingSince: .distantPast, reading: LogReading(zones: .utc))
         }
         #expect(file.limitResetsAt == Records.date("2025-01-10T10:00:00Z"))
         #expect(file.hits.map(\.resetsAt) == [Records.date("2025-01-10T10:00:00Z")])
         #expect(file.responses.isEmpty, "a limit message is never a response")
         let zero = line.replacing("|1736503200 remaining", with: "|0")
         let none = Array(zero.utf8).withUnsafeBytes {
-            ClaudeCollector.FileScan.read($0, keepingSince: .distantPast, zones: .utc)
+            ClaudeCollector.FileScan.read($0, keepingSince: .distantPast, reading: LogReading(zones: .utc))
         }
         #expect(none.limitResetsAt == nil && none.hits.isEmpty)
     }

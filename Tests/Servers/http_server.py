@@ -113,6 +113,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     return self.answer(200, f.read())
             except FileNotFoundError:
                 return self.answer(404, b"no such case")
+        if self.path == "/litellm-prices":
+            # Three entries of LiteLLM's table as its file has them (litellm 1.110.2 on PyPI), its
+            # sample_spec (strings where prices go) among them.
+            with open(os.path.join(FIXTURES, "litellm-prices.json"), "rb") as f:
+                return self.answer(200, f.read())
         if self.path.startswith("/status/"):
             return self.answer(int(parts[2]), b"{}")
         if self.path.startswith("/failing/"):

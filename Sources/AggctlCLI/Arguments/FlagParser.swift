@@ -28,8 +28,10 @@ struct ParsedFlags: Sendable {
     private(set) var values: [String: [String]] = [:]
     private(set) var toggles: Set<String> = []
     var wantsHelp = false
-    /// The one word a command that takes one was given.
-    private(set) var argument: String?
+    /// The words a command that takes them was given, in order (`prices show MODEL`).
+    private(set) var arguments: [String] = []
+    /// The first of them: the one word of a command that takes one.
+    var argument: String? { arguments.first }
 
     // Read by the flag's declaration, not its name: a flag a command does not declare cannot be read
     // by mistake, and a misspelt one does not compile.
@@ -45,7 +47,8 @@ struct ParsedFlags: Sendable {
     /// - Throws: `UsageError` for an unknown flag, a missing value, a value given to a toggle, a flag
     ///   given twice that is not repeatable, or a stray positional word.
     static func parse(
-        _ tokens: [ArgumentToken], specs: [FlagSpec], command: String, takesArgument: Bool = false
+        _ tokens: [ArgumentToken], specs: [FlagSpec], command: String, takesArgument: Bool = false,
+        maximumArguments: Int = 1
     ) throws -> ParsedFlags {
         var parsed = ParsedFlags()
         var index = 0
@@ -66,10 +69,10 @@ struct ParsedFlags: Sendable {
             case .shortFlag(let word):
                 throw UsageError("unknown flag '\(word)' for '\(command)'", command: command)
             case .positional(let word):
-                guard takesArgument, parsed.argument == nil else {
+                guard takesArgument, parsed.arguments.count < maximumArguments else {
                     throw UsageError("unexpected argument '\(word)' for '\(command)'", command: command)
                 }
-                parsed.argument = word
+                parsed.arguments.append(word)
             case .flag(let name, let inlineValue):
                 let spec = try specNamed(name)
                 if name == "help" {

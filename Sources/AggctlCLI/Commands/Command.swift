@@ -11,6 +11,8 @@ struct Command: Sendable {
     var takesArgument = false
     /// How the usage line names that word (`bash|zsh|fish`).
     var argumentName: String?
+    /// How many words it takes at most (`prices show MODEL`: two).
+    var maximumArguments = 1
     /// Exits 0 whatever happens, output that did not arrive included: `statusline`, whose caller (Claude
     /// Code) shows what it printed and treats a failure as a broken status line.
     var alwaysSucceeds = false

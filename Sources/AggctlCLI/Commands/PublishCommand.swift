@@ -73,7 +73,7 @@ enum PublishCommand {
                         statusLineFolder: context.stateDirectory + "/collectors",
                         zones: Zones.machine(environment: context.environment),
                         readerVersion: "aggctl \(Aggctl.version)",
-                        httpClient: { try context.httpClient() }))
+                        httpClient: { try context.httpClient() }, prices: context.prices))
             }
             guard !inputs.isEmpty || !sources.isEmpty else {
                 throw UsageError(

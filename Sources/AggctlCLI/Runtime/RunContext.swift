@@ -1,5 +1,6 @@
 import Notify
 import Portable
+import Pricing
 import Snapshots
 import Stores
 
@@ -67,6 +68,12 @@ struct RunContext: Sendable {
             return base + "/aggctl/config"
         }
         return home + "/.config/aggctl/config"
+    }
+
+    /// What this run prices tokens by: the table `prices update` kept in the state folder (else the
+    /// bundled copy), with the user's overrides beside the config file; read on first use.
+    var prices: PriceSource {
+        PriceSource(stateFolder: stateDirectory, configFolder: FileSystem.parent(of: configFile))
     }
 
     var home: String {

@@ -1,4 +1,5 @@
 import Portable
+import Pricing
 import Serialization
 import Snapshots
 
@@ -34,9 +35,9 @@ extension ClaudeCollector.FileScan: LogScanPartial {
         newest.raise(to: later.newest)
     }
 
-    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date, zones: Zones) -> Self {
+    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date, reading: LogReading) -> Self {
         var file = Self()
-        file.read(bytes, keepingSince: cutoff, zones: zones)
+        file.read(bytes, keepingSince: cutoff, reading: reading)
         return file
     }
 
@@ -91,7 +92,9 @@ extension ClaudeCollector.FileScan: LogScanPartial {
     }
 
     /// Adds the usage lines and limit messages of a piece of one log file.
-    mutating func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date = .distantPast, zones: Zones) {
+    mutating func read(
+        _ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date = .distantPast, reading: LogReading
+    ) {
         guard let base = bytes.baseAddress else { return }
         var start = 0
         while start < bytes.count {
@@ -102,7 +105,7 @@ extension ClaudeCollector.FileScan: LogScanPartial {
             let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
             var isLimitMessage = false
             if contains(line, "limit reached") || contains(line, "hit your") {
-                if let event = JSONValue.parse(line) { isLimitMessage = recordLimit(event, zones: zones) }
+                if let event = JSONValue.parse(line) { isLimitMessage = recordLimit(event, zones: reading.zones) }
             }
             // A limit message is Claude Code's own line, not a response: never priced or counted.
             // A sub-agent's message as its parent's log reports it (`agent_progress`), marked so that the
@@ -118,11 +121,14 @@ extension ClaudeCollector.FileScan: LogScanPartial {
                 }
             }
             if let usage, usage.model != "<synthetic>" {
+                // The agent's own cost as written; else the table's price of the model (a model the
+                // table does not name counts its tokens, at no cost, until the ledger names it).
                 let cost =
                     usage.costUSD
-                    ?? ClaudePrice.price(of: usage.model ?? "")?.cost(
-                        input: usage.input, output: usage.output, cacheWrite: usage.cacheWrite,
-                        cacheRead: usage.cacheRead) ?? 0
+                    ?? reading.prices.price(of: usage.model ?? "")?.cost(
+                        of: TokenCounts(
+                            input: usage.input, output: usage.output, cacheWrite: usage.cacheWrite,
+                            cacheWriteHour: usage.cacheWriteHour, cacheRead: usage.cacheRead)) ?? 0
                 newest.raise(to: usage.at)
                 if usage.at >= cutoff {
                     keep(

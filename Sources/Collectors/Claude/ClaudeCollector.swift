@@ -1,4 +1,5 @@
 import Portable
+import Pricing
 import Serialization
 import Snapshots
 
@@ -11,17 +12,20 @@ import Snapshots
 /// may replay a parent's message under a new `requestId`: the message id decides, and the parent's
 /// line stands. A line with neither id is a response of its own. Tokens are input + output + cache
 /// creation + cache read; cost is the line's
-/// `costUSD` when it has one, else the price table (`ClaudePrice`). Logs alone do not tell how much of a
+/// `costUSD` when it has one, else the price table (`Pricing`). Logs alone do not tell how much of a
 /// window is used, so the session window appears only while a limit message's reset time (or, for a
 /// message without one, the end of its 5-hour block) is ahead.
 public struct ClaudeCollector: Sendable {
     public let folders: [String]
     /// The zones limit messages are read in: a message names its zone, else it is the machine's.
     public let zones: Zones
+    /// What responses without a cost of their own are priced by.
+    public let prices: PriceSource
 
-    public init(folders: [String], zones: Zones = .utc) {
+    public init(folders: [String], zones: Zones = .utc, prices: PriceSource = .bundled) {
         self.folders = folders
         self.zones = zones
+        self.prices = prices
     }
 
     /// `$CLAUDE_CONFIG_DIR`, else those of `~/.config/claude` and `~/.claude` that exist.
@@ -194,9 +198,9 @@ public struct ClaudeCollector: Sendable {
         }
 
         /// Adds lines as one file (for tests and callers holding bytes).
-        mutating func read(_ bytes: UnsafeRawBufferPointer, zones: Zones = .utc) {
+        mutating func read(_ bytes: UnsafeRawBufferPointer, reading: LogReading = LogReading(zones: .utc)) {
             var file = FileScan()
-            file.read(bytes, zones: zones)
+            file.read(bytes, reading: reading)
             add(file)
         }
     }
@@ -230,7 +234,7 @@ public struct ClaudeCollector: Sendable {
             scan.since = now.timeIntervalSince1970 - 7 * 86_400
             for file in try LogScanState<FileScan>.partials(
                 of: files, statePath: statePath, readerVersion: readerVersion,
-                keepingSince: Self.windowStart(now: now), zones: zones)
+                keepingSince: Self.windowStart(now: now), reading: LogReading(zones: zones, prices: prices))
             {
                 scan.add(file)
             }

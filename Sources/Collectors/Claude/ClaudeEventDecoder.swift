@@ -19,11 +19,17 @@ enum ClaudeEventDecoder: LogLineDecoder {
         var costUSD: Double?
         var input = 0
         var output = 0
+        /// Prompt tokens written to the cache for 5 minutes (all of `cache_creation_input_tokens` when
+        /// the line does not say for how long), and for an hour.
         var cacheWrite = 0
+        var cacheWriteHour = 0
         var cacheRead = 0
 
         // Chained, not summed over an array: this runs for every response of every log line read.
-        var tokens: Int { input.saturatingAdding(output).saturatingAdding(cacheWrite).saturatingAdding(cacheRead) }
+        var tokens: Int {
+            input.saturatingAdding(output).saturatingAdding(cacheWrite).saturatingAdding(cacheWriteHour)
+                .saturatingAdding(cacheRead)
+        }
     }
 
     static func decode(_ line: UnsafeRawBufferPointer) -> Usage? {
@@ -131,6 +137,9 @@ enum ClaudeEventDecoder: LogLineDecoder {
 
     private static func usage(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Usage {
         var counts = Usage(at: Date(timeIntervalSince1970: 0), key: 0)
+        // How long the written tokens stay cached, where the line says: it stands over the total, as
+        // ccusage reads it (`cache_creation: {ephemeral_5m_input_tokens, ephemeral_1h_input_tokens}`).
+        var byDuration: (minutes: Int, hour: Int)?
         try object(&s) { (s, key) throws(JSONSyntaxError) in
             if s.key(key, is: "input_tokens") {
                 counts.input = try count(&s) ?? 0
@@ -140,9 +149,25 @@ enum ClaudeEventDecoder: LogLineDecoder {
                 counts.cacheWrite = try count(&s) ?? 0
             } else if s.key(key, is: "cache_read_input_tokens") {
                 counts.cacheRead = try count(&s) ?? 0
+            } else if s.key(key, is: "cache_creation"), try s.kind() == .object {
+                var split = (minutes: 0, hour: 0)
+                try object(&s) { (s, key) throws(JSONSyntaxError) in
+                    if s.key(key, is: "ephemeral_5m_input_tokens") {
+                        split.minutes = try count(&s) ?? 0
+                    } else if s.key(key, is: "ephemeral_1h_input_tokens") {
+                        split.hour = try count(&s) ?? 0
+                    } else {
+                        try s.skipValue()
+                    }
+                }
+                byDuration = split
             } else {
                 try s.skipValue()
             }
+        }
+        if let byDuration {
+            counts.cacheWrite = byDuration.minutes
+            counts.cacheWriteHour = byDuration.hour
         }
         return counts
     }

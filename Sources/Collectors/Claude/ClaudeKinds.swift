@@ -31,8 +31,10 @@ public struct ClaudeKind: CollectorKind {
     public func make(path: String?, context: CollectorContext) throws -> Collector {
         let folders = path.map { [$0] } ?? ClaudeCollector.defaultFolders(environment: context.environment)
         let (zones, state, statusLine) = (context.zones, context.stateFolder, context.statusLineFolder)
-        // Limit messages give times in words, in the machine's zone or one they name.
-        let reader = context.readerVersion + " in " + zones.local.identifier
+        // Limit messages give times in words, in the machine's zone or one they name; responses are priced
+        // by the table: a scan kept under another zone or table is read again.
+        let prices = context.prices
+        let reader = context.readerVersion + " in " + zones.local.identifier + ", " + prices.fingerprint
         // The status line's figures are read even by a dry run (which keeps no state of its own).
         let home = context.environment["HOME"] ?? FileSystem.homeDirectory()
         // Signed in here: the usage answer gives the windows' percentages, which the logs cannot (docs/collectors.md:
@@ -43,7 +45,7 @@ public struct ClaudeKind: CollectorKind {
             if endpoint.hasCredentials { answer = endpoint }
         }
         return Collector(name: name) { [answer] now in
-            var entry = try ClaudeCollector(folders: folders, zones: zones).collect(
+            var entry = try ClaudeCollector(folders: folders, zones: zones, prices: prices).collect(
                 now: now, stateFolder: state, readerVersion: reader, statusLineFolder: statusLine)
             // The account Claude Code is signed in with (`oauthAccount.emailAddress` of its `.claude.json`):
             // without it two accounts could not be told apart, nor one merged across machines.

@@ -15,8 +15,8 @@ extension CodexCollector.Scan: LogScanPartial {
     mutating func append(_ later: Self) { extend(later) }
 
     /// Codex keeps a few bytes per response: nothing is left out.
-    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date, zones: Zones) -> Self {
-        CodexCollector.scan(bytes: bytes, zones: zones)
+    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date, reading: LogReading) -> Self {
+        CodexCollector.scan(bytes: bytes, zones: reading.zones)
     }
 
     mutating func prune(before cutoff: Date) -> Bool { false }

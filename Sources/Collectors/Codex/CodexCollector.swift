@@ -66,7 +66,7 @@ public struct CodexCollector: Sendable {
             // Files are independent: read on every core, then combined (newest limits win).
             (scan, days) = Self.combine(
                 try LogScanState<Scan>.partialsByPath(
-                    of: files, statePath: statePath, readerVersion: readerVersion, zones: zones
+                    of: files, statePath: statePath, readerVersion: readerVersion, reading: LogReading(zones: zones)
                 ).map { (path: $0.path, scan: $0.partial) })
             if let memoPath, let fingerprint {
                 var memo = scan

@@ -54,7 +54,7 @@ public struct GeminiCollector: Sendable {
         } else {
             var scan = Scan()
             for partial in try LogScanState<Scan>.partials(
-                of: files, statePath: statePath, readerVersion: readerVersion, zones: .utc)
+                of: files, statePath: statePath, readerVersion: readerVersion, reading: LogReading(zones: .utc))
             {
                 scan.append(partial)
             }
@@ -129,7 +129,7 @@ extension GeminiCollector.Scan: LogScanPartial {
     }
 
     /// A whole `session-*.json` document, or complete lines of a `.jsonl` file.
-    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date, zones: Zones) -> Self {
+    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date, reading: LogReading) -> Self {
         var scan = Self()
         if let document = JSONValue.parse(bytes), let list = document["messages"]?.array {
             for message in list { scan.add(message) }

@@ -1,4 +1,5 @@
 import Portable
+import Pricing
 import Serialization
 import Snapshots
 
@@ -17,7 +18,7 @@ protocol LogScanPartial: Sendable {
     mutating func append(_ later: Self)
     /// What a piece of complete lines yields, leaving out what happened before `cutoff` where the
     /// partial would otherwise grow with the history; times in words are read in `zones`.
-    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date, zones: Zones) -> Self
+    static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date, reading: LogReading) -> Self
     /// Leaves out what happened before `cutoff`; true when anything was left out.
     mutating func prune(before cutoff: Date) -> Bool
     func encode(into out: inout BinaryWriter)
@@ -68,10 +69,10 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
     /// fingerprint was taken from, not by a second `stat` of its whole path.
     static func partials(
         of found: [DirectoryWalk.Found], statePath: String?, readerVersion: String,
-        keepingSince cutoff: Date = .distantPast, zones: Zones
+        keepingSince cutoff: Date = .distantPast, reading: LogReading
     ) throws -> [Partial] {
         try partialsByPath(
-            of: found, statePath: statePath, readerVersion: readerVersion, keepingSince: cutoff, zones: zones
+            of: found, statePath: statePath, readerVersion: readerVersion, keepingSince: cutoff, reading: reading
         ).map(\.partial)
     }
 
@@ -79,7 +80,7 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
     /// each other (Codex's forks name their parent by its file's session id).
     static func partialsByPath(
         of found: [DirectoryWalk.Found], statePath: String?, readerVersion: String,
-        keepingSince cutoff: Date = .distantPast, zones: Zones
+        keepingSince cutoff: Date = .distantPast, reading: LogReading
     ) throws -> [(path: String, partial: Partial)] {
         // In the byte order of their paths, whatever order they were found in: the same on every run.
         let files = ByteOrder.order(of: found.map(\.path)).map { found[$0] }
@@ -90,7 +91,7 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
         let entries = try Parallel.makeArray(count: files.count, pieces: pieces) { piece, emit in
             for index in pieces[piece] {
                 let file = files[index]
-                emit(try entry(for: file, previous: previous.files[file.path], keepingSince: cutoff, zones: zones))
+                emit(try entry(for: file, previous: previous.files[file.path], keepingSince: cutoff, reading: reading))
             }
         }
         var next = LogScanState()
@@ -108,11 +109,12 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
 
     /// A document read whole, in one piece (at most the size limit of a record: 32 MiB).
     static func wholeDocument(
-        _ file: String, now: (inode: UInt64, size: Int64, modified: Int64), keepingSince cutoff: Date, zones: Zones
+        _ file: String, now: (inode: UInt64, size: Int64, modified: Int64), keepingSince cutoff: Date,
+        reading: LogReading
     ) throws -> FileEntry {
         guard now.size <= Int64(RecordCodec.maximumRecordSize), let data = FileSystem.contents(of: file)
         else { throw CollectorError("cannot read '\(file)' (unreadable, or over 32 MiB)") }
-        let partial = data.withUnsafeBytes { Partial.read($0, keepingSince: cutoff, zones: zones) }
+        let partial = data.withUnsafeBytes { Partial.read($0, keepingSince: cutoff, reading: reading) }
         return FileEntry(
             inode: now.inode, size: now.size, modified: now.modified, offset: data.count, headLength: 0, head: 0,
             partial: partial, isChanged: true)
@@ -120,7 +122,7 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
 
     /// What `found` holds now, reading as little as `previous` allows.
     static func entry(
-        for found: DirectoryWalk.Found, previous: FileEntry?, keepingSince cutoff: Date, zones: Zones
+        for found: DirectoryWalk.Found, previous: FileEntry?, keepingSince cutoff: Date, reading: LogReading
     ) throws -> FileEntry {
         let file = found.path
         guard let now = found.identity else { throw CollectorError("cannot read '\(file)'") }
@@ -128,13 +130,13 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
             entry.isChanged = entry.partial.prune(before: cutoff)
             if entry.size == now.size && entry.modified == now.modified { return entry }
             if Partial.isWholeDocument(file) {
-                return try wholeDocument(file, now: now, keepingSince: cutoff, zones: zones)
+                return try wholeDocument(file, now: now, keepingSince: cutoff, reading: reading)
             }
             // Grown with the same beginning: only what was appended is read.
             if now.size >= Int64(entry.offset), head(of: file, length: entry.headLength) == entry.head {
                 var appended = Partial()
                 entry.offset = try LineChunks.forEachPiece(of: file, from: entry.offset, completeLinesOnly: true) {
-                    appended.append(Partial.read($0, keepingSince: cutoff, zones: zones))
+                    appended.append(Partial.read($0, keepingSince: cutoff, reading: reading))
                 }
                 entry.partial.append(appended)
                 (entry.size, entry.modified, entry.isChanged) = (now.size, now.modified, true)
@@ -146,12 +148,12 @@ struct LogScanState<Partial: LogScanPartial>: Sendable {
             }
         }
         if Partial.isWholeDocument(file) {
-            return try wholeDocument(file, now: now, keepingSince: cutoff, zones: zones)
+            return try wholeDocument(file, now: now, keepingSince: cutoff, reading: reading)
         }
         // New, shrunk, rewritten or replaced: read from the start.
         var partial = Partial()
         let offset = try LineChunks.forEachPiece(of: file, completeLinesOnly: true) {
-            partial.append(Partial.read($0, keepingSince: cutoff, zones: zones))
+            partial.append(Partial.read($0, keepingSince: cutoff, reading: reading))
         }
         let length = min(headLength, offset)
         return FileEntry(
@@ -237,4 +239,16 @@ func fileIdentity(_ info: stat) -> FileIdentity {
         let time = info.st_mtim
     #endif
     return (UInt64(info.st_ino), Int64(info.st_size), Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+}
+
+/// What a log is read with besides its bytes: the zones its limit messages' times are in, and the prices
+/// its responses are costed by.
+public struct LogReading: Sendable {
+    public var zones: Zones
+    public var prices: PriceSource
+
+    public init(zones: Zones, prices: PriceSource = .bundled) {
+        self.zones = zones
+        self.prices = prices
+    }
 }
