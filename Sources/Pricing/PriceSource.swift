@@ -14,6 +14,9 @@ public final class PriceSource: @unchecked Sendable {
     public let configFolder: String?
     private let lock = Lock()
     private var loaded: (table: PriceTable, problems: [String])?
+    /// Each model's price as found, by the name a log gives it: a log names a handful of models over tens
+    /// of thousands of responses, and finding one (its cloud's additions taken off) was most of reading.
+    private var found: [String: ModelPrice?] = [:]
 
     public init(stateFolder: String?, configFolder: String?) {
         self.stateFolder = stateFolder
@@ -46,7 +49,17 @@ public final class PriceSource: @unchecked Sendable {
     public var problems: [String] { load().problems }
 
     /// The price of `model` as a log names it; nil when unpriced.
-    public func price(of model: String) -> ModelPrice? { table.price(of: model)?.price }
+    public func price(of model: String) -> ModelPrice? {
+        lock.lock()
+        let known = found[model]
+        lock.unlock()
+        if let known { return known }
+        let price = table.price(of: model)?.price
+        lock.lock()
+        if found.count < 4096 { found[model] = price }
+        lock.unlock()
+        return price
+    }
 
     private func load() -> (table: PriceTable, problems: [String]) {
         lock.lock()
