@@ -1,4 +1,5 @@
 import Portable
+import Pricing
 import Serialization
 import Snapshots
 
@@ -8,13 +9,19 @@ import Snapshots
 /// whole when it changed) and the newer `session-*.jsonl` (one message a line, read as appended), under
 /// `~/.gemini` or DIR. A message of `type: "gemini"` carries `tokens {input, output, cached, thoughts,
 /// tool, total}` and a `timestamp`; it counts `total` (else input + output + thoughts + tool), once per
-/// message id wherever it is written. Gemini CLI's logs hold no quota windows; the account is the
-/// active one of `google_accounts.json`.
+/// message id wherever it is written. Its cost is the price of the message's `model` (else the last
+/// model named before it in the piece read): input without what was cached (`cached` overlaps `input`
+/// when `total` counts it once, as ccusage reads it) plus `tool` at the input rate, cached at the cache
+/// rate, output and thoughts at the output rate. Gemini CLI's logs hold no quota windows; the account
+/// is the active one of `google_accounts.json`.
 public struct GeminiCollector: Sendable {
     public let home: String
+    /// What messages are priced by.
+    public let prices: PriceSource
 
-    public init(home: String) {
+    public init(home: String, prices: PriceSource = .bundled) {
         self.home = home
+        self.prices = prices
     }
 
     /// `$GEMINI_CLI_HOME/.gemini` when set, else `~/.gemini`.
@@ -27,10 +34,14 @@ public struct GeminiCollector: Sendable {
     struct Scan: Sendable, Equatable {
         var messages: [UInt64: Counted] = [:]
         var newest: Date?
+        /// The model the last message read named: a message without one is priced as that model.
+        var model: String?
 
         struct Counted: Sendable, Equatable {
             var day: String
             var tokens: Int
+            /// Nil when the message names no model the table prices.
+            var costUSD: Double?
         }
     }
 
@@ -54,7 +65,8 @@ public struct GeminiCollector: Sendable {
         } else {
             var scan = Scan()
             for partial in try LogScanState<Scan>.partials(
-                of: files, statePath: statePath, readerVersion: readerVersion, reading: LogReading(zones: .utc))
+                of: files, statePath: statePath, readerVersion: readerVersion,
+                reading: LogReading(zones: .utc, prices: prices))
             {
                 scan.append(partial)
             }
@@ -68,12 +80,16 @@ public struct GeminiCollector: Sendable {
         let firstDay = RFC3339.utcDay(now.addingTimeInterval(-29 * 86_400))
         let days = byDay.keys.filter { $0 >= firstDay && $0 <= today }.sorted()
         let account = JSONValue.read(contentsOf: home + "/google_accounts.json")?["active"]?.string
+        let costByDay = totals.costByDay
+        let costDays = days.filter { costByDay[$0] != nil }
         return ProviderUsage(
             providerID: "gemini", accountEmail: account.flatMap { $0.isEmpty ? nil : $0 },
             lastUpdated: totals.newest ?? now,
             tokens: TokenUsage(
                 today: byDay[today] ?? 0, last30Days: days.map { byDay[$0]! }.saturatingSum(),
-                daily: days.map { DailyTokens(date: $0, tokens: byDay[$0]!) }))
+                daily: days.map { DailyTokens(date: $0, tokens: byDay[$0]!, costUSD: costByDay[$0]) }),
+            costUSD: costDays.isEmpty
+                ? nil : CostUsage(today: costByDay[today] ?? 0, last30Days: costDays.reduce(0) { $0 + costByDay[$1]! }))
     }
 }
 
@@ -83,19 +99,23 @@ public struct GeminiCollector: Sendable {
 extension GeminiCollector {
     struct Totals: Sendable, Equatable, LogScanMemo.Summary {
         var byDay: [String: Int] = [:]
+        /// Dollars per day, of the days with a priced message.
+        var costByDay: [String: Double] = [:]
         var newest: Date?
 
-        static var memoMagic: String { "AGGGEMTO" }
+        static var memoMagic: String { "AGGGEMT2" }
 
         init(_ scan: Scan) {
             for counted in scan.messages.values {
                 byDay[counted.day, default: 0].saturatingAdd(counted.tokens)
+                if let cost = counted.costUSD { costByDay[counted.day, default: 0] += cost }
             }
             newest = scan.newest
         }
 
-        private init(byDay: [String: Int], newest: Date?) {
+        private init(byDay: [String: Int], costByDay: [String: Double], newest: Date?) {
             self.byDay = byDay
+            self.costByDay = costByDay
             self.newest = newest
         }
 
@@ -104,35 +124,41 @@ extension GeminiCollector {
             for day in byDay.keys.sorted() {
                 out.string(day)
                 out.int(byDay[day]!)
+                out.optionalDouble(costByDay[day])
             }
             out.optionalDate(newest)
         }
 
         static func decode(from input: inout BinaryReader) throws -> Self {
             var byDay: [String: Int] = [:]
+            var costByDay: [String: Double] = [:]
             for _ in 0..<(try input.u32()) {
-                byDay[try input.string()] = try input.int()
+                let day = try input.string()
+                byDay[day] = try input.int()
+                if let cost = try input.optionalDouble() { costByDay[day] = cost }
             }
-            return Self(byDay: byDay, newest: try input.optionalDate())
+            return Self(byDay: byDay, costByDay: costByDay, newest: try input.optionalDate())
         }
     }
 }
 
 extension GeminiCollector.Scan: LogScanPartial {
-    static var magic: String { "AGGGEMNI" }
+    // 2: each message's cost and the last model named.
+    static var magic: String { "AGGGEMN2" }
 
     static func isWholeDocument(_ file: String) -> Bool { file.hasSuffix(".json") }
 
     mutating func append(_ later: Self) {
         messages.merge(later.messages) { _, new in new }
         newest.raise(to: later.newest)
+        model = later.model ?? model
     }
 
     /// A whole `session-*.json` document, or complete lines of a `.jsonl` file.
     static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date, reading: LogReading) -> Self {
         var scan = Self()
         if let document = JSONValue.parse(bytes), let list = document["messages"]?.array {
-            for message in list { scan.add(message) }
+            for message in list { scan.add(message, prices: reading.prices) }
             return scan
         }
         guard let base = bytes.baseAddress else { return scan }
@@ -143,7 +169,7 @@ extension GeminiCollector.Scan: LogScanPartial {
                 end = base.distance(to: UnsafeRawPointer(newline))
             }
             if end > start, let message = JSONValue.parse(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) {
-                scan.add(message)
+                scan.add(message, prices: reading.prices)
             }
             start = end + 1
         }
@@ -151,16 +177,30 @@ extension GeminiCollector.Scan: LogScanPartial {
     }
 
     /// One message, when it is Gemini's with tokens and a time.
-    mutating func add(_ message: JSONValue) {
+    mutating func add(_ message: JSONValue, prices: PriceSource) {
+        if let named = message["model"]?.string, !named.isEmpty { model = named }
         guard message["type"]?.string == "gemini", let tokens = message["tokens"],
             let at = message["timestamp"]?.string.flatMap(RFC3339.parse)
         else { return }
         func count(_ key: String) -> Int { tokens[key]?.number.flatMap(wholeCount) ?? 0 }
-        let total =
-            tokens["total"]?.number.flatMap(wholeCount)
-            ?? [count("input"), count("output"), count("thoughts"), count("tool")].saturatingSum()
+        let (input, output, cached, thoughts, tool) =
+            (count("input"), count("output"), count("cached"), count("thoughts"), count("tool"))
+        let inclusive = [input, output, thoughts, tool].saturatingSum()
+        let stated = tokens["total"]?.number.flatMap(wholeCount)
+        let total = stated ?? inclusive
+        // `cached` is part of `input` when the total counts it once (ccusage's rule); a message with only
+        // its total is priced as output, as ccusage prices it.
+        let fresh =
+            cached > 0 && stated == inclusive && stated != inclusive.saturatingAdding(cached)
+            ? input - min(input, cached) : input
+        let counts =
+            inclusive == 0 && cached == 0
+            ? TokenCounts(output: total)
+            : TokenCounts(
+                input: fresh.saturatingAdding(tool), output: output.saturatingAdding(thoughts), cacheRead: cached)
+        let cost = model.flatMap { prices.price(of: $0) }?.cost(of: counts)
         let id = message["id"]?.string ?? "\(at.timeIntervalSince1970)|\(total)"
-        messages[BinaryWriter.fnv1a(id.utf8)] = Counted(day: RFC3339.utcDay(at), tokens: total)
+        messages[BinaryWriter.fnv1a(id.utf8)] = Counted(day: RFC3339.utcDay(at), tokens: total, costUSD: cost)
         newest.raise(to: at)
     }
 
@@ -172,17 +212,21 @@ extension GeminiCollector.Scan: LogScanPartial {
             out.u64(identity)
             out.string(counted.day)
             out.int(counted.tokens)
+            out.optionalDouble(counted.costUSD)
         }
         out.optionalDate(newest)
+        out.optionalString(model)
     }
 
     static func decode(from input: inout BinaryReader) throws -> Self {
         var scan = Self()
         for _ in 0..<Int(try input.u32()) {
             let identity = try input.u64()
-            scan.messages[identity] = Counted(day: try input.string(), tokens: try input.int())
+            scan.messages[identity] = Counted(
+                day: try input.string(), tokens: try input.int(), costUSD: try input.optionalDouble())
         }
         scan.newest = try input.optionalDate()
+        scan.model = try input.optionalString()
         return scan
     }
 }

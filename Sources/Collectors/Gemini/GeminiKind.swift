@@ -20,9 +20,11 @@ public struct GeminiKind: CollectorKind {
 
     public func make(path: String?, context: CollectorContext) throws -> Collector {
         let home = path ?? GeminiCollector.defaultHome(environment: context.environment)
-        let (state, reader) = (context.stateFolder, context.readerVersion)
+        // A scan kept under another price table is read again.
+        let (state, prices) = (context.stateFolder, context.prices)
+        let reader = context.readerVersion + ", " + prices.fingerprint
         return Collector(name: name) { now in
-            try GeminiCollector(home: home).collect(now: now, stateFolder: state, readerVersion: reader)
+            try GeminiCollector(home: home, prices: prices).collect(now: now, stateFolder: state, readerVersion: reader)
         }
     }
 }
