@@ -4,19 +4,20 @@ import Snapshots
 
 /// The memo of all files combined: the newest limits, and the tokens per day as `counts.sums`.
 extension CodexCollector.Scan: LogScanMemo.Summary {
-    // 3: forks' replays and copied lines counted once; 4: the limits' trail kept.
-    static var memoMagic: String { "AGGCXME4" }
+    // 3: forks' replays and copied lines counted once; 4: the limits' trail kept; 5: cost per day.
+    static var memoMagic: String { "AGGCXME5" }
 }
 
 extension CodexCollector.Scan: LogScanPartial {
-    // 7: every response kept with its signature; the parent session named; 8: the limits' trail.
-    static var magic: String { "AGGCODX8" }
+    // 7: every response kept with its signature; the parent session named; 8: the limits' trail;
+    // 9: each response's cost, the model in use, the parts of the session's totals.
+    static var magic: String { "AGGCODX9" }
 
     mutating func append(_ later: Self) { extend(later) }
 
     /// Codex keeps a few bytes per response: nothing is left out.
     static func read(_ bytes: UnsafeRawBufferPointer, keepingSince cutoff: Date, reading: LogReading) -> Self {
-        CodexCollector.scan(bytes: bytes, zones: reading.zones)
+        CodexCollector.scan(bytes: bytes, reading: reading)
     }
 
     mutating func prune(before cutoff: Date) -> Bool { false }
@@ -42,11 +43,13 @@ extension CodexCollector.Scan: LogScanPartial {
             for (day, count) in responses.sums {
                 out.u32(UInt32(bitPattern: day))
                 out.int(count)
+                out.optionalDouble(responses.costSums[day])
             }
             // Raw little-endian columns: loading them is a copy.
             out.u32(UInt32(responses.count))
             responses.moments.withUnsafeBytes { out.raw($0) }
             responses.tokens.withUnsafeBytes { out.raw($0) }
+            responses.costs.withUnsafeBytes { out.raw($0) }
             responses.signatures.withUnsafeBytes { out.raw($0) }
         }
         out.optionalDate(newestEvent)
@@ -55,6 +58,10 @@ extension CodexCollector.Scan: LogScanPartial {
             out.int(pending.index)
             out.int(pending.total)
         }
+        out.optional(lastCumulativeParts) { $0.parts($1) }
+        // The first piece's pending total stays counted from 0 (the file's start): its price is not kept.
+        out.optional(pendingParts?.parts) { $0.parts($1) }
+        out.optionalString(model)
         let kept = CodexCollector.trimmed(trail)
         out.u32(UInt32(kept.count))
         for sample in kept {
@@ -92,10 +99,12 @@ extension CodexCollector.Scan: LogScanPartial {
             for _ in 0..<Int(try input.u32()) {
                 let day = Int32(bitPattern: try input.u32())
                 responses.sums[day] = try input.int()
+                if let cost = try input.optionalDouble() { responses.costSums[day] = cost }
             }
             let count = Int(try input.u32())
             responses.moments = try column(count, Double.self)
             responses.tokens = try column(count, Int.self)
+            responses.costs = try column(count, Double.self)
             responses.signatures = try column(count, UInt64.self)
             if kind == 0 { scan.counts = responses } else { scan.records = responses }
         }
@@ -107,6 +116,9 @@ extension CodexCollector.Scan: LogScanPartial {
             guard scan.counts.tokens.indices.contains(pending.index) else { throw BinaryReader.Corrupt() }
             return pending
         }
+        scan.lastCumulativeParts = try input.optional { try $0.parts() }
+        scan.pendingParts = try input.optional { try $0.parts() }.map { ($0, nil) }
+        scan.model = try input.optionalString()
         let samples = try input.count()
         guard samples <= CodexCollector.trailBudget * 64 else { throw BinaryReader.Corrupt() }
         scan.trail = try (0..<samples).map { _ in
@@ -115,5 +127,19 @@ extension CodexCollector.Scan: LogScanPartial {
                 weekly: try input.optional { try $0.window() })
         }
         return scan
+    }
+}
+
+extension BinaryWriter {
+    fileprivate mutating func parts(_ parts: CodexEventDecoder.Breakdown) {
+        int(parts.input)
+        int(parts.cached)
+        int(parts.output)
+    }
+}
+
+extension BinaryReader {
+    fileprivate mutating func parts() throws -> CodexEventDecoder.Breakdown {
+        CodexEventDecoder.Breakdown(input: try int(), cached: try int(), output: try int())
     }
 }

@@ -15,17 +15,21 @@ import Snapshots
 ///   (ccusage does the same); a usage record counts once per `response_id`.
 extension CodexCollector {
     /// The files' scans together (each with the path it was read from): the newest limits, and tokens
-    /// per UTC day (days since 1970).
-    static func combine(_ files: [(path: String, scan: Scan)]) -> (latest: Scan, tokensByDay: [Int32: Int]) {
+    /// and dollars per UTC day (days since 1970; dollars of the days with a priced response).
+    static func combine(
+        _ files: [(path: String, scan: Scan)]
+    ) -> (latest: Scan, tokensByDay: [Int32: Int], costByDay: [Int32: Double]) {
         var combined = Scan()
         for file in files { combined.mergeLimits(file.scan) }
         combined.trail = CodexCollector.combined(files.map(\.scan.trail))
         let replayed = replayedPrefixes(files)
         var byDay: [Int32: Int] = [:]
+        var costByDay: [Int32: Double] = [:]
         var seen = KeySet(capacity: files.reduce(0) { $0 + $1.scan.responses.count })
         // Responses of a file come in time order: a day's tokens are summed in a run, then added once.
         var day: Int32 = .min
         var dayTokens = 0
+        var dayCost: Double?
         for (index, file) in files.enumerated() {
             let isRecords = !file.scan.records.isEmpty
             let responses = file.scan.responses
@@ -37,14 +41,21 @@ extension CodexCollector {
                 guard seen.insert(key) else { continue }
                 let responseDay = Int32(clamping: Int((moment / 86_400).rounded(.down)))
                 if responseDay != day {
-                    if day != .min { byDay[day, default: 0].saturatingAdd(dayTokens) }
-                    (day, dayTokens) = (responseDay, 0)
+                    if day != .min { add(day, dayTokens, dayCost) }
+                    (day, dayTokens, dayCost) = (responseDay, 0, nil)
                 }
                 dayTokens.saturatingAdd(responses.tokens[response])
+                // A response is NaN where unpriced: it counts its tokens, not its cost.
+                let cost = response < responses.costs.count ? responses.costs[response] : .nan
+                if !cost.isNaN { dayCost = (dayCost ?? 0) + cost }
             }
         }
-        if day != .min { byDay[day, default: 0].saturatingAdd(dayTokens) }
-        return (combined, byDay)
+        func add(_ day: Int32, _ tokens: Int, _ cost: Double?) {
+            byDay[day, default: 0].saturatingAdd(tokens)
+            if let cost { costByDay[day, default: 0] += cost }
+        }
+        if day != .min { add(day, dayTokens, dayCost) }
+        return (combined, byDay, costByDay)
     }
 
     /// How many responses at the start of each file replay another file's: for a fork, the longest run

@@ -1,5 +1,6 @@
 import CShims
 import Portable
+import Pricing
 import Serialization
 import Snapshots
 
@@ -12,9 +13,13 @@ extension CodexCollector {
     struct Responses: Equatable, Sendable {
         /// Tokens per UTC day (days since 1970): only in the memo, which keeps all files combined.
         var sums: [Int32: Int] = [:]
+        /// Dollars per UTC day of the days with a priced response: only in the memo.
+        var costSums: [Int32: Double] = [:]
         /// When each response was logged (seconds since 1970).
         var moments: [Double] = []
         var tokens: [Int] = []
+        /// What each response cost; NaN where its model is unpriced or unknown.
+        var costs: [Double] = []
         /// What each response reported, without its time (`signature(last:cumulative:)`, or its
         /// `response_id`'s hash): a replay re-dates the lines but keeps what they say.
         var signatures: [UInt64] = []
@@ -22,15 +27,17 @@ extension CodexCollector {
         var count: Int { moments.count }
         var isEmpty: Bool { moments.isEmpty }
 
-        mutating func append(at: Date, tokens count: Int, signature: UInt64) {
+        mutating func append(at: Date, tokens count: Int, cost: Double?, signature: UInt64) {
             moments.append(at.timeIntervalSince1970)
             tokens.append(count)
+            costs.append(cost ?? .nan)
             signatures.append(signature)
         }
 
         mutating func append(contentsOf other: Responses) {
             moments += other.moments
             tokens += other.tokens
+            costs += other.costs
             signatures += other.signatures
         }
     }
@@ -62,10 +69,16 @@ extension CodexCollector {
         var forkedAt: Date?
         /// The session's last `total_token_usage`: an event with only that total counts its growth.
         var lastCumulative: Int?
+        /// Its parts, which that growth is priced by.
+        var lastCumulativeParts: CodexEventDecoder.Breakdown?
         /// The first total-only event of a piece read with no total before it in the piece: counted from 0
         /// (right for the file's start), and made its growth when the piece is added to what came before
-        /// it in the file (`extend`): its index in `counts` and its total.
+        /// it in the file (`extend`): its index in `counts`, its total, its parts and the price they were
+        /// priced by (nil when unpriced).
         var pendingCumulative: (index: Int, total: Int)?
+        var pendingParts: (parts: CodexEventDecoder.Breakdown, price: ModelPrice?)?
+        /// The model the last `turn_context` named: the responses after it are priced by it.
+        var model: String?
 
         /// The responses this file counts.
         var responses: Responses { records.isEmpty ? counts : records }
@@ -85,11 +98,21 @@ extension CodexCollector {
             if let pending = later.pendingCumulative {
                 if let previous = lastCumulative {
                     later.counts.tokens[pending.index] = max(pending.total - previous, 0)
+                    // Its growth priced as its parts grew; unpriced where either total had no parts.
+                    let grown = later.pendingParts.flatMap { priced in
+                        lastCumulativeParts.flatMap { earlier in
+                            priced.price?.cost(of: CodexCollector.billed(priced.parts.growth(since: earlier)))
+                        }
+                    }
+                    later.counts.costs[pending.index] = grown ?? .nan
                 } else {
                     pendingCumulative = (counts.count + pending.index, pending.total)
+                    pendingParts = later.pendingParts
                 }
             }
             lastCumulative = later.lastCumulative ?? lastCumulative
+            lastCumulativeParts = later.lastCumulativeParts ?? lastCumulativeParts
+            model = later.model ?? model
             counts.append(contentsOf: later.counts)
             records.append(contentsOf: later.records)
             for sample in later.trail { CodexCollector.keep(sample, in: &trail) }
@@ -107,8 +130,26 @@ extension CodexCollector {
     /// later token count of the same file is older than that count's limits, which stand instead (Codex
     /// stops at a limit; its next counts come after the reset): searching only the tail spares a second
     /// pass over gigabytes of logs.
-    static func scan(bytes: UnsafeRawBufferPointer, zones: Zones = .utc) -> Scan {
+    static func scan(bytes: UnsafeRawBufferPointer, reading: LogReading = LogReading(zones: .utc)) -> Scan {
         var scan = Scan()
+        // The models the turns use, where each is named: a response is priced by the last one before it.
+        var turns: [(offset: Int, model: String)] = []
+        forEachLine(containing: "\"turn_context\"", in: bytes) { line in
+            if let event = CodexEventDecoder.decode(line), let model = event.model, let start = line.baseAddress,
+                let base = bytes.baseAddress
+            {
+                turns.append((base.distance(to: start), model))
+            }
+        }
+        var nextTurn = 0
+        func modelBefore(_ line: UnsafeRawBufferPointer) {
+            guard let start = line.baseAddress, let base = bytes.baseAddress else { return }
+            let offset = base.distance(to: start)
+            while nextTurn < turns.count, turns[nextTurn].offset < offset {
+                scan.model = turns[nextTurn].model
+                nextTurn += 1
+            }
+        }
         // A forked or spawned session says so in its `session_meta`, the file's first line; parsed only
         // when it names a parent (the line carries the instructions: kilobytes of text).
         let firstLine = UnsafeRawBufferPointer(
@@ -123,14 +164,17 @@ extension CodexCollector {
         var tail = 0
         // One pass for both kinds: a second, with the longer needles, cost more than it saved.
         forEachLine(containing: "\"token_", in: bytes) { line in
-            if let event = CodexEventDecoder.decode(line) { scan.record(event, zones: zones) }
+            modelBefore(line)
+            if let event = CodexEventDecoder.decode(line) { scan.record(event, reading: reading) }
             if let start = line.baseAddress, let base = bytes.baseAddress {
                 tail = base.distance(to: start) + line.count
             }
         }
         forEachLine(containing: "usage_limit_exceeded", in: UnsafeRawBufferPointer(rebasing: bytes[tail...])) { line in
-            if let event = CodexEventDecoder.decode(line) { scan.record(event, zones: zones) }
+            if let event = CodexEventDecoder.decode(line) { scan.record(event, reading: reading) }
         }
+        // A turn named after the last response still names the model of what comes next.
+        if let last = turns.last { scan.model = last.model }
         return scan
     }
 
@@ -157,39 +201,64 @@ extension CodexCollector {
     }
 }
 
+extension CodexCollector {
+    /// A Codex usage as a provider bills it: input without its cached part, cached at the cached rate,
+    /// output with its reasoning (ccusage's `calculate_codex_model_cost`).
+    static func billed(_ parts: CodexEventDecoder.Breakdown) -> TokenCounts {
+        TokenCounts(input: parts.input - min(parts.cached, parts.input), output: parts.output, cacheRead: parts.cached)
+    }
+}
+
 extension CodexCollector.Scan {
     /// Adds one log line's event.
-    mutating func record(_ event: CodexEventDecoder.Event, zones: Zones) {
+    mutating func record(_ event: CodexEventDecoder.Event, reading: LogReading) {
         let at = event.at
         newestEvent.raise(to: at)
+        // The line's own model, else the turn's.
+        let price = (event.model ?? model).flatMap { reading.prices.price(of: $0) }
+        func cost(_ parts: CodexEventDecoder.Breakdown?) -> Double? {
+            parts.flatMap { parts in price?.cost(of: CodexCollector.billed(parts)) }
+        }
         switch event.kind {
+        case .turnContext:
+            model = event.model ?? model
+            return
         case .usageRecord:
             if let total = event.totalTokens {
                 let signature = BinaryWriter.fnv1a((event.responseID ?? "").utf8)
-                records.append(at: at, tokens: total, signature: signature)
+                records.append(at: at, tokens: total, cost: cost(event.lastUsage), signature: signature)
             }
             return
         case .limitHit:
             if limitHit.map({ at > $0.at }) ?? true {
                 limitHit = CodexCollector.LimitHit(
                     at: at,
-                    until: event.message.flatMap { CodexLimitMessage.retryTime(in: $0, after: at, zones: zones) })
+                    until: event.message.flatMap {
+                        CodexLimitMessage.retryTime(in: $0, after: at, zones: reading.zones)
+                    })
             }
             return
         case .tokenCount:
             let signature = CodexCollector.signature(last: event.totalTokens, cumulative: event.cumulativeTokens)
             if let total = event.totalTokens {
-                counts.append(at: at, tokens: total, signature: signature)
+                counts.append(at: at, tokens: total, cost: cost(event.lastUsage), signature: signature)
             } else if let cumulative = event.cumulativeTokens {
                 // Only the session's total: what it grew by since the last (ccusage counts the same).
                 if let previous = lastCumulative {
-                    counts.append(at: at, tokens: max(cumulative - previous, 0), signature: signature)
+                    let grown = event.cumulativeUsage.flatMap { now in lastCumulativeParts.map { now.growth(since: $0) }
+                    }
+                    counts.append(
+                        at: at, tokens: max(cumulative - previous, 0), cost: cost(grown), signature: signature)
                 } else {
                     pendingCumulative = (counts.count, cumulative)
-                    counts.append(at: at, tokens: cumulative, signature: signature)
+                    pendingParts = event.cumulativeUsage.map { ($0, price) }
+                    counts.append(at: at, tokens: cumulative, cost: cost(event.cumulativeUsage), signature: signature)
                 }
             }
-            if let cumulative = event.cumulativeTokens { lastCumulative = cumulative }
+            if let cumulative = event.cumulativeTokens {
+                lastCumulative = cumulative
+                lastCumulativeParts = event.cumulativeUsage
+            }
         }
         guard let limits = event.limits, latest.map({ at > $0.at }) ?? true else { return }
         if let classified = CodexCollector.classify(limits, at: at) {

@@ -1,5 +1,6 @@
 import CShims
 import Portable
+import Pricing
 import Serialization
 import Snapshots
 
@@ -13,8 +14,11 @@ public struct CodexCollector: Sendable {
     public let home: String
     /// The zone a limit message's "try again at Aug 8th, 2026 8:16 AM" is read in: the machine's.
     public let zones: Zones
+    /// What responses are priced by.
+    public let prices: PriceSource
 
-    public init(home: String, zones: Zones = .utc) {
+    public init(home: String, zones: Zones = .utc, prices: PriceSource = .bundled) {
+        self.prices = prices
         self.home = home
         self.zones = zones
     }
@@ -57,26 +61,31 @@ public struct CodexCollector: Sendable {
         let fingerprint = memoPath == nil ? nil : LogScanMemo.fingerprint(of: files)
         let scan: Scan
         let days: [Int32: Int]
+        let costs: [Int32: Double]
         if let memoPath, let fingerprint,
             let memo = LogScanMemo.load(
                 Scan.self, from: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
         {
-            (scan, days) = (memo, memo.counts.sums)
+            (scan, days, costs) = (memo, memo.counts.sums, memo.counts.costSums)
         } else {
             // Files are independent: read on every core, then combined (newest limits win).
-            (scan, days) = Self.combine(
+            (scan, days, costs) = Self.combine(
                 try LogScanState<Scan>.partialsByPath(
-                    of: files, statePath: statePath, readerVersion: readerVersion, reading: LogReading(zones: zones)
+                    of: files, statePath: statePath, readerVersion: readerVersion,
+                    reading: LogReading(zones: zones, prices: prices)
                 ).map { (path: $0.path, scan: $0.partial) })
             if let memoPath, let fingerprint {
                 var memo = scan
-                memo.counts = Responses(sums: days)
+                memo.counts = Responses(sums: days, costSums: costs)
                 LogScanMemo.save(memo, to: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
             }
         }
         var tokensByDay: [String: Int] = [:]
+        var costByDay: [String: Double] = [:]
         for (day, tokens) in days {
-            tokensByDay[RFC3339.utcDay(Date(timeIntervalSince1970: Double(day) * 86_400))] = tokens
+            let name = RFC3339.utcDay(Date(timeIntervalSince1970: Double(day) * 86_400))
+            tokensByDay[name] = tokens
+            costByDay[name] = costs[day]
         }
         let account = accountFromAuth()
         let today = RFC3339.utcDay(now)
@@ -89,7 +98,12 @@ public struct CodexCollector: Sendable {
             weekly: limits?.weekly, limits: (limits?.limits ?? []).isEmpty ? nil : limits?.limits,
             tokens: TokenUsage(
                 today: tokensByDay[today] ?? 0, last30Days: recent.values.saturatingSum(),
-                daily: recent.keys.sorted().map { DailyTokens(date: $0, tokens: recent[$0]!) }))
+                daily: recent.keys.sorted().map { DailyTokens(date: $0, tokens: recent[$0]!, costUSD: costByDay[$0]) }))
+        let pricedDays = recent.keys.filter { costByDay[$0] != nil }
+        if !pricedDays.isEmpty {
+            entry.costUSD = CostUsage(
+                today: costByDay[today] ?? 0, last30Days: pricedDays.reduce(0) { $0 + costByDay[$1]! })
+        }
         entry.error = limits == nil ? "no rate limits in the Codex logs yet" : limits?.reason
         // What the logs hold of the windows' past: taken by the history where it has nothing newer.
         (entry.sessionSamples, entry.weeklySamples) = Self.samples(scan.trail)

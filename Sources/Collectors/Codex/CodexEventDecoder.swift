@@ -11,7 +11,23 @@ import Snapshots
 /// `codex_error_info` is `usage_limit_exceeded` (a limit hit, with the time to try again in words).
 enum CodexEventDecoder: LogLineDecoder {
     enum Kind: Equatable {
-        case tokenCount, usageRecord, limitHit
+        /// `turn_context`: the model the turns that follow use.
+        case tokenCount, usageRecord, limitHit, turnContext
+    }
+
+    /// What a usage object says besides its total, as OpenAI bills it: `input_tokens` includes the
+    /// cached ones, `output_tokens` the reasoning ones.
+    struct Breakdown: Equatable, Sendable {
+        var input = 0
+        var cached = 0
+        var output = 0
+
+        /// What grew from `earlier` to this (a session's totals), never below 0.
+        func growth(since earlier: Breakdown) -> Breakdown {
+            Breakdown(
+                input: max(input - earlier.input, 0), cached: max(cached - earlier.cached, 0),
+                output: max(output - earlier.output, 0))
+        }
     }
 
     struct Event {
@@ -23,6 +39,11 @@ enum CodexEventDecoder: LogLineDecoder {
         /// is counted from, as its growth since the session's previous total.
         var cumulativeTokens: Int?
         var limits: Limits?
+        /// The parts of `totalTokens` and `cumulativeTokens` (nil where the line gave none).
+        var lastUsage: Breakdown?
+        var cumulativeUsage: Breakdown?
+        /// The model the line names (a `turn_context`'s, or the token count's own).
+        var model: String?
         /// A usage record's `response_id`: the one response it counts, wherever it is copied.
         var responseID: String?
         /// A limit hit's message: "You've hit your usage limit; try again at Aug 8th, 2026 8:16 AM."
@@ -60,6 +81,11 @@ enum CodexEventDecoder: LogLineDecoder {
         var timestamp: JSONScanner.RawString?
         // Compared in place: a String for each line's type was a tenth of a cold scan.
         var isUsageRecord = false
+        var isTurnContext = false
+        var model: String?
+        var lastUsage: Breakdown?
+        var cumulativeUsage: Breakdown?
+        var recordUsage: Breakdown?
         var payloadKind: Kind?
         var isTaskEnd = false
         var lastTotal: Int?
@@ -84,7 +110,10 @@ enum CodexEventDecoder: LogLineDecoder {
                             bytes: UnsafeRawBufferPointer(start: s.base + raw.start, count: raw.end - raw.start))
                     }
                 } else if s.key(key, is: "type") {
-                    isUsageRecord = try raw(&s).map { s.key($0, is: "token_usage_record") } ?? false
+                    if let kind = try raw(&s) {
+                        isUsageRecord = s.key(kind, is: "token_usage_record")
+                        isTurnContext = s.key(kind, is: "turn_context")
+                    }
                 } else if s.key(key, is: "payload") {
                     guard try s.kind() == .object else { return try s.skipValue() }
                     try object(&s) { (s, key) throws(JSONSyntaxError) in
@@ -97,13 +126,19 @@ enum CodexEventDecoder: LogLineDecoder {
                                 }
                             }
                         } else if s.key(key, is: "info") {
-                            (lastTotal, cumulative) = try Self.totals(&s)
+                            let info = try Self.totals(&s)
+                            (lastTotal, cumulative) = (info.last?.total, info.cumulative?.total)
+                            (lastUsage, cumulativeUsage) = (info.last?.parts, info.cumulative?.parts)
+                            model = info.model ?? model
+                        } else if s.key(key, is: "model") {
+                            model = try text(&s)
                         } else if s.key(key, is: "rate_limits") {
                             limits = try rateLimits(&s)
                         } else if s.key(key, is: "response_id") {
                             responseID = try text(&s)
                         } else if s.key(key, is: "usage") {
-                            recordTotal = try tokens(&s)
+                            let usage = try tokens(&s)
+                            (recordTotal, recordUsage) = (usage?.total, usage?.parts)
                         } else if s.key(key, is: "error") {
                             (message, errorInfo) = try error(&s)
                         } else if s.key(key, is: "codex_error_info") {
@@ -121,16 +156,24 @@ enum CodexEventDecoder: LogLineDecoder {
             return nil
         }
         guard let at else { return nil }
+        if isTurnContext {
+            guard let model, !model.isEmpty else { return nil }
+            return Event(kind: .turnContext, at: at, model: model)
+        }
         if isUsageRecord {
             guard responseID != nil else { return nil }
-            return Event(kind: .usageRecord, at: at, totalTokens: recordTotal, responseID: responseID)
+            return Event(
+                kind: .usageRecord, at: at, totalTokens: recordTotal, lastUsage: recordUsage, model: model,
+                responseID: responseID)
         }
         if isTaskEnd {
             guard errorInfo == "usage_limit_exceeded" else { return nil }
             return Event(kind: .limitHit, at: at, message: message)
         }
         guard payloadKind == .tokenCount else { return nil }
-        return Event(kind: .tokenCount, at: at, totalTokens: lastTotal, cumulativeTokens: cumulative, limits: limits)
+        return Event(
+            kind: .tokenCount, at: at, totalTokens: lastTotal, cumulativeTokens: cumulative, limits: limits,
+            lastUsage: lastUsage, cumulativeUsage: cumulativeUsage, model: model)
     }
 
     /// A number of seconds since 1970, or of milliseconds when it is past any second of this era
@@ -159,50 +202,71 @@ enum CodexEventDecoder: LogLineDecoder {
         return (parent, (payload["timestamp"] ?? meta["timestamp"])?.string.flatMap(RFC3339.parse))
     }
 
-    /// `info.last_token_usage.total_tokens` (the tokens of the one response the event reports) and
-    /// `info.total_token_usage.total_tokens` (the session's so far).
-    private static func totals(_ s: inout JSONScanner) throws(JSONSyntaxError) -> (last: Int?, cumulative: Int?) {
+    /// `info.last_token_usage` (the one response the event reports) and `info.total_token_usage` (the
+    /// session's so far), each its total and parts, and `info.model` where the line names one.
+    private static func totals(
+        _ s: inout JSONScanner
+    ) throws(JSONSyntaxError) -> (last: Usage?, cumulative: Usage?, model: String?) {
         guard try s.kind() == .object else {
             try s.skipValue()
-            return (nil, nil)
+            return (nil, nil, nil)
         }
-        var last: Int?
-        var cumulative: Int?
+        var last: Usage?
+        var cumulative: Usage?
+        var model: String?
         try object(&s) { (s, key) throws(JSONSyntaxError) in
             if s.key(key, is: "last_token_usage") {
                 last = try tokens(&s)
             } else if s.key(key, is: "total_token_usage") {
                 cumulative = try tokens(&s)
+            } else if s.key(key, is: "model") {
+                model = try text(&s)
             } else {
                 try s.skipValue()
             }
         }
-        return (last, cumulative)
+        return (last, cumulative, model)
     }
 
-    /// The `total_tokens` of a usage object; where it is missing or 0 beside other counts (older Codex
-    /// builds), input + output + reasoning output, as ccusage recomputes it (its codex adapter's
-    /// `CodexRawUsage`; RealWorld/codex/token-count-without-total).
-    private static func tokens(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Int? {
+    /// A usage object's total and its parts.
+    typealias Usage = (total: Int, parts: Breakdown)
+
+    /// The `total_tokens` of a usage object, and its parts; where the total is missing or 0 beside
+    /// other counts (older Codex builds), input + output + reasoning output, as ccusage recomputes it
+    /// (its codex adapter's `CodexRawUsage`; RealWorld/codex/token-count-without-total). Nil when it
+    /// holds no count at all.
+    private static func tokens(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Usage? {
         guard try s.kind() == .object else {
             try s.skipValue()
             return nil
         }
         var total: Int?
         var parts: Int?
+        var breakdown = Breakdown()
         try object(&s) { (s, key) throws(JSONSyntaxError) in
             if s.key(key, is: "total_tokens") {
                 total = try count(&s)
-            } else if s.key(key, is: "input_tokens") || s.key(key, is: "output_tokens")
-                || s.key(key, is: "reasoning_output_tokens")
-            {
+            } else if s.key(key, is: "input_tokens") {
+                let part = try count(&s)
+                breakdown.input = part ?? 0
+                if let part { parts = (parts ?? 0).saturatingAdding(part) }
+            } else if s.key(key, is: "output_tokens") {
+                let part = try count(&s)
+                breakdown.output = part ?? 0
+                if let part { parts = (parts ?? 0).saturatingAdding(part) }
+            } else if s.key(key, is: "reasoning_output_tokens") {
                 if let part = try count(&s) { parts = (parts ?? 0).saturatingAdding(part) }
+            } else if s.key(key, is: "cached_input_tokens") {
+                breakdown.cached = try count(&s) ?? 0
             } else {
                 try s.skipValue()
             }
         }
-        if let total, total > 0 || (parts ?? 0) == 0 { return total }
-        return parts ?? total
+        // Cached tokens are part of the input (ccusage takes at most the input as cached).
+        breakdown.cached = min(breakdown.cached, breakdown.input)
+        if let total, total > 0 || (parts ?? 0) == 0 { return (total, breakdown) }
+        guard let sum = parts ?? total else { return nil }
+        return (sum, breakdown)
     }
 
     /// `error: {message, codex_error_info}` (or a bare message).

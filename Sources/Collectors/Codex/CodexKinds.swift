@@ -17,11 +17,13 @@ public struct CodexKind: CollectorKind {
 
     public func make(path: String?, context: CollectorContext) throws -> Collector {
         let home = path ?? CodexCollector.defaultHome(environment: context.environment)
-        let (zones, state) = (context.zones, context.stateFolder)
-        // Limit messages give times in words in the machine's zone: a scan kept in another is read again.
-        let reader = context.readerVersion + " in " + zones.local.identifier
+        let (zones, state, prices) = (context.zones, context.stateFolder, context.prices)
+        // Limit messages give times in words in the machine's zone, responses are priced by the table: a
+        // scan kept under another zone or table is read again.
+        let reader = context.readerVersion + " in " + zones.local.identifier + ", " + prices.fingerprint
         return Collector(name: name) { now in
-            try CodexCollector(home: home, zones: zones).collect(now: now, stateFolder: state, readerVersion: reader)
+            try CodexCollector(home: home, zones: zones, prices: prices).collect(
+                now: now, stateFolder: state, readerVersion: reader)
         }
     }
 }
