@@ -119,23 +119,33 @@ public final class ByteOutput {
     }
 
     @inlinable @inline(__always) public func integer(_ value: Int) {
-        reserve(20)
-        var magnitude = value.magnitude
-        var end = count + 20
-        let target = start
-        // Digits backwards into the reserved room, then moved into place.
-        repeat {
-            end -= 1
-            target[end] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
-            magnitude /= 10
-        } while magnitude > 0
-        if value < 0 {
-            end -= 1
-            target[end] = UInt8(ascii: "-")
+        reserve(21)
+        whole(UInt64(value.magnitude), negative: value < 0)
+    }
+
+    /// `magnitude`'s digits, after a `-` when `negative`, into room already reserved (21 bytes): counted
+    /// first, so that each digit goes straight to its place.
+    @inlinable @inline(__always) func whole(_ magnitude: UInt64, negative: Bool) {
+        var digits = 1
+        var power: UInt64 = 10
+        while digits < 20, magnitude >= power {
+            digits += 1
+            power &*= 10
         }
-        let length = count + 20 - end
-        (start + count).update(from: start + end, count: length)
-        count += length
+        let target = start + count
+        var at = digits
+        if negative {
+            target[0] = UInt8(ascii: "-")
+            at += 1
+        }
+        let end = at
+        var rest = magnitude
+        repeat {
+            at -= 1
+            target[at] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+            rest /= 10
+        } while rest > 0
+        count += end
     }
 
     /// `value` rounded to hundredths, as Swift prints that `Double` (the shortest text that reads back
@@ -151,30 +161,12 @@ public final class ByteOutput {
             var text = String(rounded)
             return text.withUTF8 { bytes($0.baseAddress!, $0.count) }
         }
-        reserve(16)
-        var magnitude = Int(hundredths.magnitude)
-        let fraction = magnitude % 100
-        magnitude /= 100
-        // The whole part's digits counted first, so that each goes straight to its place.
-        var digits = 1
-        var power = 10
-        while magnitude >= power {
-            digits += 1
-            power &*= 10
-        }
-        let target = start + count
-        var at = digits
-        if hundredths < 0 {
-            target[0] = UInt8(ascii: "-")
-            at += 1
-        }
-        let end = at
-        repeat {
-            at -= 1
-            target[at] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
-            magnitude /= 10
-        } while magnitude > 0
-        count += end
+        reserve(24)
+        let magnitude = UInt64(hundredths.magnitude)
+        let fraction = Int(magnitude % 100)
+        whole(magnitude / 100, negative: hundredths < 0)
+        let target = start
+        let end = count
         guard fraction != 0 else { return }
         target[end] = UInt8(ascii: ".")
         target[end + 1] = UInt8(truncatingIfNeeded: fraction / 10) &+ 0x30

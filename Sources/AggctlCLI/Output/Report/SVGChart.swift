@@ -41,13 +41,8 @@ enum SVGChart {
             yLabels: quarters, xLabels: midnights.labels, note: shown.isEmpty ? "no history in this period" : nil,
             into: out
         ) {
-            out.text("<svg class=\"chart\" viewBox=\"0 0 ")
-            out.number(viewWidth)
-            out.byte(UInt8(ascii: " "))
-            out.number(viewHeight)
-            out.text("\" role=\"img\" aria-label=\"")
-            out.html(label)
-            out.text("\" data-series=\"")
+            open(label: label, into: out)
+            out.text(" data-series=\"")
             out.string(series)
             out.text("\" data-start=\"")
             out.integer(Int(start.timeIntervalSince1970))
@@ -86,6 +81,17 @@ enum SVGChart {
                 out.text("\" r=\"3\"/>")
             }
         }
+    }
+
+    /// The chart's opening tag up to its label's closing quote: its box and what it shows, for a reader.
+    private static func open(label: String, into out: ByteOutput) {
+        out.text("<svg class=\"chart\" viewBox=\"0 0 ")
+        out.number(viewWidth)
+        out.byte(UInt8(ascii: " "))
+        out.number(viewHeight)
+        out.text("\" role=\"img\" aria-label=\"")
+        out.html(label)
+        out.byte(UInt8(ascii: "\""))
     }
 
     /// A line across the plot's height at `px` (a day's tick, or a reset with its moment as a title).
@@ -185,13 +191,8 @@ enum SVGChart {
             (text: String(days[$0].dropFirst(5)), x: left + (Double($0) + 0.5) * slot)
         }
         framed(yLabels: [(unit(largest), top)], xLabels: dayLabels, note: nil, into: out) {
-            out.text("<svg class=\"chart\" viewBox=\"0 0 ")
-            out.number(viewWidth)
-            out.byte(UInt8(ascii: " "))
-            out.number(viewHeight)
-            out.text("\" role=\"img\" aria-label=\"")
-            out.html(label)
-            out.text("\">")
+            open(label: label, into: out)
+            out.byte(UInt8(ascii: ">"))
             // Each day's stack grows upwards device by device, in the devices' order.
             var bases = [Double](repeating: top + plotHeight, count: days.count)
             for (device, values) in stacks.enumerated() where values.contains(where: { $0 > 0 }) {
