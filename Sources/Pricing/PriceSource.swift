@@ -48,6 +48,13 @@ public final class PriceSource: @unchecked Sendable {
     /// The lines a run warns with about its price files (a damaged overrides file).
     public var problems: [String] { load().problems }
 
+    /// The same, when the table was read at all (a run that priced nothing need not read it to warn).
+    public var problemsIfRead: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return loaded?.problems ?? []
+    }
+
     /// The price of `model` as a log names it; nil when unpriced.
     public func price(of model: String) -> ModelPrice? {
         lock.lock()

@@ -56,4 +56,23 @@ struct CostEndToEndTests {
         #expect(abs((cost("codex") ?? 0) - 6.5e-6) < 1e-15)
         #expect(tokens("codex") == 12)
     }
+
+    @Test("a damaged overrides file is one warning naming it; the logs are priced by the table all the same")
+    func damagedOverrides() throws {
+        try root.write("config/aggctl/prices.json", "{not json")
+        try root.write(
+            "claude/projects/p/session.jsonl",
+            #"{"type":"assistant","timestamp":"2026-11-30T10:00:00Z","requestId":"r1","message":{"id":"m1","model":"claude-opus-4-6","usage":{"input_tokens":1000000,"output_tokens":0}}}"#
+                + "\n")
+        let publish = try BinaryRun.run(
+            [
+                "publish", "--store", root.file("store"), "--device-id", "laptop", "--source",
+                "claude:\(root.file("claude"))", "--dry-run", "--now", "2026-11-30T12:00:00Z",
+            ], environment: environment)
+        #expect(publish.status == 0, "\(publish.errors)")
+        #expect(
+            publish.errors.contains("'\(root.file("config/aggctl"))/prices.json' is not a price table")
+                && publish.errors.contains("no overrides used"))
+        #expect(publish.output.contains(#""last30Days" : 5"#) || publish.output.contains(#""last30Days":5"#))
+    }
 }

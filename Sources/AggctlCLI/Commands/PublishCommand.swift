@@ -2,6 +2,7 @@ import Aggregator
 import Collectors
 import HTTP
 import Portable
+import Pricing
 import Snapshots
 import Stores
 import TextSafety
@@ -50,6 +51,8 @@ enum PublishCommand {
     struct Options {
         var inputs: [String]
         var sources: [Collector]
+        /// What the sources price responses by (read only when one needs a price).
+        var prices: PriceSource
         /// Needed to write; a dry run writes nothing and needs none (one given is still checked).
         var location: StoreLocation?
         var deviceID: DeviceID?
@@ -63,6 +66,8 @@ enum PublishCommand {
             // A dry run keeps no collector state: the logs are read afresh, and nothing is written.
             let stateFolder = dryRun ? nil : context.stateDirectory + "/collectors"
             // The config file's `source` lines (what `aggctl init` wrote) stand in when no flag names input.
+            let prices = context.prices
+            self.prices = prices
             var sourceSettings = flags.all(PublishCommand.source).map { Setting(value: $0, source: .flag("source")) }
             if sourceSettings.isEmpty, inputs.isEmpty { sourceSettings = context.configuration.settings("source") }
             sources = try sourceSettings.map {
@@ -73,7 +78,7 @@ enum PublishCommand {
                         statusLineFolder: context.stateDirectory + "/collectors",
                         zones: Zones.machine(environment: context.environment),
                         readerVersion: "aggctl \(Aggctl.version)",
-                        httpClient: { try context.httpClient() }, prices: context.prices))
+                        httpClient: { try context.httpClient() }, prices: prices))
             }
             guard !inputs.isEmpty || !sources.isEmpty else {
                 throw UsageError(
@@ -117,6 +122,8 @@ enum PublishCommand {
                 unread.append("--source \(source.name): \(error.message)")
             }
         }
+        // A price file that could not be read (damaged overrides): said once, the rest priced all the same.
+        for problem in options.prices.problemsIfRead { context.console.warn(problem) }
         if collected.isEmpty, inputs.isEmpty, let first = unread.first {
             throw CommandFailure(unread.count == 1 ? first : "no source could be read (\(unread.count)): " + first)
         }
