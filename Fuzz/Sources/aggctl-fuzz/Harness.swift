@@ -51,6 +51,18 @@ let target = ProcessInfo.processInfo.environment["AGGCTL_FUZZ_TARGET"] ?? "recor
 public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: start, count: start == nil ? 0 : count)
     switch target {
+    case "ledger-month":
+        // A ledger month read as hostile: refused or read, never a trap; what is read writes back to
+        // the same month.
+        let device = DeviceID(rawValue: "fuzz")!
+        if let read = try? LedgerCodec.decode(bytes, deviceID: device, month: "2026-12"),
+            let written = try? LedgerCodec.encode(read.ledger)
+        {
+            let again = written.withUnsafeBytes { try? LedgerCodec.decode($0, deviceID: device, month: "2026-12") }
+            guard again?.ledger == read.ledger, again?.notes.isEmpty == true else {
+                fatalError("a ledger month written back does not read back the same")
+            }
+        }
     case "record":
         // Arrays skipped by their repeated shape against the plain loop: the same verdict, end and error byte;
         // also a second time with the shapes the first pass kept (as a read worker's next record finds
