@@ -163,7 +163,7 @@ public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             in: String(decoding: bytes, as: UTF8.self), after: ["resets ", "reset at ", "try again at "],
             messageAt: Date(timeIntervalSince1970: 1_796_040_000), zones: zones)
         var file = ClaudeCollector.FileScan()
-        file.read(bytes, zones: zones)
+        file.read(bytes, reading: LogReading(zones: zones))
         // Counted as a run counts it (per-day sums of hostile counts).
         var scan = ClaudeCollector.Scan()
         scan.add(file)
