@@ -39,10 +39,10 @@ struct ServedViews: Sendable {
             PrometheusText.render(result), contentType: "text/plain; version=0.0.4; charset=utf-8")
         let page = DashboardPage(
             result: result, refresh: refresh, withFigures: true, tokenRequired: tokenRequired)
-        self.page = View(Array(page.render().utf8), contentType: "text/html; charset=utf-8")
+        self.page = View(page.render(), contentType: "text/html; charset=utf-8")
         var shell = page
         shell.withFigures = false
-        self.shell = View(Array(shell.render().utf8), contentType: "text/html; charset=utf-8")
+        self.shell = View(shell.render(), contentType: "text/html; charset=utf-8")
         mergedAt = result.now
     }
 
