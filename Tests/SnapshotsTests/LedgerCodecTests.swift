@@ -72,4 +72,15 @@ struct LedgerCodecTests {
         #expect(throws: RecordDecodingError.self) { try decode(large) }
         #expect((try? decode(#"{\#(header)}"#)) != nil)
     }
+
+    @Test("a month's last hour is its own, the next month's first is not: December into January")
+    func monthEdges() throws {
+        func month(_ at: String) -> String {
+            #"{"month":"2026-12","generatedAt":"2026-12-31T23:30:00Z","rows":[{"at":"\#(at)","providerID":"claude","model":"m","inputTokens":1,"outputTokens":0,"cacheWriteTokens":0,"cacheReadTokens":0}]}"#
+        }
+        #expect(try decode(month("2026-12-31T23:00:00Z")).0.rows.count == 1)
+        #expect(try decode(month("2027-01-01T00:00:00Z")).0.rows.isEmpty)
+        #expect(try decode(month("2026-12-01T00:00:00Z")).0.rows.count == 1)
+        #expect(try decode(month("2026-11-30T23:00:00Z")).0.rows.isEmpty)
+    }
 }

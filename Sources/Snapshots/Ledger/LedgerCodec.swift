@@ -118,6 +118,6 @@ public enum LedgerCodec {
             return nil
         }
         let next = number == 12 ? (year + 1, 1) : (year, number + 1)
-        return String(cFormat: "%04d-%02d", next.0, next.1)
+        return String(cFormat: "%04ld-%02ld", next.0, next.1)
     }
 }
