@@ -297,6 +297,20 @@ struct CommandTests {
         #expect(module["class"] as? String == "depleted")
         #expect(module["percentage"] as? Int == 0)
         #expect((module["tooltip"] as? String)?.split(separator: "\n").count == 4)
+        // An i3bar block (i3blocks' format=json, swaybar): the same line, each figure alone for a narrow
+        // bar, red and urgent while Codex is used up.
+        let i3bar = Harness().run("status", "--store", examples, "--format", "i3bar", "--now", "2026-11-30T12:00:00Z")
+        let block = try jsonObject(i3bar.output)
+        #expect(
+            block["full_text"] as? String
+                == "Claude (work) 8% · Claude (you) 40% · Codex depleted 1h15m · Gemini due (stale)")
+        #expect(block["short_text"] as? String == "8% 40% depleted 1h15m due")
+        #expect(block["color"] as? String == "#FF0000" && block["urgent"] as? Bool == true)
+        let calm = Harness().run(
+            "status", "--store", examples, "--format", "i3bar", "--provider", "claude", "--account", "you@example.com",
+            "--now", "2026-11-30T12:00:00Z")
+        let quiet = try jsonObject(calm.output)
+        #expect(quiet["color"] == nil && quiet["urgent"] as? Bool == false)
         let both = Harness().run("status", "--store", examples, "--json", "--format", "waybar")
         #expect(both.status == .usage)
         #expect(both.errors.contains("--json and --format waybar ask for two formats"))

@@ -34,6 +34,7 @@ enum OutputFormats {
         LineFormat(),
         TmuxFormat(),
         WaybarFormat(),
+        I3BarFormat(),
         PrometheusFormat(),
         CSVFormat(),
     ]
