@@ -99,7 +99,9 @@ public struct CodexCollector: Sendable {
             tokens: TokenUsage(
                 today: tokensByDay[today] ?? 0, last30Days: recent.values.saturatingSum(),
                 daily: recent.keys.sorted().map { DailyTokens(date: $0, tokens: recent[$0]!, costUSD: costByDay[$0]) }))
-        let pricedDays = recent.keys.filter { costByDay[$0] != nil }
+        // Summed in the days' order: a dictionary's order differs between two of the same keys, and a
+        // sum of doubles with it (a run that read a file in two pieces against one that read it whole).
+        let pricedDays = recent.keys.sorted().filter { costByDay[$0] != nil }
         if !pricedDays.isEmpty {
             entry.costUSD = CostUsage(
                 today: costByDay[today] ?? 0, last30Days: pricedDays.reduce(0) { $0 + costByDay[$1]! })

@@ -106,7 +106,10 @@ extension GeminiCollector {
         static var memoMagic: String { "AGGGEMT2" }
 
         init(_ scan: Scan) {
-            for counted in scan.messages.values {
+            // In the messages' identities' order: dollars summed in a dictionary's order (which differs
+            // between two dictionaries of the same messages) differ in their last digits.
+            for identity in scan.messages.keys.sorted() {
+                let counted = scan.messages[identity]!
                 byDay[counted.day, default: 0].saturatingAdd(counted.tokens)
                 if let cost = counted.costUSD { costByDay[counted.day, default: 0] += cost }
             }
