@@ -60,4 +60,23 @@ struct PricesEndToEndTests {
         #expect(try prices(["update", "--from", "http://"]).status == 2)
         #expect(try prices(["update", "--from", root.file("none.json")]).status == 1)
     }
+
+    @Test("a table that cannot be had is exit 1 with its reason, and the kept table stays as it was")
+    func updateRefused() throws {
+        let origin = try LocalServer.sharedHTTPServer().origin
+        let missing = try prices(["update", "--from", "\(origin)/status/404"])
+        #expect(missing.status == 1 && missing.errors.contains("HTTP 404"), "\(missing.errors)")
+        // A URL's query (a token, say) is never shown, not even when nothing answers.
+        let unreachable = try prices(["update", "--from", "http://127.0.0.1:\(LocalServer.freePort())/t?token=secret"])
+        #expect(unreachable.status == 1 && !unreachable.errors.contains("secret"), "\(unreachable.errors)")
+        try root.write("table.json", "[1, 2, 3]")
+        let wrong = try prices(["update", "--from", root.file("table.json")])
+        #expect(wrong.status == 1 && wrong.errors.contains("is not a price table"))
+        #expect(!FileManager.default.fileExists(atPath: root.file("state/aggctl/prices.json")))
+        // A damaged overrides file is named, and the table priced without it.
+        try root.write("config/aggctl/prices.json", "{")
+        let shown = try prices(["show", "claude-opus-4-6"])
+        #expect(shown.status == 0 && shown.errors.contains("prices.json' is not a price table"))
+        #expect(figures(shown.output, row: "up to 200k") == ["5", "25", "6.25", "10", "0.5"])
+    }
 }
