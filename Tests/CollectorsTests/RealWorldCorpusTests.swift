@@ -14,11 +14,11 @@ struct RealWorldCorpusTests {
     }
     static let now = Records.date("2026-11-30T12:00:00Z")
 
-    func expected(_ agent: String, _ name: String) throws -> (tokens: Int, source: String) {
+    func expected(_ agent: String, _ name: String) throws -> (tokens: Int, source: String, cost: Double?) {
         let data = try #require(FileManager.default.contents(atPath: "\(Self.root)/\(agent)/\(name)/expected.json"))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let source = try #require(object["source"] as? String, "\(name) names its source")
-        return (try #require(object["tokens"] as? Int), source)
+        return (try #require(object["tokens"] as? Int), source, object["costUSD"] as? Double)
     }
 
     @Test("the corpus has its cases and the README names each one")
@@ -31,9 +31,12 @@ struct RealWorldCorpusTests {
 
     @Test("Claude Code's logs as Claude Code writes them", arguments: cases("claude"))
     func claude(_ name: String) throws {
-        let (tokens, source) = try expected("claude", name)
+        let (tokens, source, cost) = try expected("claude", name)
         let entry = try ClaudeCollector(folders: ["\(Self.root)/claude/\(name)"]).collect(now: Self.now)
         #expect(entry.tokens?.last30Days == tokens, "\(name) (\(source))")
+        if let cost {
+            #expect(abs((entry.costUSD?.last30Days ?? -1) - cost) < 1e-12, "\(name) (\(source))")
+        }
     }
 
     @Test("Claude's usage answers as CodexBar's tests assert them", arguments: cases("claude-api"))
@@ -60,9 +63,12 @@ struct RealWorldCorpusTests {
 
     @Test("Codex's logs as Codex writes them", arguments: cases("codex"))
     func codex(_ name: String) throws {
-        let (tokens, source) = try expected("codex", name)
+        let (tokens, source, cost) = try expected("codex", name)
         let entry = try CodexCollector(home: "\(Self.root)/codex/\(name)").collect(now: Self.now)
         #expect(entry.tokens?.last30Days == tokens, "\(name) (\(source))")
+        if let cost {
+            #expect(abs((entry.costUSD?.last30Days ?? -1) - cost) < 1e-12, "\(name) (\(source))")
+        }
     }
 
     @Test("a Codex file read in two runs, split inside its total-only events, counts as read at once")
