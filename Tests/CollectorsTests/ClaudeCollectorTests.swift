@@ -101,6 +101,24 @@ struct ClaudeCollectorTests {
         #expect(scan.tokensByDay["2026-11-30"] == 2_002_007)
     }
 
+    @Test("a day of only unpriced models has no cost, not $0: its tokens count")
+    func unpricedDay() throws {
+        let folder = TemporaryDirectory("aggctl-claude-unpriced")
+        try folder.write(
+            "projects/p/s.jsonl",
+            #"{"type":"assistant","timestamp":"2026-11-29T10:00:00Z","requestId":"r1","message":{"id":"m1","model":"claude-unreleased-9","usage":{"input_tokens":700,"output_tokens":0}}}"#
+                + "\n"
+                + #"{"type":"assistant","timestamp":"2026-11-30T10:00:00Z","requestId":"r2","message":{"id":"m2","model":"claude-opus-4-6","usage":{"input_tokens":1000,"output_tokens":0}}}"#
+                + "\n")
+        let entry = try ClaudeCollector(folders: [folder.path]).collect(now: Records.date("2026-11-30T12:00:00Z"))
+        #expect(entry.tokens?.daily?.map(\.tokens) == [700, 1000])
+        #expect(entry.tokens?.daily?.map(\.costUSD) == [nil, 1000 * 5e-6])
+        #expect(entry.costUSD == CostUsage(today: 0.005, last30Days: 0.005))
+        let unpricedOnly = try ClaudeCollector(folders: [folder.path]).collect(
+            now: Records.date("2026-11-29T12:00:00Z"))
+        #expect(unpricedOnly.tokens?.today == 700 && unpricedOnly.costUSD == nil)
+    }
+
     @Test("no logs at all is a clear error naming where it looked")
     func missing() {
         #expect(throws: CollectorError("no Claude Code logs in '/nonexistent'")) {

@@ -7,8 +7,8 @@ import Snapshots
 extension ClaudeCollector.FileScan: LogScanPartial {
     // 3: responses keyed by message id, the side-chain mark in the key, streamed lines collapsed;
     // 4: models' and spend limits kept; 5: sub-agents' usage on progress lines kept, marked; 6: each
-    // response's request kept; 7: limit messages kept as history.
-    static var magic: String { "AGGCLAU7" }
+    // response's request kept; 7: limit messages kept as history; 8: an unpriced response's cost NaN.
+    static var magic: String { "AGGCLAU8" }
 
     /// Appends a response; a line of the response just before (a streamed response's next, fuller line)
     /// takes its place, so the state keeps one entry a response where lines follow each other. Lines
@@ -121,14 +121,14 @@ extension ClaudeCollector.FileScan: LogScanPartial {
                 }
             }
             if let usage, usage.model != "<synthetic>" {
-                // The agent's own cost as written; else the table's price of the model (a model the
-                // table does not name counts its tokens, at no cost, until the ledger names it).
+                // The agent's own cost as written; else the table's price of the model. A model the
+                // table does not name is unpriced (NaN): its tokens count, its cost is no one's 0.
                 let cost =
                     usage.costUSD
                     ?? reading.prices.price(of: usage.model ?? "")?.cost(
                         of: TokenCounts(
                             input: usage.input, output: usage.output, cacheWrite: usage.cacheWrite,
-                            cacheWriteHour: usage.cacheWriteHour, cacheRead: usage.cacheRead)) ?? 0
+                            cacheWriteHour: usage.cacheWriteHour, cacheRead: usage.cacheRead)) ?? .nan
                 newest.raise(to: usage.at)
                 if usage.at >= cutoff {
                     keep(

@@ -179,7 +179,8 @@ public struct ClaudeCollector: Sendable {
             } else {
                 tokensByDay[day, default: 0] = max(0, tokensByDay[day, default: 0] - counted.tokens)
             }
-            costByDay[day, default: 0] += Double(sign) * counted.costUSD
+            // An unpriced response (NaN) adds no cost: a day of only unpriced responses has none.
+            if !counted.costUSD.isNaN { costByDay[day, default: 0] += Double(sign) * counted.costUSD }
         }
 
         /// The last day named: responses come mostly in time order, and formatting a date per response
@@ -245,13 +246,16 @@ public struct ClaudeCollector: Sendable {
         let today = RFC3339.utcDay(now)
         let firstDay = RFC3339.utcDay(now.addingTimeInterval(-29 * 86_400))
         let days = scan.tokensByDay.keys.filter { $0 >= firstDay && $0 <= today }.sorted()
+        let pricedDays = days.filter { scan.costByDay[$0] != nil }
         var entry = ProviderUsage(
             providerID: "claude", lastUpdated: scan.newest ?? now,
             tokens: TokenUsage(
                 today: scan.tokensByDay[today] ?? 0, last30Days: days.map { scan.tokensByDay[$0]! }.saturatingSum(),
                 daily: days.map { DailyTokens(date: $0, tokens: scan.tokensByDay[$0]!, costUSD: scan.costByDay[$0]) }),
-            costUSD: CostUsage(
-                today: scan.costByDay[today] ?? 0, last30Days: days.reduce(0) { $0 + (scan.costByDay[$1] ?? 0) }))
+            costUSD: pricedDays.isEmpty
+                ? nil
+                : CostUsage(today: scan.costByDay[today], last30Days: pricedDays.reduce(0) { $0 + scan.costByDay[$1]! })
+        )
         var resetsAt = scan.limitResetsAt.flatMap { $0 > now ? $0 : nil }
         // A limit message without a time lasts until the end of the block it was written in.
         if let reachedAt = scan.limitReachedAt,
@@ -335,7 +339,8 @@ extension ClaudeCollector {
 extension ClaudeCollector.Scan: LogScanMemo.Summary {
     // 2: the counting of streamed, side-chain and id-less lines changed.
     // 5: a message's further requests on the main chain count. 6: limit messages kept as history.
-    static var memoMagic: String { "AGGCLME6" }
+    // 7: an unpriced response adds no cost to its day.
+    static var memoMagic: String { "AGGCLME7" }
 
     func encode(into out: inout BinaryWriter) {
         out.u32(UInt32(tokensByDay.count))
