@@ -58,13 +58,19 @@ public struct PriceTable: Sendable {
             name = name.dropFirst(region.count)
         }
         if name.hasPrefix("anthropic.") { name = name.dropFirst("anthropic.".count) }
-        // Bedrock's version suffix: -v1:0, -v2:0.
-        if let colon = name.lastIndex(of: ":"), let dash = name[..<colon].lastIndex(of: "-"),
-            name[name.index(after: dash)...].first == "v"
-        {
+        // Bedrock's version suffix: -v1:0, -v2:0, or -v1 alone (ccusage's pricing tests resolve both).
+        if let dash = name.lastIndex(of: "-"), isVersionSuffix(name[name.index(after: dash)...]) {
             name = name[..<dash]
         }
         return String(name)
+    }
+
+    /// `v1`, `v1:0`: `v`, digits, and optionally `:` and digits.
+    private static func isVersionSuffix(_ text: Substring) -> Bool {
+        guard text.first == "v" else { return false }
+        let parts = text.dropFirst().split(separator: ":", omittingEmptySubsequences: false)
+        return (1...2).contains(parts.count)
+            && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } }
     }
 
     /// `model` without a trailing `-YYYYMMDD`, when it has one.

@@ -54,6 +54,18 @@ struct PriceTableTests {
         }
         #expect(PriceTable.normalized("eu.anthropic.claude-opus-4-6-v1:0") == "claude-opus-4-6")
         #expect(PriceTable.normalized("openrouter/anthropic/claude-opus-4-6") == "claude-opus-4-6")
+        // ccusage's pricing tests (rust/crates/ccusage/src/pricing.rs at 5816e640,
+        // embedded_pricing_includes_claude_fast_multiplier_for_provider_models): these Bedrock ids resolve,
+        // the version suffix with or without its `:0`.
+        for (id, model) in [
+            ("anthropic.claude-opus-4-6-v1", "claude-opus-4-6"), ("anthropic.claude-opus-4-7", "claude-opus-4-7"),
+            ("anthropic.claude-opus-4-8", "claude-opus-4-8"),
+        ] {
+            #expect(table.price(of: id)?.price == table.price(of: model)?.price && table.price(of: id) != nil, "\(id)")
+        }
+        // A name that only looks like a version is the model's own.
+        #expect(PriceTable.normalized("claude-vision-v") == "claude-vision-v")
+        #expect(PriceTable.normalized("claude-x-v1a") == "claude-x-v1a")
     }
 
     @Test("a prompt over 200 000 tokens is charged at the long-context rates for the whole request")
