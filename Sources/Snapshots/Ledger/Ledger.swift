@@ -22,11 +22,6 @@ public struct Ledger: Sendable, Equatable {
         self.pricesAsOf = pricesAsOf
         self.rows = rows
     }
-
-    /// The file of `deviceID`'s `month` in a store: `ledger/<deviceID>/<month>.json`.
-    public static func path(deviceID: DeviceID, month: String) -> String {
-        "ledger/\(deviceID.rawValue)/\(month).json"
-    }
 }
 
 /// One hour of one model's use by one account on one machine.
@@ -62,11 +57,6 @@ public struct LedgerRow: Sendable, Equatable {
         self.cacheReadTokens = cacheReadTokens
         self.reasoningTokens = reasoningTokens
         self.costUSD = costUSD
-    }
-
-    /// Every token of the row.
-    public var tokens: Int {
-        inputTokens.saturatingAdding(outputTokens).saturatingAdding(cacheWriteTokens).saturatingAdding(cacheReadTokens)
     }
 
     /// What a row is one of: rows of one key are one hour of one model's use.

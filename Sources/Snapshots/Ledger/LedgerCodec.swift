@@ -104,9 +104,6 @@ public enum LedgerCodec {
         return (ledger, notes)
     }
 
-    /// The UTC month `date` falls in: `2026-12`.
-    public static func month(of date: Date) -> String { String(RFC3339.format(date).prefix(7)) }
-
     static func monthStart(_ month: String) -> Date? {
         let utf8 = Array(month.utf8)
         guard utf8.count == 7, utf8[4] == UInt8(ascii: "-") else { return nil }
