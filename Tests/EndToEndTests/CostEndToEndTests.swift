@@ -14,8 +14,12 @@ struct CostEndToEndTests {
         ]
     }
 
-    @Test("status --json shows each account's cost at its models' own prices")
-    func costsThroughPublishAndStatus() throws {
+    /// The release build when there is one (CI builds it first; it must be there), and the debug build: the
+    /// bundled price table is read by the binary that ships.
+    static let binaries: [String] = [BinaryRun.binary] + (ReleaseBuild.available ? [ReleaseBuild.binary] : [])
+
+    @Test("status --json shows each account's cost at its models' own prices", arguments: binaries)
+    func costsThroughPublishAndStatus(_ binary: String) throws {
         // Claude Code's assistant lines: Opus 4.6, 1M input ($5); 1000 tokens cached for an hour ($10/M).
         try root.write(
             "claude/projects/p/session.jsonl",
@@ -36,11 +40,11 @@ struct CostEndToEndTests {
                 "publish", "--store", root.file("store"), "--device-id", "laptop", "--source",
                 "claude:\(root.file("claude"))", "--source", "codex:\(root.file("codex"))", "--now",
                 "2026-11-30T12:00:00Z",
-            ], environment: environment)
+            ], environment: environment, executable: binary)
         #expect(publish.status == 0, "\(publish.errors)")
         let status = try BinaryRun.run(
             ["status", "--json", "--store", root.file("store"), "--now", "2026-11-30T12:00:00Z"],
-            environment: environment)
+            environment: environment, executable: binary)
         let document = try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as! [String: Any]
         let accounts = document["accounts"] as! [[String: Any]]
         func cost(_ provider: String) -> Double? {
