@@ -90,19 +90,36 @@ public struct CollectorContext {
     }
 }
 
+/// What one source read: its provider entry, and what the agent's logs say was spent (the ledger's rows,
+/// without an account: the entry's, settled when sources are combined, is theirs).
+public struct Collected: Sendable {
+    public var usage: ProviderUsage
+    public var ledger: [LedgerRow]
+
+    public init(usage: ProviderUsage, ledger: [LedgerRow] = []) {
+        self.usage = usage
+        self.ledger = ledger
+    }
+}
+
 /// A collector made for one run: reads this machine's usage into one provider entry.
 public struct Collector {
     public var name: String
     public var isEndpoint: Bool
-    private let read: (Date) throws -> ProviderUsage
+    private let read: (Date) throws -> Collected
 
+    /// A source with no logs of spending (a usage endpoint).
     public init(name: String, isEndpoint: Bool = false, read: @escaping (Date) throws -> ProviderUsage) {
-        self.name = name
-        self.isEndpoint = isEndpoint
-        self.read = read
+        self.init(name: name, isEndpoint: isEndpoint, gather: { Collected(usage: try read($0)) })
     }
 
-    public func collect(now: Date) throws -> ProviderUsage { try read(now) }
+    public init(name: String, isEndpoint: Bool = false, gather: @escaping (Date) throws -> Collected) {
+        self.name = name
+        self.isEndpoint = isEndpoint
+        self.read = gather
+    }
+
+    public func collect(now: Date) throws -> Collected { try read(now) }
 }
 
 /// The sources aggctl knows, found by name.

@@ -97,8 +97,9 @@ struct ClaudeCollectorTests {
             {"type":"assistant","timestamp":"2026-11-30T10:04:00Z","requestId":"r4","message":{"id":"m4","model":"claude-opus-4-6-20260205","usage":{"input_tokens":0,"output_tokens":0,"cache_creation_input_tokens":2000,"cache_creation":{"ephemeral_5m_input_tokens":500,"ephemeral_1h_input_tokens":1500}}}}
             """
         Data(lines.utf8).withUnsafeBytes { scan.read($0) }
-        #expect(abs(scan.costByDay["2026-11-30"]! - (0.5 + 5 + 0.003125 + 0.015)) < 1e-9)
-        #expect(scan.tokensByDay["2026-11-30"] == 2_002_007)
+        let day = scan.spend.byUTCDay["2026-11-30"]
+        #expect(abs((day?.cost ?? 0) - (0.5 + 5 + 0.003125 + 0.015)) < 1e-9)
+        #expect(day?.tokens == 2_002_007)
     }
 
     @Test("a day of only unpriced models has no cost, not $0: its tokens count")

@@ -68,9 +68,7 @@ struct CodexCollectorTests {
                 == UsageWindow(usedPercent: 15.7, windowMinutes: 300, resetsAt: Records.date("2026-11-30T11:57:36Z")))
         #expect(scan.latest?.weekly?.usedPercent == 18.8)
         #expect(
-            CodexCollector.combine([("rollout.jsonl", scan)]).tokensByDay == [
-                Int32(Records.date("2026-11-30T00:00:00Z").timeIntervalSince1970 / 86_400): 42
-            ])
+            CodexCollector.combine([("rollout.jsonl", scan)]).spend.byUTCDay.mapValues(\.tokens) == ["2026-11-30": 42])
         let flat = Data(lines.split(separator: "\n")[1].utf8).withUnsafeBytes { CodexCollector.scan(bytes: $0) }
         #expect(flat.latest?.session == UsageWindow(usedPercent: 90, windowMinutes: 300))
     }

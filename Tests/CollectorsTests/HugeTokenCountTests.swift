@@ -62,10 +62,12 @@ struct HugeTokenCountTests {
     func timesOutsideTheCalendar() {
         var file = ClaudeCollector.FileScan()
         file.responses = [1e300, -1e300, .nan, 1e300].enumerated().map { index, seconds in
-            .init(key: UInt64(index), at: Date(timeIntervalSince1970: seconds), tokens: 1, costUSD: 0)
+            .init(
+                key: UInt64(index), at: Date(timeIntervalSince1970: seconds), costUSD: 0, spent: SpentTokens(input: 1))
         }
+        file.models = ["claude-sonnet-4-5"]
         var scan = ClaudeCollector.Scan()
         scan.add(file)
-        #expect(scan.tokensByDay == ["9999-12-31": 2, "0001-01-01": 1, "1970-01-01": 1])
+        #expect(scan.spend.byUTCDay.mapValues(\.tokens) == ["9999-12-31": 2, "0001-01-01": 1, "1970-01-01": 1])
     }
 }

@@ -59,6 +59,30 @@ struct DirectoryStoreTests {
         #expect(contents.problems.map(\.file) == ["evil.json"])
     }
 
+    @Test("a nested folder that is a link (ledger/, or a device's folder in it) is neither written through nor listed")
+    func nestedLinksAreRefused() throws {
+        let harness = DirectoryHarness()
+        try harness.plant("placeholder.txt", Data())
+        let elsewhere = harness.root.file("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        try harness.root.write("elsewhere/2026-11.json", "not the store's")
+        let month = DeviceID(alreadyValidated: "2026-12")
+        for link in ["ledger", "ledger/laptop-1"] {
+            try? FileManager.default.removeItem(atPath: harness.storePath + "/ledger")
+            if link != "ledger" {
+                try FileManager.default.createDirectory(
+                    atPath: harness.storePath + "/ledger", withIntermediateDirectories: true)
+            }
+            try FileManager.default.createSymbolicLink(
+                atPath: harness.storePath + "/" + link, withDestinationPath: elsewhere)
+            let store = try harness.makeStore()
+            let mine = try #require(store.nested(DeviceID(alreadyValidated: "ledger"))?.nested(StoreConformance.laptop))
+            #expect(throws: StoreError.self, "\(link)") { try mine.writeRecord(Data("x".utf8), for: month) }
+            #expect(throws: StoreError.self, "\(link)") { try mine.listRecords() }
+            #expect(harness.root.entries("elsewhere") == ["2026-11.json"], "nothing written through \(link)")
+        }
+    }
+
     @Test("a pipe named like a record does not hang the reader")
     func fifoIsRefused() throws {
         let harness = DirectoryHarness()

@@ -223,6 +223,25 @@ public enum StoreConformance {
             claims.removeClaims(olderThan: Date().addingTimeInterval(3600))
             #expect(try claims.names().isEmpty)
         },
+        ConformanceCheck(
+            name: "a nested store's files are written, listed and read in their folder, apart from records"
+        ) {
+            harness in
+            let store = try harness.makeStore()
+            try store.writeRecord(record(laptop), for: laptop)
+            let ledger = try #require(store.nested(DeviceID(alreadyValidated: "ledger")), "every store nests")
+            let mine = try #require(ledger.nested(laptop))
+            let month = DeviceID(alreadyValidated: "2026-12")
+            try mine.writeRecord(Data("first".utf8), for: month)
+            try mine.writeRecord(Data("second".utf8), for: month)
+            try #require(ledger.nested(desktop)).writeRecord(Data("theirs".utf8), for: month)
+            #expect(try mine.listRecords().map(\.name) == ["2026-12.json"])
+            #expect(try mine.readRecord(named: "2026-12.json") == Data("second".utf8))
+            #expect(try store.listRecords().map(\.name) == [laptop.recordName], "a nested file is no record")
+            #expect(try ledger.listRecords().isEmpty)
+            let missing = try #require(ledger.nested(DeviceID(alreadyValidated: "nobody")))
+            #expect(throws: StoreError.self) { _ = try missing.readRecord(named: "2026-12.json") }
+        },
         ConformanceCheck(name: "reading the whole store reports a broken record and merges the rest") { harness in
             let store = try harness.makeStore()
             try store.writeRecord(record(laptop), for: laptop)

@@ -114,7 +114,7 @@ enum PublishCommand {
         // Endpoints first: their windows are exact, and win over what logs suggest (see `combine`).
         for source in sources.sorted(by: { $0.isEndpoint && !$1.isEndpoint }) {
             do {
-                collected.append(try source.collect(now: now))
+                collected.append(try source.collect(now: now).usage)
             } catch let error as CollectorError {
                 // What the other sources read is published: one cron line for every machine must not fail
                 // on the one without Gemini (docs/exit-codes.md).

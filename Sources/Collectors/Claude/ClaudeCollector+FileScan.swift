@@ -7,8 +7,16 @@ import Snapshots
 extension ClaudeCollector.FileScan: LogScanPartial {
     // 3: responses keyed by message id, the side-chain mark in the key, streamed lines collapsed;
     // 4: models' and spend limits kept; 5: sub-agents' usage on progress lines kept, marked; 6: each
-    // response's request kept; 7: limit messages kept as history; 8: an unpriced response's cost NaN.
-    static var magic: String { "AGGCLAU8" }
+    // response's request kept; 7: limit messages kept as history; 8: an unpriced response's cost NaN;
+    // 9: each response's model and tokens by kind (the ledger's rows).
+    static var magic: String { "AGGCLAU9" }
+
+    /// The number of `name` among this file's models.
+    mutating func model(_ name: String) -> UInt32 {
+        if let number = models.firstIndex(of: name) { return UInt32(number) }
+        models.append(name)
+        return UInt32(models.count - 1)
+    }
 
     /// Appends a response; a line of the response just before (a streamed response's next, fuller line)
     /// takes its place, so the state keeps one entry a response where lines follow each other. Lines
@@ -25,7 +33,11 @@ extension ClaudeCollector.FileScan: LogScanPartial {
     }
 
     mutating func append(_ later: Self) {
-        for response in later.responses { keep(response) }
+        let numbers = later.models.map { model($0) }
+        for var response in later.responses {
+            response.model = Int(response.model) < numbers.count ? numbers[Int(response.model)] : model("unknown")
+            keep(response)
+        }
         ClaudeCollector.raise(&modelResets, &modelLimitsAt, &spendLimit, with: later)
         for hit in later.hits { ClaudeCollector.keep(hit, in: &hits) }
         limitResetsAt.raise(to: later.limitResetsAt)
@@ -49,13 +61,20 @@ extension ClaudeCollector.FileScan: LogScanPartial {
     }
 
     func encode(into out: inout BinaryWriter) {
+        out.u32(UInt32(models.count))
+        for model in models { out.string(model) }
         out.u32(UInt32(responses.count))
         for response in responses {
             out.u64(response.key)
             out.date(response.at)
-            out.int(response.tokens)
             out.double(response.costUSD)
             out.u64(response.request)
+            out.u64(UInt64(response.model))
+            for count in [
+                response.spent.input, response.spent.output, response.spent.cacheWrite, response.spent.cacheRead,
+            ] {
+                out.int(count)
+            }
         }
         out.optionalDate(limitResetsAt)
         out.optionalDate(limitReachedAt)
@@ -68,19 +87,29 @@ extension ClaudeCollector.FileScan: LogScanPartial {
 
     static func decode(from input: inout BinaryReader) throws -> Self {
         var file = Self()
-        // Each response as `encode` writes it: key, time, tokens, cost, request, eight bytes each, read in
-        // place (a checked read per field was most of an incremental run over a hundred thousand responses).
+        file.models = try (0..<(try input.count())).map { _ in try input.string() }
+        // Each response as `encode` writes it: key, time, cost, request, model, then input, output, cache
+        // write and cache read, eight bytes each, read in place (a checked read per field was most of an
+        // incremental run over a hundred thousand responses).
         let count = Int(try input.u32())
-        let records = try input.records(count, size: 40)
+        let size = 9 * 8
+        let records = try input.records(count, size: size)
         func word(_ index: Int, _ field: Int) -> UInt64 {
-            UInt64(littleEndian: records.loadUnaligned(fromByteOffset: index * 40 + field * 8, as: UInt64.self))
+            UInt64(littleEndian: records.loadUnaligned(fromByteOffset: index * size + field * 8, as: UInt64.self))
         }
+        // A count below 0 is damage, read as none.
+        func tokens(_ index: Int, _ field: Int) -> Int { max(0, Int(Int64(bitPattern: word(index, field)))) }
+        let modelCount = UInt64(file.models.count)
         file.responses = (0..<count).map { index in
             Response(
                 key: word(index, 0), at: Date(timeIntervalSinceReferenceDate: Double(bitPattern: word(index, 1))),
-                tokens: Int(Int64(bitPattern: word(index, 2))), costUSD: Double(bitPattern: word(index, 3)),
-                request: word(index, 4))
+                costUSD: Double(bitPattern: word(index, 2)), request: word(index, 3),
+                model: word(index, 4) < modelCount ? UInt32(word(index, 4)) : 0,
+                spent: SpentTokens(
+                    input: tokens(index, 5), output: tokens(index, 6), cacheWrite: tokens(index, 7),
+                    cacheRead: tokens(index, 8)))
         }
+        if count > 0 && modelCount == 0 { file.models = ["unknown"] }
         file.limitResetsAt = try input.optionalDate()
         file.limitReachedAt = try input.optionalDate()
         file.weeklyResetsAt = try input.optionalDate()
@@ -131,10 +160,13 @@ extension ClaudeCollector.FileScan: LogScanPartial {
                             cacheWriteHour: usage.cacheWriteHour, cacheRead: usage.cacheRead)) ?? .nan
                 newest.raise(to: usage.at)
                 if usage.at >= cutoff {
+                    let spent = SpentTokens(
+                        input: usage.input, output: usage.output,
+                        cacheWrite: usage.cacheWrite.saturatingAdding(usage.cacheWriteHour), cacheRead: usage.cacheRead)
                     keep(
                         Response(
-                            key: usage.key | mark, at: usage.at, tokens: usage.tokens, costUSD: cost,
-                            request: usage.request))
+                            key: usage.key | mark, at: usage.at, costUSD: cost, request: usage.request,
+                            model: model(usage.model ?? "unknown"), spent: spent))
                 }
             }
             start = end + 1

@@ -43,10 +43,14 @@ public struct ClaudeCollector: Sendable {
             /// the next for a sub-agent's message reported on its parent's `agent_progress` line.
             var key: UInt64
             var at: Date
-            var tokens: Int
             var costUSD: Double
             /// `ClaudeEventDecoder.Usage.request`: which request of the message the line answers.
             var request: UInt64 = 0
+            /// The model that answered, numbered in its file (`FileScan.models`).
+            var model: UInt32 = 0
+            var spent = SpentTokens()
+
+            var tokens: Int { spent.total }
 
             static let sidechainBit: UInt64 = 1 << 63
             static let progressBit: UInt64 = 1 << 62
@@ -60,6 +64,8 @@ public struct ClaudeCollector: Sendable {
 
         /// The responses since the cutoff: older ones are never reported, and would grow with the history.
         var responses: [Response] = []
+        /// The models the responses name, by their number.
+        var models: [String] = []
         /// The newest response's time, whether or not it is kept.
         var newest: Date?
         var limitResetsAt: Date?
@@ -103,11 +109,13 @@ public struct ClaudeCollector: Sendable {
             /// `Response.rank`: which line of a response stands.
             var rank: UInt8
             var at: Date
-            var tokens: Int
+            /// The model's number in `spend`.
+            var model: UInt32
+            var spent: SpentTokens
             var costUSD: Double
         }
-        var tokensByDay: [String: Int] = [:]
-        var costByDay: [String: Double] = [:]
+        /// What the counted responses spent, by hour and model.
+        var spend = HourlySpend()
         var newest: Date?
         /// The latest reset time announced by a "usage limit reached" message.
         var limitResetsAt: Date?
@@ -132,12 +140,14 @@ public struct ClaudeCollector: Sendable {
             newest.raise(to: file.newest)
             let index = files
             files += 1
+            let models = file.models.map { spend.model($0) }
             for response in file.responses {
                 let identity = response.identity
+                let model = Int(response.model) < models.count ? models[Int(response.model)] : spend.model("unknown")
                 if identity != 0 {
                     let counted = Counted(
-                        file: index, request: response.request, rank: response.rank, at: response.at,
-                        tokens: response.tokens, costUSD: response.costUSD)
+                        file: index, request: response.request, rank: response.rank, at: response.at, model: model,
+                        spent: response.spent, costUSD: response.costUSD)
                     if let earlier = seen[identity], earlier.rank == 2, response.rank == 2, earlier.request != 0,
                         response.request != 0, earlier.request != response.request
                     {
@@ -166,36 +176,17 @@ public struct ClaudeCollector: Sendable {
                 if response.at.timeIntervalSince1970 >= since { recentTimes.append(response.at.timeIntervalSince1970) }
                 count(
                     Counted(
-                        file: index, rank: 2, at: response.at, tokens: response.tokens,
+                        file: index, rank: 2, at: response.at, model: model, spent: response.spent,
                         costUSD: response.costUSD), sign: 1)
             }
         }
 
-        /// Adds a response's tokens and cost to its day, or takes them off again.
+        /// Adds a response's tokens and cost to its hour, or takes them off again. An unpriced response
+        /// (NaN) adds no cost: an hour of only unpriced responses has none.
         private mutating func count(_ counted: Counted, sign: Int) {
-            let day = utcDay(counted.at)
-            if sign > 0 {
-                tokensByDay[day, default: 0].saturatingAdd(counted.tokens)
-            } else {
-                tokensByDay[day, default: 0] = max(0, tokensByDay[day, default: 0] - counted.tokens)
-            }
-            // An unpriced response (NaN) adds no cost: a day of only unpriced responses has none.
-            if !counted.costUSD.isNaN { costByDay[day, default: 0] += Double(sign) * counted.costUSD }
-        }
-
-        /// The last day named: responses come mostly in time order, and formatting a date per response
-        /// was a third of a run with nothing new to read.
-        private var lastDay: (number: Int, name: String)?
-
-        private mutating func utcDay(_ at: Date) -> String {
-            // Clamped as `RFC3339` clamps what it writes (a time read back from a damaged state may be past
-            // any day number): equal numbers must name equal days.
-            let days = (at.timeIntervalSince1970 / 86_400).rounded(.down)
-            let number = days.isFinite ? Int(min(max(days, -1e7), 1e7)) : 0
-            if let lastDay, lastDay.number == number { return lastDay.name }
-            let name = RFC3339.utcDay(at)
-            lastDay = (number, name)
-            return name
+            spend.add(
+                hour: HourlySpend.hour(of: counted.at), model: counted.model, tokens: counted.spent,
+                cost: counted.costUSD, sign: sign)
         }
 
         /// Adds lines as one file (for tests and callers holding bytes).
@@ -215,6 +206,14 @@ public struct ClaudeCollector: Sendable {
     public func collect(
         now: Date, stateFolder: String? = nil, readerVersion: String = "", statusLineFolder: String? = nil
     ) throws -> ProviderUsage {
+        try gather(now: now, stateFolder: stateFolder, readerVersion: readerVersion, statusLineFolder: statusLineFolder)
+            .usage
+    }
+
+    /// `collect`, with what the logs say was spent by hour and model: the ledger's rows.
+    public func gather(
+        now: Date, stateFolder: String? = nil, readerVersion: String = "", statusLineFolder: String? = nil
+    ) throws -> Collected {
         let files = try logFiles()
         let statePath = stateFolder.map {
             LogScanState<FileScan>.path(in: $0, name: "claude", root: folders.joined(separator: "\n"))
@@ -243,19 +242,9 @@ public struct ClaudeCollector: Sendable {
                 LogScanMemo.save(scan, to: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
             }
         }
-        let today = RFC3339.utcDay(now)
-        let firstDay = RFC3339.utcDay(now.addingTimeInterval(-29 * 86_400))
-        let days = scan.tokensByDay.keys.filter { $0 >= firstDay && $0 <= today }.sorted()
-        let pricedDays = days.filter { scan.costByDay[$0] != nil }
+        let figures = scan.spend.recordFigures(now: now)
         var entry = ProviderUsage(
-            providerID: "claude", lastUpdated: scan.newest ?? now,
-            tokens: TokenUsage(
-                today: scan.tokensByDay[today] ?? 0, last30Days: days.map { scan.tokensByDay[$0]! }.saturatingSum(),
-                daily: days.map { DailyTokens(date: $0, tokens: scan.tokensByDay[$0]!, costUSD: scan.costByDay[$0]) }),
-            costUSD: pricedDays.isEmpty
-                ? nil
-                : CostUsage(today: scan.costByDay[today], last30Days: pricedDays.reduce(0) { $0 + scan.costByDay[$1]! })
-        )
+            providerID: "claude", lastUpdated: scan.newest ?? now, tokens: figures.tokens, costUSD: figures.cost)
         var resetsAt = scan.limitResetsAt.flatMap { $0 > now ? $0 : nil }
         // A limit message without a time lasts until the end of the block it was written in.
         if let reachedAt = scan.limitReachedAt,
@@ -293,7 +282,8 @@ public struct ClaudeCollector: Sendable {
             }
             entry.lastUpdated = max(entry.lastUpdated, official.at)
         }
-        return entry
+        return Collected(
+            usage: entry, ledger: scan.spend.rows(providerID: "claude", accountEmail: nil, reportsReasoning: false))
     }
 }
 
@@ -340,15 +330,11 @@ extension ClaudeCollector.Scan: LogScanMemo.Summary {
     // 2: the counting of streamed, side-chain and id-less lines changed.
     // 5: a message's further requests on the main chain count. 6: limit messages kept as history.
     // 7: an unpriced response adds no cost to its day.
-    static var memoMagic: String { "AGGCLME7" }
+    // 8: sums by hour and model.
+    static var memoMagic: String { "AGGCLME8" }
 
     func encode(into out: inout BinaryWriter) {
-        out.u32(UInt32(tokensByDay.count))
-        for (day, tokens) in tokensByDay {
-            out.string(day)
-            out.int(tokens)
-            out.double(costByDay[day] ?? 0)
-        }
+        spend.encode(into: &out)
         for date in [newest, limitResetsAt, limitReachedAt, weeklyResetsAt, limitMessageAt] { out.optionalDate(date) }
         out.double(since)
         out.u32(UInt32(recentTimes.count))
@@ -359,11 +345,7 @@ extension ClaudeCollector.Scan: LogScanMemo.Summary {
 
     static func decode(from input: inout BinaryReader) throws -> Self {
         var scan = Self()
-        for _ in 0..<Int(try input.u32()) {
-            let day = try input.string()
-            scan.tokensByDay[day] = try input.int()
-            scan.costByDay[day] = try input.double()
-        }
+        scan.spend = try HourlySpend.decode(from: &input)
         scan.newest = try input.optionalDate()
         scan.limitResetsAt = try input.optionalDate()
         scan.limitReachedAt = try input.optionalDate()

@@ -44,9 +44,10 @@ public struct ClaudeKind: CollectorKind {
             if let folder = path { endpoint.configFolder = folder }
             if endpoint.hasCredentials { answer = endpoint }
         }
-        return Collector(name: name) { [answer] now in
-            var entry = try ClaudeCollector(folders: folders, zones: zones, prices: prices).collect(
+        return Collector(name: name) { [answer] (now: Date) throws -> Collected in
+            var collected = try ClaudeCollector(folders: folders, zones: zones, prices: prices).gather(
                 now: now, stateFolder: state, readerVersion: reader, statusLineFolder: statusLine)
+            var entry = collected.usage
             // The account Claude Code is signed in with (`oauthAccount.emailAddress` of its `.claude.json`):
             // without it two accounts could not be told apart, nor one merged across machines.
             entry.accountEmail =
@@ -70,7 +71,8 @@ public struct ClaudeKind: CollectorKind {
                     entry.lastUpdated = max(entry.lastUpdated, asked.lastUpdated)
                 }
             }
-            return entry
+            collected.usage = entry
+            return collected
         }
     }
 }

@@ -4,14 +4,16 @@ import Snapshots
 
 /// The memo of all files combined: the newest limits, and the tokens per day as `counts.sums`.
 extension CodexCollector.Scan: LogScanMemo.Summary {
-    // 3: forks' replays and copied lines counted once; 4: the limits' trail kept; 5: cost per day.
-    static var memoMagic: String { "AGGCXME5" }
+    // 3: forks' replays and copied lines counted once; 4: the limits' trail kept; 5: cost per day;
+    // 6: tokens and cost by hour and model.
+    static var memoMagic: String { "AGGCXME6" }
 }
 
 extension CodexCollector.Scan: LogScanPartial {
     // 7: every response kept with its signature; the parent session named; 8: the limits' trail;
-    // 9: each response's cost, the model in use, the parts of the session's totals.
-    static var magic: String { "AGGCODX9" }
+    // 9: each response's cost, the model in use, the parts of the session's totals; 10: each response's
+    // model and tokens by kind.
+    static var magic: String { "AGGCOD10" }
 
     mutating func append(_ later: Self) { extend(later) }
 
@@ -39,16 +41,14 @@ extension CodexCollector.Scan: LogScanPartial {
         out.optionalString(parentID)
         out.optionalDate(forkedAt)
         for responses in [counts, records] {
-            out.u32(UInt32(responses.sums.count))
-            for (day, count) in responses.sums {
-                out.u32(UInt32(bitPattern: day))
-                out.int(count)
-                out.optionalDouble(responses.costSums[day])
-            }
+            responses.spend.encode(into: &out)
+            out.u32(UInt32(responses.models.count))
+            for model in responses.models { out.string(model) }
             // Raw little-endian columns: loading them is a copy.
             out.u32(UInt32(responses.count))
             responses.moments.withUnsafeBytes { out.raw($0) }
-            responses.tokens.withUnsafeBytes { out.raw($0) }
+            responses.spent.withUnsafeBytes { out.raw($0) }
+            responses.modelNumbers.withUnsafeBytes { out.raw($0) }
             responses.costs.withUnsafeBytes { out.raw($0) }
             responses.signatures.withUnsafeBytes { out.raw($0) }
         }
@@ -96,14 +96,17 @@ extension CodexCollector.Scan: LogScanPartial {
         scan.forkedAt = try input.optionalDate()
         for kind in 0..<2 {
             var responses = CodexCollector.Responses()
-            for _ in 0..<Int(try input.u32()) {
-                let day = Int32(bitPattern: try input.u32())
-                responses.sums[day] = try input.int()
-                if let cost = try input.optionalDouble() { responses.costSums[day] = cost }
-            }
+            responses.spend = try HourlySpend.decode(from: &input)
+            responses.models = try (0..<(try input.count())).map { _ in try input.string() }
             let count = Int(try input.u32())
             responses.moments = try column(count, Double.self)
-            responses.tokens = try column(count, Int.self)
+            // A count below 0 is damage, read as none; a model's number past the list, as "unknown".
+            responses.spent = try column(count, SpentTokens.self).map { read in
+                var spent = SpentTokens()
+                spent.add(read, sign: 1)
+                return spent
+            }
+            responses.modelNumbers = try column(count, UInt32.self)
             responses.costs = try column(count, Double.self)
             responses.signatures = try column(count, UInt64.self)
             if kind == 0 { scan.counts = responses } else { scan.records = responses }
@@ -113,7 +116,7 @@ extension CodexCollector.Scan: LogScanPartial {
         scan.pendingCumulative = try input.optional { reader in
             let pending = (index: try reader.int(), total: try reader.int())
             // An index outside the counts is damage: it is written to in `extend`.
-            guard scan.counts.tokens.indices.contains(pending.index) else { throw BinaryReader.Corrupt() }
+            guard scan.counts.spent.indices.contains(pending.index) else { throw BinaryReader.Corrupt() }
             return pending
         }
         scan.lastCumulativeParts = try input.optional { try $0.parts() }
@@ -135,11 +138,12 @@ extension BinaryWriter {
         int(parts.input)
         int(parts.cached)
         int(parts.output)
+        int(parts.reasoning)
     }
 }
 
 extension BinaryReader {
     fileprivate mutating func parts() throws -> CodexEventDecoder.Breakdown {
-        CodexEventDecoder.Breakdown(input: try int(), cached: try int(), output: try int())
+        CodexEventDecoder.Breakdown(input: try int(), cached: try int(), output: try int(), reasoning: try int())
     }
 }

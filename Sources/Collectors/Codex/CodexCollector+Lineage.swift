@@ -14,48 +14,34 @@ import Snapshots
 /// - **Copies of a line.** The same usage line (same time, same figures) in several files counts once
 ///   (ccusage does the same); a usage record counts once per `response_id`.
 extension CodexCollector {
-    /// The files' scans together (each with the path it was read from): the newest limits, and tokens
-    /// and dollars per UTC day (days since 1970; dollars of the days with a priced response).
-    static func combine(
-        _ files: [(path: String, scan: Scan)]
-    ) -> (latest: Scan, tokensByDay: [Int32: Int], costByDay: [Int32: Double]) {
+    /// The files' scans together (each with the path it was read from): the newest limits, and what
+    /// the responses spent by hour and model, each response counted once.
+    static func combine(_ files: [(path: String, scan: Scan)]) -> (latest: Scan, spend: HourlySpend) {
         var combined = Scan()
         for file in files { combined.mergeLimits(file.scan) }
         combined.trail = CodexCollector.combined(files.map(\.scan.trail))
         let replayed = replayedPrefixes(files)
-        var byDay: [Int32: Int] = [:]
-        var costByDay: [Int32: Double] = [:]
+        var spend = HourlySpend()
         var seen = KeySet(capacity: files.reduce(0) { $0 + $1.scan.responses.count })
-        // Responses of a file come in time order: a day's tokens are summed in a run, then added once.
-        var day: Int32 = .min
-        var dayTokens = 0
-        var dayCost: Double?
         for (index, file) in files.enumerated() {
             let isRecords = !file.scan.records.isEmpty
             let responses = file.scan.responses
+            let models = responses.models.map { spend.model($0) }
             for response in replayed[index]..<responses.count {
                 let moment = responses.moments[response]
                 let signature = responses.signatures[response]
                 // A record is one response wherever it is; a count is its figures at its moment.
                 let key = isRecords ? signature : mixed(mixed(moment.bitPattern) &+ signature)
                 guard seen.insert(key) else { continue }
-                let responseDay = Int32(clamping: Int((moment / 86_400).rounded(.down)))
-                if responseDay != day {
-                    if day != .min { add(day, dayTokens, dayCost) }
-                    (day, dayTokens, dayCost) = (responseDay, 0, nil)
-                }
-                dayTokens.saturatingAdd(responses.tokens[response])
+                let number = Int(responses.modelNumbers[response])
                 // A response is NaN where unpriced: it counts its tokens, not its cost.
-                let cost = response < responses.costs.count ? responses.costs[response] : .nan
-                if !cost.isNaN { dayCost = (dayCost ?? 0) + cost }
+                spend.add(
+                    hour: HourlySpend.hour(of: Date(timeIntervalSince1970: moment)),
+                    model: number < models.count ? models[number] : spend.model("unknown"),
+                    tokens: responses.spent[response], cost: responses.costs[response])
             }
         }
-        func add(_ day: Int32, _ tokens: Int, _ cost: Double?) {
-            byDay[day, default: 0].saturatingAdd(tokens)
-            if let cost { costByDay[day, default: 0] += cost }
-        }
-        if day != .min { add(day, dayTokens, dayCost) }
-        return (combined, byDay, costByDay)
+        return (combined, spend)
     }
 
     /// How many responses at the start of each file replay another file's: for a fork, the longest run

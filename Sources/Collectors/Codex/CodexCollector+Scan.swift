@@ -11,13 +11,16 @@ extension CodexCollector {
     /// files': a fork replays its parent's responses at its start, and a line may be copied into several
     /// files (`combine`). Stored as plain columns, so that loading them is a copy.
     struct Responses: Equatable, Sendable {
-        /// Tokens per UTC day (days since 1970): only in the memo, which keeps all files combined.
-        var sums: [Int32: Int] = [:]
-        /// Dollars per UTC day of the days with a priced response: only in the memo.
-        var costSums: [Int32: Double] = [:]
+        /// What every file's responses spent by hour and model: only in the memo, which keeps all files
+        /// combined.
+        var spend = HourlySpend()
         /// When each response was logged (seconds since 1970).
         var moments: [Double] = []
-        var tokens: [Int] = []
+        /// Its tokens by kind, adding up to the total it reported.
+        var spent: [SpentTokens] = []
+        /// The number of its model in `models`.
+        var modelNumbers: [UInt32] = []
+        var models: [String] = []
         /// What each response cost; NaN where its model is unpriced or unknown.
         var costs: [Double] = []
         /// What each response reported, without its time (`signature(last:cumulative:)`, or its
@@ -27,18 +30,33 @@ extension CodexCollector {
         var count: Int { moments.count }
         var isEmpty: Bool { moments.isEmpty }
 
-        mutating func append(at: Date, tokens count: Int, cost: Double?, signature: UInt64) {
+        mutating func append(at: Date, spent tokens: SpentTokens, model: String?, cost: Double?, signature: UInt64) {
             moments.append(at.timeIntervalSince1970)
-            tokens.append(count)
+            spent.append(tokens)
+            modelNumbers.append(number(of: model ?? "unknown"))
             costs.append(cost ?? .nan)
             signatures.append(signature)
         }
 
+        mutating func number(of model: String) -> UInt32 {
+            if let found = models.firstIndex(of: model) { return UInt32(found) }
+            models.append(model)
+            return UInt32(models.count - 1)
+        }
+
         mutating func append(contentsOf other: Responses) {
             moments += other.moments
-            tokens += other.tokens
+            spent += other.spent
+            let numbers = other.models.map { number(of: $0) }
+            modelNumbers += other.modelNumbers.map { Int($0) < numbers.count ? numbers[Int($0)] : 0 }
             costs += other.costs
             signatures += other.signatures
+        }
+
+        /// The model of response `index`.
+        func model(_ index: Int) -> String {
+            let number = Int(modelNumbers[index])
+            return number < models.count ? models[number] : "unknown"
         }
     }
 
@@ -97,12 +115,14 @@ extension CodexCollector {
             // part saw no total), it stays counted from 0, for what comes before this part or the file's start.
             if let pending = later.pendingCumulative {
                 if let previous = lastCumulative {
-                    later.counts.tokens[pending.index] = max(pending.total - previous, 0)
                     // Its growth priced as its parts grew; unpriced where either total had no parts.
+                    let grownParts = later.pendingParts.flatMap { priced in
+                        lastCumulativeParts.map { priced.parts.growth(since: $0) }
+                    }
+                    later.counts.spent[pending.index] = CodexCollector.spent(
+                        grownParts, total: max(pending.total - previous, 0))
                     let grown = later.pendingParts.flatMap { priced in
-                        lastCumulativeParts.flatMap { earlier in
-                            priced.price?.cost(of: CodexCollector.billed(priced.parts.growth(since: earlier)))
-                        }
+                        grownParts.flatMap { priced.price?.cost(of: CodexCollector.billed($0)) }
                     }
                     later.counts.costs[pending.index] = grown ?? .nan
                 } else {
@@ -207,6 +227,16 @@ extension CodexCollector {
     static func billed(_ parts: CodexEventDecoder.Breakdown) -> TokenCounts {
         TokenCounts(input: parts.input - min(parts.cached, parts.input), output: parts.output, cacheRead: parts.cached)
     }
+
+    /// A response's tokens by kind as the ledger counts them, adding up to the `total` it reported (parts
+    /// it does not give are output: see `SpentTokens.fitted`).
+    static func spent(_ parts: CodexEventDecoder.Breakdown?, total: Int) -> SpentTokens {
+        guard let parts else { return SpentTokens(output: total) }
+        let billed = billed(parts)
+        return SpentTokens(
+            input: billed.input, output: billed.output, cacheRead: billed.cacheRead, reasoning: parts.reasoning
+        ).fitted(toTotal: total)
+    }
 }
 
 extension CodexCollector.Scan {
@@ -226,7 +256,9 @@ extension CodexCollector.Scan {
         case .usageRecord:
             if let total = event.totalTokens {
                 let signature = BinaryWriter.fnv1a((event.responseID ?? "").utf8)
-                records.append(at: at, tokens: total, cost: cost(event.lastUsage), signature: signature)
+                records.append(
+                    at: at, spent: CodexCollector.spent(event.lastUsage, total: total), model: event.model ?? model,
+                    cost: cost(event.lastUsage), signature: signature)
             }
             return
         case .limitHit:
@@ -240,19 +272,26 @@ extension CodexCollector.Scan {
             return
         case .tokenCount:
             let signature = CodexCollector.signature(last: event.totalTokens, cumulative: event.cumulativeTokens)
+            let answering = event.model ?? model
             if let total = event.totalTokens {
-                counts.append(at: at, tokens: total, cost: cost(event.lastUsage), signature: signature)
+                counts.append(
+                    at: at, spent: CodexCollector.spent(event.lastUsage, total: total), model: answering,
+                    cost: cost(event.lastUsage), signature: signature)
             } else if let cumulative = event.cumulativeTokens {
                 // Only the session's total: what it grew by since the last (ccusage counts the same).
                 if let previous = lastCumulative {
                     let grown = event.cumulativeUsage.flatMap { now in lastCumulativeParts.map { now.growth(since: $0) }
                     }
+                    let total = max(cumulative - previous, 0)
                     counts.append(
-                        at: at, tokens: max(cumulative - previous, 0), cost: cost(grown), signature: signature)
+                        at: at, spent: CodexCollector.spent(grown, total: total), model: answering, cost: cost(grown),
+                        signature: signature)
                 } else {
                     pendingCumulative = (counts.count, cumulative)
                     pendingParts = event.cumulativeUsage.map { ($0, price) }
-                    counts.append(at: at, tokens: cumulative, cost: cost(event.cumulativeUsage), signature: signature)
+                    counts.append(
+                        at: at, spent: CodexCollector.spent(event.cumulativeUsage, total: cumulative), model: answering,
+                        cost: cost(event.cumulativeUsage), signature: signature)
                 }
             }
             if let cumulative = event.cumulativeTokens {

@@ -54,62 +54,49 @@ public struct CodexCollector: Sendable {
     ///   since (nil: read everything, keep nothing).
     /// - Throws: `CollectorError` when `home` has no `sessions` folder at all (Codex not used here).
     public func collect(now: Date, stateFolder: String? = nil, readerVersion: String = "") throws -> ProviderUsage {
+        try gather(now: now, stateFolder: stateFolder, readerVersion: readerVersion).usage
+    }
+
+    /// `collect`, with what the logs say was spent by hour and model: the ledger's rows.
+    public func gather(now: Date, stateFolder: String? = nil, readerVersion: String = "") throws -> Collected {
         let files = try logFiles()
         let statePath = stateFolder.map { LogScanState<Scan>.path(in: $0, name: "codex", root: home) }
         // Nothing changed since the last run: its combination stands, read back whole (`LogScanMemo`).
         let memoPath = statePath.map { $0 + ".memo" }
         let fingerprint = memoPath == nil ? nil : LogScanMemo.fingerprint(of: files)
         let scan: Scan
-        let days: [Int32: Int]
-        let costs: [Int32: Double]
+        let spend: HourlySpend
         if let memoPath, let fingerprint,
             let memo = LogScanMemo.load(
                 Scan.self, from: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
         {
-            (scan, days, costs) = (memo, memo.counts.sums, memo.counts.costSums)
+            (scan, spend) = (memo, memo.counts.spend)
         } else {
             // Files are independent: read on every core, then combined (newest limits win).
-            (scan, days, costs) = Self.combine(
+            (scan, spend) = Self.combine(
                 try LogScanState<Scan>.partialsByPath(
                     of: files, statePath: statePath, readerVersion: readerVersion,
                     reading: LogReading(zones: zones, prices: prices)
                 ).map { (path: $0.path, scan: $0.partial) })
             if let memoPath, let fingerprint {
                 var memo = scan
-                memo.counts = Responses(sums: days, costSums: costs)
+                memo.counts = Responses(spend: spend)
                 LogScanMemo.save(memo, to: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
             }
         }
-        var tokensByDay: [String: Int] = [:]
-        var costByDay: [String: Double] = [:]
-        for (day, tokens) in days {
-            let name = RFC3339.utcDay(Date(timeIntervalSince1970: Double(day) * 86_400))
-            tokensByDay[name] = tokens
-            costByDay[name] = costs[day]
-        }
         let account = accountFromAuth()
-        let today = RFC3339.utcDay(now)
-        let firstDay = RFC3339.utcDay(now.addingTimeInterval(-29 * 86_400))
-        let recent = tokensByDay.filter { $0.key >= firstDay && $0.key <= today }
         let limits = Self.applying(scan.limitHit, to: scan.latest)
+        let figures = spend.recordFigures(now: now)
         var entry = ProviderUsage(
             providerID: "codex", accountEmail: account.email, plan: account.plan ?? limits?.plan,
             lastUpdated: limits?.at ?? scan.newestEvent ?? now, session: limits?.session,
             weekly: limits?.weekly, limits: (limits?.limits ?? []).isEmpty ? nil : limits?.limits,
-            tokens: TokenUsage(
-                today: tokensByDay[today] ?? 0, last30Days: recent.values.saturatingSum(),
-                daily: recent.keys.sorted().map { DailyTokens(date: $0, tokens: recent[$0]!, costUSD: costByDay[$0]) }))
-        // Summed in the days' order: a dictionary's order differs between two of the same keys, and a
-        // sum of doubles with it (a run that read a file in two pieces against one that read it whole).
-        let pricedDays = recent.keys.sorted().filter { costByDay[$0] != nil }
-        if !pricedDays.isEmpty {
-            entry.costUSD = CostUsage(
-                today: costByDay[today] ?? 0, last30Days: pricedDays.reduce(0) { $0 + costByDay[$1]! })
-        }
+            tokens: figures.tokens, costUSD: figures.cost)
         entry.error = limits == nil ? "no rate limits in the Codex logs yet" : limits?.reason
         // What the logs hold of the windows' past: taken by the history where it has nothing newer.
         (entry.sessionSamples, entry.weeklySamples) = Self.samples(scan.trail)
-        return entry
+        return Collected(
+            usage: entry, ledger: spend.rows(providerID: "codex", accountEmail: nil, reportsReasoning: true))
     }
 
     /// The newest limits with a later limit hit applied: the window the hit belongs to (the session when

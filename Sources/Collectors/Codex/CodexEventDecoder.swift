@@ -21,12 +21,14 @@ enum CodexEventDecoder: LogLineDecoder {
         var input = 0
         var cached = 0
         var output = 0
+        /// The part of `output` that was reasoning (`reasoning_output_tokens`).
+        var reasoning = 0
 
         /// What grew from `earlier` to this (a session's totals), never below 0.
         func growth(since earlier: Breakdown) -> Breakdown {
             Breakdown(
                 input: max(input - earlier.input, 0), cached: max(cached - earlier.cached, 0),
-                output: max(output - earlier.output, 0))
+                output: max(output - earlier.output, 0), reasoning: max(reasoning - earlier.reasoning, 0))
         }
     }
 
@@ -255,7 +257,9 @@ enum CodexEventDecoder: LogLineDecoder {
                 breakdown.output = part ?? 0
                 if let part { parts = (parts ?? 0).saturatingAdding(part) }
             } else if s.key(key, is: "reasoning_output_tokens") {
-                if let part = try count(&s) { parts = (parts ?? 0).saturatingAdding(part) }
+                let part = try count(&s)
+                breakdown.reasoning = part ?? 0
+                if let part { parts = (parts ?? 0).saturatingAdding(part) }
             } else if s.key(key, is: "cached_input_tokens") {
                 breakdown.cached = try count(&s) ?? 0
             } else {

@@ -21,8 +21,8 @@ public struct CodexKind: CollectorKind {
         // Limit messages give times in words in the machine's zone, responses are priced by the table: a
         // scan kept under another zone or table is read again.
         let reader = context.readerVersion + " in " + zones.local.identifier + ", " + prices.fingerprint
-        return Collector(name: name) { now in
-            try CodexCollector(home: home, zones: zones, prices: prices).collect(
+        return Collector(name: name) { (now: Date) throws -> Collected in
+            try CodexCollector(home: home, zones: zones, prices: prices).gather(
                 now: now, stateFolder: state, readerVersion: reader)
         }
     }

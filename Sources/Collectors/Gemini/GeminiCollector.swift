@@ -38,14 +38,21 @@ public struct GeminiCollector: Sendable {
         var model: String?
 
         struct Counted: Sendable, Equatable {
-            var day: String
-            var tokens: Int
+            /// Hours since 1970.
+            var hour: Int32
+            var model: String
+            var spent: SpentTokens
             /// Nil when the message names no model the table prices.
             var costUSD: Double?
         }
     }
 
     public func collect(now: Date, stateFolder: String? = nil, readerVersion: String = "") throws -> ProviderUsage {
+        try gather(now: now, stateFolder: stateFolder, readerVersion: readerVersion).usage
+    }
+
+    /// `collect`, with what the sessions say was spent by hour and model: the ledger's rows.
+    public func gather(now: Date, stateFolder: String? = nil, readerVersion: String = "") throws -> Collected {
         let chats = home + "/tmp"
         guard FileManager.default.fileExists(atPath: chats) else {
             throw CollectorError("no Gemini CLI sessions in '\(home)': '\(chats)' does not exist")
@@ -75,21 +82,13 @@ public struct GeminiCollector: Sendable {
                 LogScanMemo.save(totals, to: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
             }
         }
-        let byDay = totals.byDay
-        let today = RFC3339.utcDay(now)
-        let firstDay = RFC3339.utcDay(now.addingTimeInterval(-29 * 86_400))
-        let days = byDay.keys.filter { $0 >= firstDay && $0 <= today }.sorted()
         let account = JSONValue.read(contentsOf: home + "/google_accounts.json")?["active"]?.string
-        let costByDay = totals.costByDay
-        let costDays = days.filter { costByDay[$0] != nil }
-        return ProviderUsage(
+        let figures = totals.spend.recordFigures(now: now)
+        let entry = ProviderUsage(
             providerID: "gemini", accountEmail: account.flatMap { $0.isEmpty ? nil : $0 },
-            lastUpdated: totals.newest ?? now,
-            tokens: TokenUsage(
-                today: byDay[today] ?? 0, last30Days: days.map { byDay[$0]! }.saturatingSum(),
-                daily: days.map { DailyTokens(date: $0, tokens: byDay[$0]!, costUSD: costByDay[$0]) }),
-            costUSD: costDays.isEmpty
-                ? nil : CostUsage(today: costByDay[today] ?? 0, last30Days: costDays.reduce(0) { $0 + costByDay[$1]! }))
+            lastUpdated: totals.newest ?? now, tokens: figures.tokens, costUSD: figures.cost)
+        return Collected(
+            usage: entry, ledger: totals.spend.rows(providerID: "gemini", accountEmail: nil, reportsReasoning: true))
     }
 }
 
@@ -98,56 +97,43 @@ public struct GeminiCollector: Sendable {
 /// thousand messages by identity was a quarter of such a run.
 extension GeminiCollector {
     struct Totals: Sendable, Equatable, LogScanMemo.Summary {
-        var byDay: [String: Int] = [:]
-        /// Dollars per day, of the days with a priced message.
-        var costByDay: [String: Double] = [:]
+        var spend = HourlySpend()
         var newest: Date?
 
-        static var memoMagic: String { "AGGGEMT2" }
+        // 3: tokens and cost by hour and model.
+        static var memoMagic: String { "AGGGEMT3" }
 
         init(_ scan: Scan) {
             // In the messages' identities' order: dollars summed in a dictionary's order (which differs
             // between two dictionaries of the same messages) differ in their last digits.
             for identity in scan.messages.keys.sorted() {
                 let counted = scan.messages[identity]!
-                byDay[counted.day, default: 0].saturatingAdd(counted.tokens)
-                if let cost = counted.costUSD { costByDay[counted.day, default: 0] += cost }
+                spend.add(
+                    hour: counted.hour, model: spend.model(counted.model), tokens: counted.spent,
+                    cost: counted.costUSD ?? .nan)
             }
             newest = scan.newest
         }
 
-        private init(byDay: [String: Int], costByDay: [String: Double], newest: Date?) {
-            self.byDay = byDay
-            self.costByDay = costByDay
+        private init(spend: HourlySpend, newest: Date?) {
+            self.spend = spend
             self.newest = newest
         }
 
         func encode(into out: inout BinaryWriter) {
-            out.u32(UInt32(byDay.count))
-            for day in byDay.keys.sorted() {
-                out.string(day)
-                out.int(byDay[day]!)
-                out.optionalDouble(costByDay[day])
-            }
+            spend.encode(into: &out)
             out.optionalDate(newest)
         }
 
         static func decode(from input: inout BinaryReader) throws -> Self {
-            var byDay: [String: Int] = [:]
-            var costByDay: [String: Double] = [:]
-            for _ in 0..<(try input.u32()) {
-                let day = try input.string()
-                byDay[day] = try input.int()
-                if let cost = try input.optionalDouble() { costByDay[day] = cost }
-            }
-            return Self(byDay: byDay, costByDay: costByDay, newest: try input.optionalDate())
+            Self(spend: try HourlySpend.decode(from: &input), newest: try input.optionalDate())
         }
     }
 }
 
 extension GeminiCollector.Scan: LogScanPartial {
-    // 2: each message's cost and the last model named.
-    static var magic: String { "AGGGEMN2" }
+    // 2: each message's cost and the last model named; 3: its hour, model and tokens by kind.
+    static var magic: String { "AGGGEMN3" }
 
     static func isWholeDocument(_ file: String) -> Bool { file.hasSuffix(".json") }
 
@@ -203,7 +189,11 @@ extension GeminiCollector.Scan: LogScanPartial {
                 input: fresh.saturatingAdding(tool), output: output.saturatingAdding(thoughts), cacheRead: cached)
         let cost = model.flatMap { prices.price(of: $0) }?.cost(of: counts)
         let id = message["id"]?.string ?? "\(at.timeIntervalSince1970)|\(total)"
-        messages[BinaryWriter.fnv1a(id.utf8)] = Counted(day: RFC3339.utcDay(at), tokens: total, costUSD: cost)
+        let spent = SpentTokens(
+            input: counts.input, output: counts.output, cacheRead: counts.cacheRead, reasoning: thoughts
+        ).fitted(toTotal: total)
+        messages[BinaryWriter.fnv1a(id.utf8)] = Counted(
+            hour: HourlySpend.hour(of: at), model: model ?? "unknown", spent: spent, costUSD: cost)
         newest.raise(to: at)
     }
 
@@ -213,8 +203,11 @@ extension GeminiCollector.Scan: LogScanPartial {
         out.u32(UInt32(messages.count))
         for (identity, counted) in messages {
             out.u64(identity)
-            out.string(counted.day)
-            out.int(counted.tokens)
+            out.u32(UInt32(bitPattern: counted.hour))
+            out.string(counted.model)
+            for count in [counted.spent.input, counted.spent.output, counted.spent.cacheRead, counted.spent.reasoning] {
+                out.int(count)
+            }
             out.optionalDouble(counted.costUSD)
         }
         out.optionalDate(newest)
@@ -225,8 +218,16 @@ extension GeminiCollector.Scan: LogScanPartial {
         var scan = Self()
         for _ in 0..<Int(try input.u32()) {
             let identity = try input.u64()
+            let (hour, model) = (Int32(bitPattern: try input.u32()), try input.string())
+            var spent = SpentTokens()
+            // A count below 0 is damage, read as none.
+            spent.add(
+                SpentTokens(
+                    input: try input.int(), output: try input.int(), cacheRead: try input.int(),
+                    reasoning: try input.int()),
+                sign: 1)
             scan.messages[identity] = Counted(
-                day: try input.string(), tokens: try input.int(), costUSD: try input.optionalDouble())
+                hour: hour, model: model, spent: spent, costUSD: try input.optionalDouble())
         }
         scan.newest = try input.optionalDate()
         scan.model = try input.optionalString()

@@ -23,8 +23,8 @@ public struct GeminiKind: CollectorKind {
         // A scan kept under another price table is read again.
         let (state, prices) = (context.stateFolder, context.prices)
         let reader = context.readerVersion + ", " + prices.fingerprint
-        return Collector(name: name) { now in
-            try GeminiCollector(home: home, prices: prices).collect(now: now, stateFolder: state, readerVersion: reader)
+        return Collector(name: name) { (now: Date) throws -> Collected in
+            try GeminiCollector(home: home, prices: prices).gather(now: now, stateFolder: state, readerVersion: reader)
         }
     }
 }

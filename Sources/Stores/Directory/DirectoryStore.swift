@@ -18,13 +18,39 @@ public struct DirectoryStore: StagingStore {
     /// The folder, opened once: records are opened and examined relative to it, by name, instead of
     /// walking the whole path for each of thousands of files.
     private let folder: FolderHandle
+    /// For a store nested in another (`nested(_:)`): the folders between the outer store and this one,
+    /// outermost first, made when missing and, like this one, never links.
+    private let parents: [String]
+    private let isNested: Bool
 
     public init(path: String) {
+        self.init(path: path, parents: [], isNested: false)
+    }
+
+    private init(path: String, parents: [String], isNested: Bool) {
         // A trailing slash would double up in joined paths and messages.
         var path = path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         self.path = path
-        folder = FolderHandle(path: path)
+        self.parents = parents
+        self.isNested = isNested
+        folder = FolderHandle(path: path, followsLink: !isNested)
+    }
+
+    /// The folder `name` inside this store, as a store: the store folder may be a link, folders inside it
+    /// may not (another machine with write access could point one anywhere).
+    public func nested(_ name: DeviceID) -> (any RecordStore)? {
+        DirectoryStore(path: path + "/" + name.rawValue, parents: isNested ? parents + [path] : [], isNested: true)
+    }
+
+    /// Throws when a nested store's folder, or one between it and the outer store, is a link or not a folder.
+    private func refuseLinks() throws {
+        guard isNested else { return }
+        for folder in parents + [path] {
+            var info = stat()
+            guard lstat(folder, &info) == 0 else { continue }
+            guard (info.st_mode & S_IFMT) == S_IFDIR else { throw StoreError.notAStore(store: folder) }
+        }
     }
 
     public var displayName: String { path }
@@ -38,6 +64,7 @@ public struct DirectoryStore: StagingStore {
     }
 
     private func sortedRecordNames() throws -> [String] {
+        try refuseLinks()
         folder.followPath()
         let unordered = try entryNames(recordsOnly: true)
         // Sorted here, by index (moving integers, not strings), so the listing arrives in the order
@@ -226,6 +253,13 @@ public struct DirectoryStore: StagingStore {
     }
 
     private func createIfMissing() throws {
+        try refuseLinks()
+        if !parents.isEmpty, access(path, F_OK) != 0 {
+            for parent in parents where mkdir(parent, 0o755) != 0 && errno != EEXIST {
+                throw storeError(errno, operation: "create")
+            }
+            try refuseLinks()
+        }
         if mkdir(path, 0o755) == 0 {
             syncParent()
             return
@@ -233,7 +267,7 @@ public struct DirectoryStore: StagingStore {
         let code = errno
         if code == EEXIST {
             var info = stat()
-            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            guard (isNested ? lstat(path, &info) : stat(path, &info)) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
                 throw StoreError.notAStore(store: path)
             }
             return
@@ -314,11 +348,13 @@ public struct DirectoryStore: StagingStore {
 /// while the folder is missing (a later call tries again, after `publish` created it).
 private final class FolderHandle: @unchecked Sendable {
     let path: String
+    private let followsLink: Bool
     private let lock = Lock()
     private var opened: Int32 = -1
 
-    init(path: String) {
+    init(path: String, followsLink: Bool) {
         self.path = path
+        self.followsLink = followsLink
     }
 
     deinit {
@@ -328,7 +364,7 @@ private final class FolderHandle: @unchecked Sendable {
     func descriptor() -> Int32 {
         lock.lock()
         defer { lock.unlock() }
-        if opened < 0 { opened = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        if opened < 0 { opened = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (followsLink ? 0 : O_NOFOLLOW)) }
         return opened
     }
 

@@ -59,6 +59,15 @@ public struct S3Store: RecordStore {
         client = HTTPClient(configuration)
     }
 
+    private init(nesting name: DeviceID, in outer: S3Store) {
+        location = S3Location(bucket: outer.location.bucket, prefix: outer.location.prefix + name.rawValue + "/")
+        (settings, client, clock, baseURL) = (outer.settings, outer.client, outer.clock, outer.baseURL)
+        displayName = location.displayName
+    }
+
+    /// The keys under `<prefix><name>/`, as a store (one client: its connections serve both).
+    public func nested(_ name: DeviceID) -> (any RecordStore)? { S3Store(nesting: name, in: self) }
+
     // MARK: Listing
 
     public func listRecords() throws -> [RecordInfo] {

@@ -100,4 +100,26 @@ public func sealed(_ store: some RecordStore, with sealing: any RecordSealing) -
 extension SealedStore {
     /// Claims carry an event id and a device id, no figure: they are kept as the base store keeps them.
     public var claims: (any EventClaims)? { base.claims }
+
+    /// A nested store's files are sealed too, each bound to its path from the outer store
+    /// (`ledger/<deviceID>/2026-12.json`): a file moved to another folder does not open.
+    public func nested(_ name: DeviceID) -> (any RecordStore)? {
+        guard let nested = base.nested(name) else { return nil }
+        return sealed(nested, with: Nesting(outer: sealing, folder: name))
+    }
+}
+
+/// A sealing whose files live in a folder: the folder is part of the name each file is bound to.
+private struct Nesting: RecordSealing {
+    let outer: any RecordSealing
+    let folder: DeviceID
+    var fingerprint: String { outer.fingerprint }
+    func seal(_ record: Data, fileName: String) throws -> Data {
+        try outer.seal(record, fileName: folder.rawValue + "/" + fileName)
+    }
+    func open(
+        _ bytes: UnsafeRawBufferPointer, fileName: String, into room: (Int) -> UnsafeMutableRawBufferPointer
+    ) -> SealedRecord {
+        outer.open(bytes, fileName: folder.rawValue + "/" + fileName, into: room)
+    }
 }

@@ -70,6 +70,11 @@ public protocol RecordStore: Sendable {
 
     /// The event claims kept beside the records (`EventClaims`); nil where the store keeps none.
     var claims: (any EventClaims)? { get }
+
+    /// The folder `name` inside this store (`ledger`, and in it each device's), as a store of its own:
+    /// its `.json` files are its records, written atomically as records are. Its first write makes its
+    /// folder and the nested folders between, never the outer store's. Nil where a store has no folders.
+    func nested(_ name: DeviceID) -> (any RecordStore)?
 }
 
 /// A store whose writes are atomic only through a temporary copy and a rename (a folder, WebDAV).
@@ -109,6 +114,7 @@ extension StagingStore {
 }
 
 extension RecordStore {
+    public func nested(_ name: DeviceID) -> (any RecordStore)? { nil }
     public func namesStamp() -> RecordVersion? { nil }
     public var cacheName: String { displayName }
 

@@ -35,6 +35,20 @@ public struct WebDAVStore: StagingStore {
 
     /// - Parameter url: a collection URL as `StoreLocation.parse` accepts it (no query, fragment or dot
     ///   segments); its userinfo is dropped.
+    /// For a store nested in another (`nested(_:)`): the collections between the outer store and this
+    /// one, outermost first, made when missing.
+    private var parents: [String] = []
+
+    /// The collection `name` inside this one, as a store.
+    public func nested(_ name: DeviceID) -> (any RecordStore)? {
+        guard let url = URL(string: collection + name.rawValue + "/") else { return nil }
+        var store = WebDAVStore(url: url, client: client)
+        store.parents = isNested ? parents + [collection] : []
+        store.isNested = true
+        return store
+    }
+    private var isNested = false
+
     public init(url: URL, client: HTTPClient) {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         let scheme = (components?.scheme ?? "http").lowercased()
@@ -223,7 +237,14 @@ public struct WebDAVStore: StagingStore {
     /// MKCOL of the store's own collection; its parent must exist. Returns whether it was made now (false:
     /// it existed already).
     private func createCollection() throws -> Bool {
-        let response = try send("create", displayName, HTTPRequest(method: "MKCOL", url: collection))
+        var response = try send("create", displayName, HTTPRequest(method: "MKCOL", url: collection))
+        if response.status == 409, !parents.isEmpty {
+            for parent in parents {
+                let made = try send("create", parent, HTTPRequest(method: "MKCOL", url: parent))
+                guard made.isSuccess || made.status == 405 else { throw failure(made, "create", parent) }
+            }
+            response = try send("create", displayName, HTTPRequest(method: "MKCOL", url: collection))
+        }
         switch response.status {
         case 200..<300: return true
         case 405: return false
