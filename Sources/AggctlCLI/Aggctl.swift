@@ -17,6 +17,7 @@ public enum Aggctl {
         (KeyCommand.name, { KeyCommand.command }), (DoctorCommand.name, { DoctorCommand.command }),
         (ConfigCommand.name, { ConfigCommand.command }), (CompletionsCommand.name, { CompletionsCommand.command }),
         (ManpageCommand.name, { ManpageCommand.command }), (PricesCommand.name, { PricesCommand.command }),
+        (CostCommand.name, { CostCommand.command }),
     ]
 
     /// Every command, built: for the help, the completions and the manual page.

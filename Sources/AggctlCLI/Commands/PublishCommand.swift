@@ -110,11 +110,14 @@ enum PublishCommand {
             providers += try readProviders(from: input, context: context, now: now)
         }
         var collected: [ProviderUsage] = []
+        var spent: [LedgerRow] = []
         var unread: [String] = []
         // Endpoints first: their windows are exact, and win over what logs suggest (see `combine`).
         for source in sources.sorted(by: { $0.isEndpoint && !$1.isEndpoint }) {
             do {
-                collected.append(try source.collect(now: now).usage)
+                let read = try source.collect(now: now)
+                collected.append(read.usage)
+                spent += read.ledger
             } catch let error as CollectorError {
                 // What the other sources read is published: one cron line for every machine must not fail
                 // on the one without Gemini (docs/exit-codes.md).
@@ -198,6 +201,7 @@ enum PublishCommand {
                 "created a new store at \(location.displayName): no other machine publishes here yet (if another "
                     + "should, check the store's spelling on both)")
         }
+        try publishLedger(spent, of: providers, to: store, deviceID: deviceID, prices: options.prices, now: now)
         sweepLeftovers(in: store, of: deviceID, context: context)
         if context.console.errorsAreTerminal {
             context.console.note(
@@ -205,6 +209,24 @@ enum PublishCommand {
                     + "to '\(location.displayName)'")
         }
         return .success
+    }
+
+    /// What the logs say was spent, into the store's ledger: each row with its provider's account as the
+    /// published entry has it (the logs do not say whose an hour was; the account signed in now is taken).
+    static func publishLedger(
+        _ rows: [LedgerRow], of providers: [ProviderUsage], to store: any RecordStore, deviceID: DeviceID,
+        prices: PriceSource, now: Date
+    ) throws {
+        guard !rows.isEmpty else { return }
+        let accounts = Dictionary(
+            providers.map { ($0.providerID, $0.accountEmail) }, uniquingKeysWith: { first, _ in first })
+        let owned = rows.map { row in
+            var row = row
+            row.accountEmail = accounts[row.providerID] ?? nil
+            return row
+        }
+        _ = try LedgerPublisher(store: store, deviceID: deviceID).publish(
+            owned, now: now, pricesAsOf: prices.table.asOf)
     }
 
     /// The entries with this machine's history of their windows (docs/history-and-report.md): what they

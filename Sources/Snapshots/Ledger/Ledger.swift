@@ -156,3 +156,31 @@ struct LedgerRows: SchemaValue {
         LedgerRows(read: try [LedgerRow].restore(from: &reader).map { .success($0) })
     }
 }
+
+extension Ledger {
+    /// The rows of `month` once a publish's `computed` rows (this machine's logs read now) are laid over
+    /// the `published` ones: a computed row stands for its hour, account and model unless it counts fewer
+    /// tokens than was published (the agent deleted some of that hour's logs: what was published stays),
+    /// and a published row the logs no longer give stays as it was. Nothing spent is lost; a price
+    /// update reprices every hour whose logs are still here.
+    public static func merged(published: [LedgerRow], computed: [LedgerRow]) -> [LedgerRow] {
+        var byKey: [LedgerRow.Key: LedgerRow] = [:]
+        for row in published { byKey[row.key] = row }
+        for row in computed {
+            if let earlier = byKey[row.key], earlier.totalTokens > row.totalTokens { continue }
+            byKey[row.key] = row
+        }
+        return byKey.values.sorted { $0.key < $1.key }
+    }
+
+    /// `2026-12`: the UTC month of `date`.
+    public static func month(of date: Date) -> String { String(RFC3339.utcDay(date).prefix(7)) }
+}
+
+extension LedgerRow {
+    /// Every token of the row once: reasoning is part of the output.
+    public var totalTokens: Int {
+        inputTokens.saturatingAdding(outputTokens).saturatingAdding(cacheWriteTokens).saturatingAdding(
+            cacheReadTokens)
+    }
+}

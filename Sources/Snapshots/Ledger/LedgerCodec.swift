@@ -110,7 +110,7 @@ public enum LedgerCodec {
         return RFC3339.parse(month + "-01T00:00:00Z")
     }
 
-    static func nextMonth(of month: String) -> String? {
+    public static func nextMonth(of month: String) -> String? {
         guard let year = Int(month.prefix(4)), let number = Int(month.suffix(2)), (1...12).contains(number) else {
             return nil
         }

@@ -1,0 +1,62 @@
+import Portable
+import Snapshots
+import Stores
+
+/// Keeps this machine's ledger in the store (docs/format.md, "The ledger"): one file per UTC month under
+/// `ledger/<deviceID>/`, each the store's rows with this run's laid over them (`Ledger.merged`), written
+/// only when that changes a row, atomically, sealed when the store is.
+struct LedgerPublisher {
+    let store: any RecordStore
+    let deviceID: DeviceID
+
+    static let folder = DeviceID(alreadyValidated: "ledger")
+
+    /// This device's folder of months, or nil where the store has no folders.
+    var months: (any RecordStore)? { store.nested(Self.folder)?.nested(deviceID) }
+
+    /// Publishes `rows`; returns the months written. A month the store holds but that cannot be read is
+    /// not written over (its hours would be lost): that is a failure, as is a write that failed.
+    func publish(_ rows: [LedgerRow], now: Date, pricesAsOf: String?) throws -> [String] {
+        guard !rows.isEmpty, let months else { return [] }
+        var written: [String] = []
+        var failures: [String] = []
+        for (month, computed) in Dictionary(grouping: rows, by: { Ledger.month(of: $0.at) }).sorted(by: {
+            $0.key < $1.key
+        }) {
+            let file = month + ".json"
+            let published: Ledger?
+            do {
+                published = try read(file, month: month, from: months)
+            } catch {
+                failures.append("ledger month '\(file)' was not written: \(error)")
+                continue
+            }
+            let merged = Ledger.merged(published: published?.rows ?? [], computed: computed)
+            guard merged != published?.rows || published?.pricesAsOf != pricesAsOf else { continue }
+            let ledger = Ledger(
+                deviceID: deviceID, month: month, generatedAt: now, pricesAsOf: pricesAsOf, rows: merged)
+            do {
+                try months.writeRecord(try LedgerCodec.encode(ledger), for: DeviceID(alreadyValidated: month))
+                written.append(month)
+            } catch {
+                failures.append("ledger month '\(file)': \(error)")
+            }
+        }
+        if let first = failures.first { throw CommandFailure(first) }
+        return written
+    }
+
+    /// The month as the store has it; nil when it has none, or holds one that is not this device's month
+    /// (damaged, or sealed with a key this machine no longer has): then this run's rows start it afresh.
+    private func read(_ file: String, month: String, from months: any RecordStore) throws -> Ledger? {
+        let bytes: Data
+        do {
+            bytes = try months.readRecord(named: file, maximumSize: LedgerCodec.maximumSize)
+        } catch StoreError.recordMissing, StoreError.storeMissing {
+            return nil
+        } catch StoreError.refusedRecord {
+            return nil
+        }
+        return try? bytes.withUnsafeBytes { try LedgerCodec.decode($0, deviceID: deviceID, month: month).ledger }
+    }
+}

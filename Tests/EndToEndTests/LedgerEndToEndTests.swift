@@ -1,0 +1,145 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The ledger as a person meets it: three machines publish their agents' logs (the corpus's cases, each
+/// citing where its figures come from), and `cost` on any machine adds up every machine's hours, in the
+/// reader's own days, keeping hours whose logs are gone, and reading nothing of a sealed store without
+/// its key.
+struct LedgerEndToEndTests {
+    let root = TemporaryDirectory("aggctl-ledger")
+    static let now = "2026-11-30T12:00:00Z"
+    static let binaries: [String] = [BinaryRun.binary] + (ReleaseBuild.available ? [ReleaseBuild.binary] : [])
+
+    func environment(_ machine: String) -> [String: String] {
+        [
+            "HOME": root.file(machine + "/home"), "XDG_STATE_HOME": root.file(machine + "/state"),
+            "XDG_CONFIG_HOME": root.file(machine + "/config"), "PATH": "/usr/bin:/bin", "TZ": "UTC",
+        ]
+    }
+
+    /// A corpus case's Claude logs, as `machine`'s Claude folder.
+    func claudeLogs(_ corpusCase: String, on machine: String) throws -> String {
+        let folder = root.file(machine + "/claude")
+        try FileManager.default.createDirectory(atPath: root.file(machine), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: Repository.path("Tests/CollectorsTests/RealWorld/claude/\(corpusCase)"), toPath: folder)
+        return folder
+    }
+
+    func expected(_ corpusCase: String) throws -> (tokens: Int, cost: Double) {
+        let data = try Data(
+            contentsOf: URL(
+                fileURLWithPath: Repository.path("Tests/CollectorsTests/RealWorld/claude/\(corpusCase)/expected.json")))
+        let document = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        return (document["tokens"] as! Int, document["costUSD"] as! Double)
+    }
+
+    func publish(_ machine: String, logs: String, now: String = Self.now, extra: [String] = []) throws {
+        let run = try BinaryRun.run(
+            [
+                "publish", "--store", root.file("store"), "--device-id", machine, "--source", "claude:\(logs)", "--now",
+                now,
+            ]
+                + extra, environment: environment(machine))
+        #expect(run.status == 0, "\(run.errors)")
+    }
+
+    func cost(_ arguments: [String], binary: String = BinaryRun.binary) throws -> [String: Any] {
+        let run = try BinaryRun.run(
+            ["cost", "--store", root.file("store"), "--json", "--now", Self.now] + arguments,
+            environment: environment("reader"), executable: binary)
+        #expect(run.status == 0, "\(run.errors)")
+        return try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as! [String: Any]
+    }
+
+    @Test("three machines' ledgers: cost --by device adds up to cost, at the corpus's tokens and prices")
+    func threeMachines() throws {
+        let cases = ["laptop": "cloud-model-ids", "desktop": "one-hour-cache-writes", "server": "long-prompt-sonnet"]
+        for (machine, corpusCase) in cases { try publish(machine, logs: try claudeLogs(corpusCase, on: machine)) }
+        let sums = try cases.values.map(expected)
+        let whole = try cost(["--tz", "UTC"])
+        let byDevice = try cost(["--tz", "UTC", "--by", "device"])
+        let totals = whole["totals"] as! [String: Any]
+        #expect(totals["totalTokens"] as? Int == sums.map(\.tokens).reduce(0, +))
+        #expect(abs((totals["costUSD"] as? Double ?? 0) - sums.map(\.cost).reduce(0, +)) < 1e-9)
+        let rows = byDevice["rows"] as! [[String: Any]]
+        #expect(Set(rows.compactMap { $0["deviceID"] as? String }) == ["laptop", "desktop", "server"])
+        #expect(rows.map { $0["totalTokens"] as! Int }.reduce(0, +) == totals["totalTokens"] as? Int)
+        #expect(
+            abs(rows.compactMap { $0["costUSD"] as? Double }.reduce(0, +) - (totals["costUSD"] as? Double ?? 0)) < 1e-12
+        )
+        // Claude 3.5 Haiku on Bedrock has no price in the table: named, its tokens apart, never $0.
+        let unpriced = whole["unpriced"] as! [[String: Any]]
+        #expect(unpriced.map { $0["model"] as? String } == ["us.anthropic.claude-3-5-haiku-20241022-v1:0"])
+        #expect((totals["unpricedTokens"] as? Int ?? 0) > 0)
+    }
+
+    @Test("the same hours are the local days of Los Angeles and of Kolkata", arguments: binaries)
+    func localDays(_ binary: String) throws {
+        // The corpus's hour-long cache write, logged at 05:00 and at 23:30 UTC on 30 November.
+        let line =
+            try String(
+                contentsOfFile: Repository.path(
+                    "Tests/CollectorsTests/RealWorld/claude/one-hour-cache-writes/projects/-home-dev/s1.jsonl"),
+                encoding: .utf8
+            ).split(separator: "\n").first.map(String.init) ?? ""
+        let timestamp = try #require(line.firstRange(of: #""timestamp":""#))
+        let after = line[timestamp.upperBound...]
+        let end = try #require(after.firstIndex(of: "\""))
+        func at(_ time: String, id: String) -> String {
+            String(line[..<timestamp.upperBound]) + time
+                + String(after[end...]).replacing("\"id\":\"", with: "\"id\":\"\(id)")
+        }
+        try root.write(
+            "laptop/claude/projects/p/s.jsonl",
+            at("2026-11-30T05:00:00.000Z", id: "a") + "\n" + at("2026-11-30T23:30:00.000Z", id: "b") + "\n")
+        try publish("laptop", logs: root.file("laptop/claude"), now: "2026-12-01T00:00:00Z")
+        func days(_ zone: String) throws -> [String: Int] {
+            let answer = try cost(["--tz", zone, "--since", "2026-11-29", "--until", "2026-12-01"], binary: binary)
+            #expect(answer["tz"] as? String == zone)
+            let rows = answer["rows"] as! [[String: Any]]
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0["period"] as! String, $0["totalTokens"] as! Int) })
+        }
+        let tokens = try expected("one-hour-cache-writes").tokens
+        #expect(try days("America/Los_Angeles") == ["2026-11-29": tokens, "2026-11-30": tokens])
+        #expect(try days("Asia/Kolkata") == ["2026-11-30": tokens, "2026-12-01": tokens])
+        #expect(try days("UTC") == ["2026-11-30": 2 * tokens])
+    }
+
+    @Test("a Claude log deleted after publishing: the month's ledger keeps its hours")
+    func deletedLogKeepsItsHours() throws {
+        let logs = try claudeLogs("cloud-model-ids", on: "laptop")
+        try publish("laptop", logs: logs)
+        let before = try cost(["--tz", "UTC"])["totals"] as! [String: Any]
+        try FileManager.default.removeItem(atPath: logs + "/projects")
+        try root.write("laptop/claude/projects/p/later.jsonl", "")
+        try publish("laptop", logs: logs, now: "2026-11-30T13:00:00Z")
+        let after = try cost(["--tz", "UTC"])["totals"] as! [String: Any]
+        #expect(after["totalTokens"] as? Int == before["totalTokens"] as? Int)
+        #expect(after["totalTokens"] as? Int == (try expected("cloud-model-ids").tokens))
+    }
+
+    @Test("a sealed store's ledger opens with the key and reads as nothing without it")
+    func sealedLedger() throws {
+        let key = root.file("laptop/key")
+        try FileManager.default.createDirectory(atPath: root.file("laptop"), withIntermediateDirectories: true)
+        let made = try BinaryRun.run(["key", "new", "--out", key], environment: environment("laptop"))
+        #expect(made.status == 0, "\(made.errors)")
+        try publish("laptop", logs: try claudeLogs("one-hour-cache-writes", on: "laptop"), extra: ["--key-file", key])
+        let stored = try String(
+            contentsOfFile: root.file("store/ledger/laptop/2026-11.json"), encoding: .isoLatin1)
+        #expect(!stored.contains("claude-opus"), "no model name in the clear")
+        let opened = try cost(["--tz", "UTC", "--key-file", key])
+        #expect(
+            (opened["totals"] as! [String: Any])["totalTokens"] as? Int
+                == (try expected("one-hour-cache-writes").tokens))
+        let run = try BinaryRun.run(
+            ["cost", "--store", root.file("store"), "--json", "--now", Self.now, "--tz", "UTC"],
+            environment: environment("reader"))
+        let closed = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as! [String: Any]
+        #expect((closed["rows"] as! [Any]).isEmpty)
+        let problems = closed["problems"] as! [[String: Any]]
+        #expect(problems.contains { $0["file"] as? String == "ledger/laptop/2026-11.json" }, "\(problems)")
+    }
+}
