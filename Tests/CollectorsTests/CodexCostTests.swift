@@ -56,4 +56,20 @@ struct CodexCostTests {
             + (60 * mini.input + 40 * mini.cached + 20 * mini.output)  // the second's growth
         #expect(abs((entry.costUSD?.today ?? 0) - expected) < 1e-15)
     }
+
+    @Test(
+        "the ledger's rows: input without its cached part, cached as cache reads, output with its reasoning, by model")
+    func ledgerRows() throws {
+        // The corpus's case (RealWorld/codex/cached-input-priced, from ccusage's adapter test): its total of
+        // 280 is 200 in, 75 out and 5 of reasoning, so the row's output is 80, 5 of it reasoning.
+        let home = Repository.path("Tests/CollectorsTests/RealWorld/codex/cached-input-priced")
+        let rows = try CodexCollector(home: home).gather(now: Records.date("2026-11-30T12:00:00Z")).ledger
+        #expect(rows.map(\.model) == ["gpt-5", "gpt-5-mini"])
+        #expect(rows.map(\.at) == [Records.date("2026-11-30T09:00:00Z"), Records.date("2026-11-30T09:00:00Z")])
+        #expect(rows.map(\.inputTokens) == [180, 10])
+        #expect(rows.map(\.cacheReadTokens) == [20, 0])
+        #expect(rows.map(\.outputTokens) == [80, 2])
+        #expect(rows.map(\.reasoningTokens) == [5, 0])
+        #expect(rows.map(\.totalTokens) == [280, 12])
+    }
 }

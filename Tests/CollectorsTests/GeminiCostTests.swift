@@ -49,4 +49,20 @@ struct GeminiCostTests {
         let expected = 3808 * 5e-7 + (23 + 919) * 3e-6 + 11_526 * 5e-8 + 654 * 3e-6
         #expect(abs((entry.costUSD?.today ?? 0) - expected) < 1e-12)
     }
+
+    @Test("the ledger's row: ccusage's split, thoughts in the output and given alone, in the message's hour")
+    func ledgerRow() throws {
+        try folder.write("home/tmp/project/chats/session-a.jsonl", Self.ccusageLine + "\n")
+        let rows = try GeminiCollector(home: folder.file("home")).gather(now: Records.date("2026-05-17T12:00:00Z"))
+            .ledger
+        #expect(rows.count == 1)
+        let row = try #require(rows.first)
+        #expect(row.at == Records.date("2026-05-17T11:00:00Z"))
+        #expect(row.model == "gemini-3-flash-preview")
+        #expect(
+            [row.inputTokens, row.outputTokens, row.cacheReadTokens, row.cacheWriteTokens]
+                == [Int]([3808, 942, 11_526, 0]))
+        #expect(row.reasoningTokens == 919)
+        #expect(row.totalTokens == 16_276)
+    }
 }

@@ -32,11 +32,24 @@ struct RealWorldCorpusTests {
     @Test("Claude Code's logs as Claude Code writes them", arguments: cases("claude"))
     func claude(_ name: String) throws {
         let (tokens, source, cost) = try expected("claude", name)
-        let entry = try ClaudeCollector(folders: ["\(Self.root)/claude/\(name)"]).collect(now: Self.now)
+        let collected = try ClaudeCollector(folders: ["\(Self.root)/claude/\(name)"]).gather(now: Self.now)
+        let entry = collected.usage
         #expect(entry.tokens?.last30Days == tokens, "\(name) (\(source))")
         if let cost {
             #expect(abs((entry.costUSD?.last30Days ?? -1) - cost) < 1e-12, "\(name) (\(source))")
         }
+        Self.expectLedgerAgrees(collected, name)
+    }
+
+    /// The ledger's rows add up to the record's figures: the same tokens, the same dollars, a model named
+    /// on every row.
+    static func expectLedgerAgrees(_ collected: Collected, _ name: String) {
+        let rows = collected.ledger
+        #expect(rows.map(\.totalTokens).reduce(0, +) == collected.usage.tokens?.last30Days, "\(name): ledger tokens")
+        let cost = rows.compactMap(\.costUSD).reduce(0, +)
+        #expect(abs(cost - (collected.usage.costUSD?.last30Days ?? 0)) < 1e-12, "\(name): ledger dollars")
+        #expect(rows.allSatisfy { !$0.model.isEmpty }, "\(name): every row names its model")
+        #expect(Set(rows.map(\.key)).count == rows.count, "\(name): one row per hour, account and model")
     }
 
     @Test("Claude's usage answers as CodexBar's tests assert them", arguments: cases("claude-api"))
@@ -64,11 +77,13 @@ struct RealWorldCorpusTests {
     @Test("Codex's logs as Codex writes them", arguments: cases("codex"))
     func codex(_ name: String) throws {
         let (tokens, source, cost) = try expected("codex", name)
-        let entry = try CodexCollector(home: "\(Self.root)/codex/\(name)").collect(now: Self.now)
+        let collected = try CodexCollector(home: "\(Self.root)/codex/\(name)").gather(now: Self.now)
+        let entry = collected.usage
         #expect(entry.tokens?.last30Days == tokens, "\(name) (\(source))")
         if let cost {
             #expect(abs((entry.costUSD?.last30Days ?? -1) - cost) < 1e-12, "\(name) (\(source))")
         }
+        Self.expectLedgerAgrees(collected, name)
     }
 
     @Test("a Codex file read in two runs, split inside its total-only events, counts as read at once")
