@@ -94,11 +94,22 @@ public struct CollectorContext {
 /// without an account: the entry's, settled when sources are combined, is theirs).
 public struct Collected: Sendable {
     public var usage: ProviderUsage
-    public var ledger: [LedgerRow]
+    /// Made when asked for: a publish whose sources all read what they read last time asks for none.
+    private let rows: @Sendable () -> [LedgerRow]
+    /// The same value on two runs means the same rows (the logs' fingerprint, when a source read back
+    /// what it made of them last time); nil when the rows were made anew.
+    public var ledgerFingerprint: UInt64?
+
+    public var ledger: [LedgerRow] { rows() }
 
     public init(usage: ProviderUsage, ledger: [LedgerRow] = []) {
+        self.init(usage: usage, ledgerFingerprint: nil, rows: { ledger })
+    }
+
+    init(usage: ProviderUsage, ledgerFingerprint: UInt64?, rows: @escaping @Sendable () -> [LedgerRow]) {
         self.usage = usage
-        self.ledger = ledger
+        self.ledgerFingerprint = ledgerFingerprint
+        self.rows = rows
     }
 }
 

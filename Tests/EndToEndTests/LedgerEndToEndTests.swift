@@ -120,6 +120,36 @@ struct LedgerEndToEndTests {
         #expect(after["totalTokens"] as? Int == (try expected("cloud-model-ids").tokens))
     }
 
+    @Test("a publish with nothing new leaves the ledger's months as they are; a log that grew rewrites its month")
+    func nothingNewWritesNoMonth() throws {
+        let logs = try claudeLogs("cloud-model-ids", on: "laptop")
+        // Logs settled a while ago, as a schedule finds them between two sessions.
+        let hourAgo = Date().addingTimeInterval(-3600)
+        let log = try #require(
+            FileManager.default.enumerator(atPath: logs)?.compactMap { $0 as? String }.first { $0.hasSuffix(".jsonl") })
+        try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: logs + "/" + log)
+        let month = root.file("store/ledger/laptop/2026-11.json")
+        for _ in 0..<3 { try publish("laptop", logs: logs) }
+        try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: month)
+        try publish("laptop", logs: logs)
+        let untouched = try FileManager.default.attributesOfItem(atPath: month)[.modificationDate] as? Date
+        #expect(
+            abs((untouched ?? Date()).timeIntervalSince(hourAgo)) < 1, "nothing new: the month is not written again")
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: logs + "/" + log))
+        handle.seekToEndOfFile()
+        let line = try String(contentsOfFile: logs + "/" + log, encoding: .utf8).split(separator: "\n").first!
+        handle.write(
+            Data(
+                (line.replacing("2026-11-30T10:00:00.000Z", with: "2026-11-30T11:00:00.000Z")
+                    .replacing("\"id\":\"", with: "\"id\":\"later-") + "\n").utf8))
+        try handle.close()
+        try publish("laptop", logs: logs)
+        let rewritten = try FileManager.default.attributesOfItem(atPath: month)[.modificationDate] as? Date
+        #expect(abs((rewritten ?? hourAgo).timeIntervalSince(hourAgo)) > 60, "a grown log rewrites its month")
+        let totals = try cost(["--tz", "UTC"])["totals"] as! [String: Any]
+        #expect((totals["totalTokens"] as? Int ?? 0) > (try expected("cloud-model-ids").tokens))
+    }
+
     @Test("a sealed store's ledger opens with the key and reads as nothing without it")
     func sealedLedger() throws {
         let key = root.file("laptop/key")

@@ -222,11 +222,13 @@ public struct ClaudeCollector: Sendable {
         let memoPath = statePath.map { $0 + ".memo" }
         let fingerprint = memoPath == nil ? nil : LogScanMemo.fingerprint(of: files)
         var scan: Scan
+        var fromMemo = false
         if let memoPath, let fingerprint,
             let memo = LogScanMemo.load(
                 Scan.self, from: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
         {
             scan = memo
+            fromMemo = true
         } else {
             // Files are read on every core; their responses are then counted once, in file order.
             // A run of activity with no 5-hour gap for a week is not a real person's; it bounds what is sorted.
@@ -282,8 +284,10 @@ public struct ClaudeCollector: Sendable {
             }
             entry.lastUpdated = max(entry.lastUpdated, official.at)
         }
+        let spend = scan.spend
         return Collected(
-            usage: entry, ledger: scan.spend.rows(providerID: "claude", accountEmail: nil, reportsReasoning: false))
+            usage: entry, ledgerFingerprint: fromMemo ? LogScanMemo.ledgerFingerprint(fingerprint, readerVersion) : nil,
+            rows: { spend.rows(providerID: "claude", accountEmail: nil, reportsReasoning: false) })
     }
 }
 

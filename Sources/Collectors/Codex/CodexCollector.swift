@@ -66,11 +66,13 @@ public struct CodexCollector: Sendable {
         let fingerprint = memoPath == nil ? nil : LogScanMemo.fingerprint(of: files)
         let scan: Scan
         let spend: HourlySpend
+        var fromMemo = false
         if let memoPath, let fingerprint,
             let memo = LogScanMemo.load(
                 Scan.self, from: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
         {
             (scan, spend) = (memo, memo.counts.spend)
+            fromMemo = true
         } else {
             // Files are independent: read on every core, then combined (newest limits win).
             (scan, spend) = Self.combine(
@@ -96,7 +98,8 @@ public struct CodexCollector: Sendable {
         // What the logs hold of the windows' past: taken by the history where it has nothing newer.
         (entry.sessionSamples, entry.weeklySamples) = Self.samples(scan.trail)
         return Collected(
-            usage: entry, ledger: spend.rows(providerID: "codex", accountEmail: nil, reportsReasoning: true))
+            usage: entry, ledgerFingerprint: fromMemo ? LogScanMemo.ledgerFingerprint(fingerprint, readerVersion) : nil,
+            rows: { spend.rows(providerID: "codex", accountEmail: nil, reportsReasoning: true) })
     }
 
     /// The newest limits with a later limit hit applied: the window the hit belongs to (the session when

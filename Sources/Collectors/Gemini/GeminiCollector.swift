@@ -64,11 +64,13 @@ public struct GeminiCollector: Sendable {
         let memoPath = statePath.map { $0 + ".memo" }
         let fingerprint = memoPath == nil ? nil : LogScanMemo.fingerprint(of: files)
         let totals: Totals
+        var fromMemo = false
         if let memoPath, let fingerprint,
             let memo = LogScanMemo.load(
                 Totals.self, from: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
         {
             totals = memo
+            fromMemo = true
         } else {
             var scan = Scan()
             for partial in try LogScanState<Scan>.partials(
@@ -87,8 +89,10 @@ public struct GeminiCollector: Sendable {
         let entry = ProviderUsage(
             providerID: "gemini", accountEmail: account.flatMap { $0.isEmpty ? nil : $0 },
             lastUpdated: totals.newest ?? now, tokens: figures.tokens, costUSD: figures.cost)
+        let spend = totals.spend
         return Collected(
-            usage: entry, ledger: totals.spend.rows(providerID: "gemini", accountEmail: nil, reportsReasoning: true))
+            usage: entry, ledgerFingerprint: fromMemo ? LogScanMemo.ledgerFingerprint(fingerprint, readerVersion) : nil,
+            rows: { spend.rows(providerID: "gemini", accountEmail: nil, reportsReasoning: true) })
     }
 }
 

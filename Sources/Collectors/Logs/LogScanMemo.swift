@@ -41,6 +41,12 @@ enum LogScanMemo {
         return mixed(sum ^ UInt64(files.count))
     }
 
+    /// What stands for a memo's ledger rows: the logs' fingerprint and the reader that made them
+    /// (another version, zone or price table makes other rows).
+    static func ledgerFingerprint(_ fingerprint: UInt64?, _ readerVersion: String) -> UInt64? {
+        fingerprint.map { mixed($0 ^ BinaryWriter.fnv1a(readerVersion.utf8)) }
+    }
+
     /// A 64-bit finalizer (SplitMix64's): every bit of the result depends on every bit of `value`, so
     /// that sums of such hashes do not cancel.
     static func mixed(_ value: UInt64) -> UInt64 {

@@ -28,6 +28,9 @@ public enum KeptFile: String, CaseIterable, Sendable {
     case publishedRecord = "published"
     /// When `publish` last swept the store's stale temporary files.
     case sweptStamp = "swept"
+    /// What stood for the ledger rows this machine last published to the store whole: a publish that
+    /// would publish the same rows again reads and writes no month.
+    case publishedLedger = "ledger"
     /// The merged weekly history, kept 8 weeks for forecasts (in the state folder's `archive`).
     case weeklyArchive = "weekly"
 
