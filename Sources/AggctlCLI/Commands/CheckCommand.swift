@@ -3,6 +3,7 @@ import HTTP
 import Notify
 import Portable
 import Snapshots
+import Stores
 import TextSafety
 
 /// `aggctl check`: merge, detect session windows running out or coming back, deliver each event once.
@@ -24,7 +25,7 @@ enum CheckCommand {
         "lock-timeout", "SECONDS", "give up (exit 1) after waiting this long for another check's lock (default: wait)")
     static let flags = [
         CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, stateDir, notify, warnAt, warnPace,
-        lockTimeout, CommonFlags.now, CommonFlags.staleAfter,
+        lockTimeout, BudgetSettings.budget, BudgetSettings.tz, CommonFlags.now, CommonFlags.staleAfter,
         CommonFlags.maxSkew,
     ]
     static let details =
@@ -58,6 +59,7 @@ enum CheckCommand {
         var warnPace: Bool
         var ledger: DeliveryLedger<AlertState>
         var lockTimeout: TimeInterval?
+        var budgets: BudgetSettings
 
         init(_ flags: ParsedFlags, context: RunContext, command: String) throws {
             var context = context
@@ -83,6 +85,7 @@ enum CheckCommand {
             warnAt = try context.setting(CheckCommand.warnAt, flags: flags).map(CheckCommand.parseThresholds) ?? []
             warnPace = flags.isSet(CheckCommand.warnPace)
             lockTimeout = try flags.setting(CheckCommand.lockTimeout).map(ValueParsers.seconds)
+            budgets = try BudgetSettings(flags, context: context, command: command)
             ledger = DeliveryLedger(directory: context.stateDirectory)
         }
 
@@ -134,6 +137,13 @@ enum CheckCommand {
         session.decisions.forget(
             accountsNotIn: Set(result.accounts.flatMap(TransitionDetector.slots(of:))), now: result.now)
         session.enqueue(detection.events.map(Self.notification), at: realNow)
+        if !setup.budgets.budgets.isEmpty {
+            let (standings, problems) = try budgetStandings(setup, now: result.now)
+            StatusCommand.report(problems, on: context.console)
+            let events = BudgetAlerts.evaluate(standings, state: &session.decisions, at: result.now)
+            // A run that starts afresh remembers where budgets stand without telling.
+            if !baselineOnly { session.enqueue(events.map(Self.notification), at: realNow) }
+        }
         try session.commit()
         let report = try session.deliver(
             to: setup.notifiers, policy: context.retryPolicy, now: realNow, lifetime: outboxLifetime,
@@ -147,6 +157,15 @@ enum CheckCommand {
         for failure in failures.dropLast() { context.console.warn("could not deliver \(failure)") }
         throw CommandFailure(
             "could not deliver \(last); \(session.outbox.items.count) event(s) stay queued for the next run")
+    }
+
+    /// Each budget's month so far, from the store's ledger.
+    static func budgetStandings(_ setup: Setup, now: Date) throws -> ([BudgetStanding], [RecordProblem]) {
+        do {
+            return try setup.budgets.standings(in: try setup.context.openStore(setup.merge.location), now: now)
+        } catch let error as StoreError {
+            throw CommandFailure(error.description)
+        }
     }
 
     /// Who tells the shared channels, when this run has any: the store's claims (docs/alerts.md, "Once per

@@ -12,8 +12,8 @@ enum ConfigCommand {
     static let details = """
         The config file is $XDG_CONFIG_HOME/aggctl/config (~/.config/aggctl/config): one `key = value` a line,
         `#` comments, `~/` and $HOME expanded; keys: store, device-id, device-name, stale-after, max-skew,
-        source, notify, warn-at, state-dir, interval, key-file (source, notify and key-file on as many lines as
-        wanted, one value each). Flags given to a command win over all of these. `aggctl init --write` writes it.
+        source, notify, warn-at, state-dir, interval, key-file, budget, tz (source, notify, key-file and budget
+        on as many lines as wanted, one value each). Flags given to a command win over all of these. `aggctl init --write` writes it.
         """
     static let command: Command = Command(name: name, summary: summary, flags: [], details: details) { _, context in
         var table = TextTable(headers: ["KEY", "VALUE", "FROM", "NOTE"])
@@ -65,6 +65,8 @@ private func invalidity(of setting: Setting, key: String) -> String? {
         switch key {
         case "stale-after", "max-skew", "interval": _ = try ValueParsers.seconds(setting)
         case "warn-at": _ = try CheckCommand.parseThresholds(setting)
+        case "budget":
+            if case .failure(let error) = Budget.parse(setting.value) { return "not in effect: \(error)" }
         case "device-id":
             if DeviceID(rawValue: setting.value) == nil {
                 return "not in effect: '\(setting.value)' is not a device id (1-128 of A-Z a-z 0-9 . _ -)"

@@ -50,7 +50,7 @@ enum CostCommand {
         }
         let location = try context.storeLocation(flags, command: name)
         let now = try flags.setting(CommonFlags.now).map(ValueParsers.date) ?? context.clock()
-        let zone = try Self.zone(flags.setting(tz), environment: context.environment)
+        let zone = try Self.zone(context.setting(tz, flags: flags), environment: context.environment)
         let today = zone.civilTime(atUTC: Int64(now.timeIntervalSince1970.rounded(.down)))
         let todayDate = CivilTime(year: today.year, month: today.month, day: today.day)
         let last = try flags.setting(until).map(Self.day) ?? todayDate

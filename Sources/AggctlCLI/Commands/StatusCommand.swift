@@ -102,6 +102,10 @@ enum StatusCommand {
 
     static func run(_ flags: ParsedFlags, context: RunContext) throws -> ExitStatus {
         let options = try Options(flags, context: context)
+        let budgets = try BudgetSettings(nil, context: context, command: name)
+        if !budgets.budgets.isEmpty, options.format == .json || options.format == .table {
+            return try runBudgeted(options, budgets: budgets, context: context)
+        }
         if options.format == .json { return try runJSON(options, context: context) }
         // The table's sparkline needs the weekly trend; status bars pay nothing for it.
         let (merged, saveCache) = try context.merged(
@@ -134,6 +138,37 @@ enum StatusCommand {
             }
             report(result.problems, on: context.console)
         }
+        return .success
+    }
+
+    /// `status` with the config's budgets: the merge, then each budget's month from the ledger (which the
+    /// kept document does not follow, so it is not used).
+    private static func runBudgeted(_ options: Options, budgets: BudgetSettings, context: RunContext) throws
+        -> ExitStatus
+    {
+        let (merged, saveCache) = try context.merged(options.merge, history: options.json ? .skip : .trend)
+        defer { saveCache() }
+        let result = options.filtered(merged)
+        let standings: [BudgetStanding]
+        let problems: [RecordProblem]
+        do {
+            (standings, problems) = try budgets.standings(
+                in: try context.openStore(options.merge.location), now: result.now)
+        } catch let error as StoreError {
+            throw CommandFailure(error.description)
+        }
+        if options.json {
+            var json = StatusJSONWriter(streamingTo: context.console.output)
+            var all = result
+            all.problems += problems
+            StatusReport.status(all, budgets: standings, to: &json)
+            json.finish()
+            return .success
+        }
+        context.console.printRendered(
+            lines: tableLines(result, color: context.console.usesColor, ascii: context.environment["TERM"] == "dumb"))
+        context.console.printRendered(StatusReport.budgetLines(standings))
+        report(result.problems + problems, on: context.console)
         return .success
     }
 

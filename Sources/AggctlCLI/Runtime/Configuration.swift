@@ -10,15 +10,15 @@ import Stores
 /// # synced` is `~/Sync`); a value in double quotes is taken as it is, `#` and all. A value starting with
 /// `~/` has the home folder put in, and so has `$HOME` or `${HOME}` as a whole name (`$HOMEX` is left as
 /// it is). Flags win over the environment (`AGGCTL_STORE`), which wins over this file. A missing file is
-/// an empty configuration. The keys of repeatable flags (`source`, `notify`, `key-file`) may be given on
+/// an empty configuration. The keys of repeatable flags (`source`, `notify`, `key-file`, `budget`) may be given on
 /// several lines, one value each, in order; any other key given twice is an error naming both lines.
 struct Configuration: Equatable {
     static let keys: Set<String> = [
         "store", "device-id", "device-name", "stale-after", "max-skew", "notify", "warn-at", "state-dir", "interval",
-        "key-file", "source",
+        "key-file", "source", "budget", "tz",
     ]
     /// Keys that stand for repeatable flags: one value a line, as many lines as wanted.
-    static let repeatableKeys: Set<String> = ["source", "notify", "key-file"]
+    static let repeatableKeys: Set<String> = ["source", "notify", "key-file", "budget"]
 
     /// By key: each value and the line it is on, for errors that name it.
     var values: [String: [(value: String, line: Int)]] = [:]

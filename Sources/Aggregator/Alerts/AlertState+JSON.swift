@@ -19,6 +19,7 @@ extension AlertState {
             }
         }
         var json = JSONWriter<Never>(capacity: 1024 + accounts.count * 160)
+        let budgetsAlerted = self.budgetsAlerted
         json.object { json in
             json.key("accounts")
             json.dictionary(accounts) { json, state in
@@ -45,6 +46,10 @@ extension AlertState {
                         json.string(window)
                     }
                 }
+            }
+            if !budgetsAlerted.isEmpty {
+                json.key("budgetsAlerted")
+                json.dictionary(budgetsAlerted) { json, month in json.string(month) }
             }
             json.key("outbox")
             queued.withUnsafeBytes { json.encoded($0) }

@@ -10,11 +10,13 @@ public struct AlertState: Codable, Sendable, Equatable {
     /// Pace events fired, by `"<key>|<window>"`: the reset time of the window each was fired for, so
     /// that one fires once per window and reset, and the next reset arms it again.
     public var paceAlerted: [String: Date] = [:]
+    /// Budget events fired, by `"<budget>|<threshold>"`: the month each last fired in.
+    public var budgetsAlerted: [String: String] = [:]
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case accounts, paceAlerted
+        case accounts, paceAlerted, budgetsAlerted
     }
 
     /// `accounts` is in every file a release wrote; `paceAlerted` only since `--warn-pace` (older files
@@ -23,12 +25,14 @@ public struct AlertState: Codable, Sendable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         accounts = try container.decode([String: AccountAlertState].self, forKey: .accounts)
         paceAlerted = try container.decodeIfPresent([String: Date].self, forKey: .paceAlerted) ?? [:]
+        budgetsAlerted = try container.decodeIfPresent([String: String].self, forKey: .budgetsAlerted) ?? [:]
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(accounts, forKey: .accounts)
         try container.encode(paceAlerted, forKey: .paceAlerted)
+        if !budgetsAlerted.isEmpty { try container.encode(budgetsAlerted, forKey: .budgetsAlerted) }
     }
 
     /// How long an account that is no longer in the store is remembered, counted from the first run

@@ -8,6 +8,8 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
         case depleted, restored, warning
         /// A window will run out before its reset at the pace so far (`check --warn-pace`).
         case pace
+        /// A month's spend crossed a share of its budget (`check --budget`).
+        case budget
     }
 
     /// The window an event is about.
@@ -68,7 +70,7 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
             switch kind {
             case .warning: [windowDetail, threshold.map(String.init)].compactMap { $0 }.joined(separator: ":")
             case .pace: window.name
-            case .depleted, .restored: windowDetail
+            case .depleted, .restored, .budget: windowDetail
             }
         id = TransitionEvent.id(key: key, kind: kind, detail: detail, at: at)
         let provider = ProviderNames.displayName(of: providerID)
@@ -104,6 +106,10 @@ public struct TransitionEvent: Codable, Sendable, Equatable {
         case .warning:
             title = "\(provider) \(low)"
             body = "\(Int(remainingPercent.rounded(.down)))% left.\(account)\(reset)"
+        case .budget:
+            // A budget's event is made by `init(budget:threshold:at:)`, from its standing.
+            title = "\(provider) spend"
+            body = ""
         case .pace:
             let name =
                 switch shown {

@@ -32,6 +32,7 @@ public struct NtfyNotifier: Notifier {
             switch notification.kind {
             case "depleted": ("5", "rotating_light")
             case "restored": ("3", "white_check_mark")
+            case "budget": ("4", "money_with_wings")
             default: ("4", "warning")
             }
         // A provider id is [a-z0-9-] in a valid record; anything else is left out of the tag.
