@@ -150,6 +150,36 @@ struct LedgerEndToEndTests {
         #expect((totals["totalTokens"] as? Int ?? 0) > (try expected("cloud-model-ids").tokens))
     }
 
+    @Test("the month's spend as Prometheus metrics: cost by account, tokens by model, each budget's share")
+    func monthMetrics() throws {
+        for (machine, corpusCase) in ["laptop": "cloud-model-ids", "desktop": "one-hour-cache-writes"] {
+            try publish(machine, logs: try claudeLogs(corpusCase, on: machine))
+        }
+        let run = try BinaryRun.run(
+            [
+                "export", "--store", root.file("store"), "--format", "prometheus", "--now", Self.now, "--tz", "UTC",
+                "--budget", "0.02", "--budget", "codex=5",
+            ], environment: environment("reader"))
+        #expect(run.status == 0, "\(run.errors)")
+        let cost = try expected("cloud-model-ids").cost + (try expected("one-hour-cache-writes").cost)
+        let line = try #require(
+            run.output.split(separator: "\n").first { $0.hasPrefix("aggctl_cost_month_to_date_usd{") })
+        #expect(line.hasPrefix(#"aggctl_cost_month_to_date_usd{provider="claude",account=""} "#))
+        #expect(abs((Double(line.split(separator: " ").last ?? "") ?? 0) - cost) < 1e-12)
+        #expect(
+            run.output.contains(
+                #"aggctl_tokens_month_to_date{provider="claude",account="",model="us.anthropic.claude-3-5-haiku-20241022-v1:0"} "#
+            ))
+        #expect(run.output.contains(#"aggctl_budget_used_ratio{budget="codex"} 0"#))
+        #expect(run.output.contains(#"aggctl_budget_used_ratio{budget="all"} "#))
+        if RequiredTool.available("promtool") || ProcessInfo.processInfo.environment["CI"] == "true" {
+            let checked = try BinaryRun.run(
+                ["check", "metrics"], environment: environment("reader"), input: Data(run.output.utf8),
+                executable: "/usr/bin/promtool")
+            #expect(checked.status == 0, "\(checked.output)\(checked.errors)")
+        }
+    }
+
     @Test("a sealed store's ledger opens with the key and reads as nothing without it")
     func sealedLedger() throws {
         let key = root.file("laptop/key")

@@ -1,6 +1,7 @@
 import Aggregator
 import Portable
 import Snapshots
+import Stores
 
 /// `aggctl export`: the merged view for other tools; `--format prometheus` for node_exporter's textfile
 /// collector or a scrape.
@@ -19,8 +20,8 @@ enum ExportCommand {
         "write to FILE atomically (a temporary name in its folder, then a rename; a new path or a regular file) instead of stdout"
     )
     static let flags = [
-        CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, format, table, out, CommonFlags.now,
-        CommonFlags.staleAfter, CommonFlags.maxSkew,
+        CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, format, table, out, BudgetSettings.budget,
+        BudgetSettings.tz, CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew,
     ]
 
     static let details = """
@@ -41,6 +42,7 @@ enum ExportCommand {
         var format: any OutputFormat
         /// The format's table: `--table`, else its first; "" for a format with one table.
         var table: String
+        var budgets: BudgetSettings
 
         init(_ flags: ParsedFlags, context: RunContext) throws {
             let names = ExportCommand.formats.map(\.name)
@@ -71,6 +73,7 @@ enum ExportCommand {
             out =
                 try flags.value(ExportCommand.out).map { try OutputTarget.parse($0, command: name) } ?? .standardOutput
             merge = try MergeSettings(flags, context: context, command: name)
+            budgets = try BudgetSettings(flags, context: context, command: name)
         }
     }
 
@@ -81,8 +84,34 @@ enum ExportCommand {
         defer { saveCache() }
         // Freed at exit, not here: freeing a merge of thousands of accounts was a tenth of an export.
         context.keepUntilExit(result)
-        try options.out.write(Data(options.format.render(result, table: options.table)), console: context.console)
-        StatusCommand.report(result.problems, on: context.console)
+        var problems = result.problems
+        var spending: MonthSpending?
+        if options.format.showsSpending {
+            let read = try monthSpending(options, now: result.now, context: context)
+            spending = read.spending
+            problems += read.problems
+        }
+        try options.out.write(
+            Data(options.format.render(result, table: options.table, spending: spending)), console: context.console)
+        StatusCommand.report(problems, on: context.console)
         return .success
+    }
+
+    /// Every machine's month so far from the ledger, by provider, account and model, and the budgets'.
+    static func monthSpending(_ options: Options, now: Date, context: RunContext) throws
+        -> (spending: MonthSpending, problems: [RecordProblem])
+    {
+        var question = BudgetStanding.monthToDate(zone: options.budgets.zone, now: now)
+        question.dimensions = [.provider, .account, .model]
+        do {
+            let read = try LedgerReading.read(try context.openStore(options.merge.location), months: question.months)
+            let standings = BudgetStanding.standings(
+                options.budgets.budgets, ledgers: read.ledgers, zone: options.budgets.zone, now: now)
+            return (
+                MonthSpending(table: SpendingTable(read.ledgers, question: question), budgets: standings), read.problems
+            )
+        } catch let error as StoreError {
+            throw CommandFailure(error.description)
+        }
     }
 }

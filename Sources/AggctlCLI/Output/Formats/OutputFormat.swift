@@ -21,11 +21,25 @@ protocol OutputFormat: Sendable {
     /// How much of the records' history the merge must read for `table`.
     func history(table: String) -> HistoryDetail
     func render(_ result: MergeResult, table: String) -> [UInt8]
+    /// Whether it shows what was spent this month (`MonthSpending`, read from the ledger for it only).
+    var showsSpending: Bool { get }
+    func render(_ result: MergeResult, table: String, spending: MonthSpending?) -> [UInt8]
 }
 
 extension OutputFormat {
     var tables: [String] { [] }
     func history(table: String) -> HistoryDetail { .skip }
+    var showsSpending: Bool { false }
+    func render(_ result: MergeResult, table: String, spending: MonthSpending?) -> [UInt8] {
+        render(result, table: table)
+    }
+}
+
+/// What the ledger says of the month so far, in the reader's zone: every machine's spend by provider,
+/// account and model, and each budget's standing.
+struct MonthSpending: Sendable {
+    var table: SpendingTable
+    var budgets: [BudgetStanding]
 }
 
 /// The formats aggctl ships.

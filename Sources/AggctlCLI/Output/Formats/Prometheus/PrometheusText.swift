@@ -162,6 +162,54 @@ enum PrometheusText {
         return bytes
     }
 
+    /// The month's spend from the ledger: `aggctl_cost_month_to_date_usd{provider,account}` (priced rows),
+    /// `aggctl_tokens_month_to_date{provider,account,model}`, and `aggctl_budget_used_ratio{budget}`.
+    static func spending(_ spending: MonthSpending) -> [UInt8] {
+        var text: [UInt8] = []
+        func header(_ name: String, _ help: String) {
+            appendUTF8("# HELP \(name) \(help)\n# TYPE \(name) gauge\n", to: &text)
+        }
+        func line(_ name: String, _ labels: [(String, String)], _ value: Double) {
+            appendUTF8(name, to: &text)
+            text.append(UInt8(ascii: "{"))
+            for (index, (key, value)) in labels.enumerated() { label(key, value, to: &text, first: index == 0) }
+            appendUTF8("} " + number(value) + "\n", to: &text)
+        }
+        let rows = spending.table.rows
+        header("aggctl_cost_month_to_date_usd", "This month's cost so far in US dollars (priced models), every device.")
+        // By provider and account, summed over models in the table's order.
+        var costs: [(provider: String, account: String, cost: Double?)] = []
+        for row in rows {
+            let (provider, account) = (row.keys[.provider] ?? "", row.keys[.account] ?? "")
+            if costs.last.map({ $0.provider == provider && $0.account == account }) != true {
+                costs.append((provider, account, nil))
+            }
+            if let cost = row.sums.costUSD { costs[costs.count - 1].cost = (costs[costs.count - 1].cost ?? 0) + cost }
+        }
+        for entry in costs.sorted(by: { ($0.provider, $0.account) < ($1.provider, $1.account) }) {
+            if let cost = entry.cost {
+                line("aggctl_cost_month_to_date_usd", [("provider", entry.provider), ("account", entry.account)], cost)
+            }
+        }
+        header("aggctl_tokens_month_to_date", "This month's tokens so far, every device, by model.")
+        for row in rows {
+            line(
+                "aggctl_tokens_month_to_date",
+                [
+                    ("provider", row.keys[.provider] ?? ""), ("account", row.keys[.account] ?? ""),
+                    ("model", row.keys[.model] ?? ""),
+                ],
+                Double(row.sums.totalTokens))
+        }
+        if !spending.budgets.isEmpty {
+            header("aggctl_budget_used_ratio", "This month's cost so far against a monthly budget (1 is all of it).")
+            for standing in spending.budgets {
+                line("aggctl_budget_used_ratio", [("budget", standing.budget.name)], standing.usedRatio)
+            }
+        }
+        return text
+    }
+
     /// `string`'s bytes appended, copied whole (appending a `String.UTF8View` goes a byte at a time).
     static func appendUTF8(_ string: String, to bytes: inout [UInt8]) {
         var string = string
