@@ -45,6 +45,19 @@ public final class PriceSource: @unchecked Sendable {
 
     public var table: PriceTable { load().table }
 
+    /// The date of the table costs come from: the bundled copy's without reading any table when `prices
+    /// update` kept none (overrides change single models, not the table's date).
+    public var asOf: String {
+        lock.lock()
+        let read = loaded
+        lock.unlock()
+        if let read { return read.table.asOf }
+        guard let stateFolder, access(stateFolder + "/" + PriceTable.fileName, F_OK) == 0 else {
+            return BundledPrices.asOf
+        }
+        return table.asOf
+    }
+
     /// The lines a run warns with about its price files (a damaged overrides file).
     public var problems: [String] { load().problems }
 

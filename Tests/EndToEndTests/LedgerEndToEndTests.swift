@@ -180,6 +180,30 @@ struct LedgerEndToEndTests {
         }
     }
 
+    @Test("a month kept from an earlier cost is read again once its file changed; a damaged cache is ignored")
+    func monthCache() throws {
+        let month = root.file("store/ledger/laptop/2026-11.json")
+        func settle() throws {
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: month)
+        }
+        try publish("laptop", logs: try claudeLogs("one-hour-cache-writes", on: "laptop"))
+        try settle()
+        func tokens() throws -> Int? { (try cost(["--tz", "UTC"])["totals"] as! [String: Any])["totalTokens"] as? Int }
+        let one = try expected("one-hour-cache-writes").tokens
+        #expect(try tokens() == one)
+        #expect(try tokens() == one, "from the cache")
+        // Another machine's publish is another folder; this machine's next month rewrite is a new file.
+        try FileManager.default.removeItem(atPath: root.file("laptop/claude"))
+        try publish("laptop", logs: try claudeLogs("cloud-model-ids", on: "laptop"))
+        try settle()
+        #expect(try tokens() == one + (try expected("cloud-model-ids").tokens))
+        let caches = try FileManager.default.contentsOfDirectory(atPath: root.file("reader/state/aggctl/cache"))
+        let cache = try #require(caches.first { $0.hasSuffix(".months") })
+        try Data("damaged".utf8).write(to: URL(fileURLWithPath: root.file("reader/state/aggctl/cache/" + cache)))
+        #expect(try tokens() == one + (try expected("cloud-model-ids").tokens))
+    }
+
     @Test("a sealed store's ledger opens with the key and reads as nothing without it")
     func sealedLedger() throws {
         let key = root.file("laptop/key")

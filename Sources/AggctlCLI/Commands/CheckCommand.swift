@@ -162,7 +162,8 @@ enum CheckCommand {
     /// Each budget's month so far, from the store's ledger.
     static func budgetStandings(_ setup: Setup, now: Date) throws -> ([BudgetStanding], [RecordProblem]) {
         do {
-            return try setup.budgets.standings(in: try setup.context.openStore(setup.merge.location), now: now)
+            return try setup.budgets.standings(
+                in: try setup.context.openStore(setup.merge.location), now: now, context: setup.context)
         } catch let error as StoreError {
             throw CommandFailure(error.description)
         }

@@ -68,7 +68,7 @@ enum CostCommand {
         let store = try context.openStore(location)
         let read: (ledgers: [Ledger], problems: [RecordProblem])
         do {
-            read = try LedgerReading.read(store, months: question.months)
+            read = try context.readLedger(store, months: question.months)
         } catch let error as StoreError {
             throw CommandFailure(error.description)
         }

@@ -104,7 +104,7 @@ enum ExportCommand {
         var question = BudgetStanding.monthToDate(zone: options.budgets.zone, now: now)
         question.dimensions = [.provider, .account, .model]
         do {
-            let read = try LedgerReading.read(try context.openStore(options.merge.location), months: question.months)
+            let read = try context.readLedger(try context.openStore(options.merge.location), months: question.months)
             let standings = BudgetStanding.standings(
                 options.budgets.budgets, ledgers: read.ledgers, zone: options.budgets.zone, now: now)
             return (

@@ -251,7 +251,7 @@ enum PublishCommand {
         }
         guard !owned.isEmpty else { return }
         _ = try LedgerPublisher(store: store, deviceID: deviceID).publish(
-            owned, now: now, pricesAsOf: prices.table.asOf)
+            owned, now: now, pricesAsOf: prices.asOf)
         // Kept only once every month is in the store: a failed month is tried again next run.
         if let key {
             try? FileManager.default.createDirectory(

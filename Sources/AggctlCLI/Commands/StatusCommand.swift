@@ -153,7 +153,7 @@ enum StatusCommand {
         let problems: [RecordProblem]
         do {
             (standings, problems) = try budgets.standings(
-                in: try context.openStore(options.merge.location), now: result.now)
+                in: try context.openStore(options.merge.location), now: result.now, context: context)
         } catch let error as StoreError {
             throw CommandFailure(error.description)
         }

@@ -32,12 +32,24 @@ struct BudgetSettings {
     }
 
     /// Each budget's standing now, from the store's ledger (its problems are said where the run says them).
-    func standings(in store: any RecordStore, now: Date) throws -> (
+    func standings(in store: any RecordStore, now: Date, context: RunContext) throws -> (
         standings: [BudgetStanding], problems: [RecordProblem]
     ) {
         guard !budgets.isEmpty else { return ([], []) }
         let question = BudgetStanding.monthToDate(zone: zone, now: now)
-        let read = try LedgerReading.read(store, months: question.months)
+        let read = try context.readLedger(store, months: question.months)
         return (BudgetStanding.standings(budgets, ledgers: read.ledgers, zone: zone, now: now), read.problems)
+    }
+}
+
+extension RunContext {
+    /// The ledger's `months` of every device in `store`, months read before taken from this machine's
+    /// cache when their files kept their versions (cached apart for each set of keys: `cacheName`).
+    func readLedger(_ store: any RecordStore, months: [String]) throws -> (ledgers: [Ledger], problems: [RecordProblem])
+    {
+        try? FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
+        return try LedgerReading.read(
+            store, months: months, cacheFile: KeptFile.ledgerMonths.path(in: cacheFolder, store: store.cacheName),
+            readerVersion: "aggctl \(Aggctl.version)")
     }
 }

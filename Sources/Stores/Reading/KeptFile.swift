@@ -31,6 +31,8 @@ public enum KeptFile: String, CaseIterable, Sendable {
     /// What stood for the ledger rows this machine last published to the store whole: a publish that
     /// would publish the same rows again reads and writes no month.
     case publishedLedger = "ledger"
+    /// Ledger months read before, by device, month and version (`LedgerMonthCache`, in the cache folder).
+    case ledgerMonths = "months"
     /// The merged weekly history, kept 8 weeks for forecasts (in the state folder's `archive`).
     case weeklyArchive = "weekly"
 
