@@ -105,6 +105,30 @@ struct ServeEndToEndTests {
     }
 
     @Test(
+        "the dashboard shows the ledger's last 30 days under its live part",
+        .enabled(if: RequiredTool.available("curl")))
+    func spending() throws {
+        let logs = root.file("claude")
+        try FileManager.default.copyItem(
+            atPath: Repository.path("Tests/CollectorsTests/RealWorld/claude/long-prompt-sonnet"), toPath: logs)
+        let published = try BinaryRun.run(
+            [
+                "publish", "--store", root.file("store"), "--device-id", "laptop", "--source", "claude:\(logs)",
+                "--now",
+                "2026-11-30T12:00:00Z",
+            ], environment: environment)
+        #expect(published.status == 0, "\(published.errors)")
+        let server = try serve(["--now", "2026-11-30T12:00:00Z"], extra: ["TZ": "UTC"])
+        let page = try curl([server.origin + "/"])
+        #expect(page.code == 200)
+        // The corpus case's $1.4355 (Anthropic's long-context rates), in the spending part.
+        #expect(page.body.contains("<section class=\"spending\"><h2>Spending</h2>"))
+        #expect(page.body.contains("in UTC: $1.44"), "\(page.body.prefix(400))")
+        kill(server.process.processIdentifier, SIGTERM)
+        server.process.waitUntilExit()
+    }
+
+    @Test(
         "with a token file: no token, a wrong one and the right one; never shown; off loopback it is required",
         .enabled(if: RequiredTool.available("curl")))
     func token() throws {

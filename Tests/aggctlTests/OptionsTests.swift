@@ -135,9 +135,9 @@ struct OptionsTests {
         #expect(
             usageError {
                 _ = try ReportCommand.Options(
-                    try flags("--store", "/s", "--out", "/tmp/r.html", "--days", "99", specs: ReportCommand.flags),
+                    try flags("--store", "/s", "--out", "/tmp/r.html", "--days", "91", specs: ReportCommand.flags),
                     context: try context())
-            } == "--days: '99' is not a number of days; expected a whole number from 1 to 56")
+            } == "--days: '91' is not a number of days; expected a whole number from 1 to 90")
         let publish = try PublishCommand.Options(
             try flags(
                 "--store", "/s", "--from", "-", "--dry-run", "--now", "2026-11-30T12:00:00Z",

@@ -11,9 +11,14 @@ enum ReportCommand {
     static let out = FlagSpec.option(
         "out", "FILE.html", "where to write the page (atomically; a new path or a regular file), - for stdout; required"
     )
-    static let days = FlagSpec.option("days", "N", "days of the session and weekly lines, 1-56 (default 7)")
+    static let days = FlagSpec.option(
+        "days", "N",
+        "days of the session and weekly lines (at most 56) and of the spending part (at least 30), 1-90 (default 7)")
+    static let tz = FlagSpec.option(
+        "tz", "ZONE", "the time zone of the spending part's days (a tz database name; default: TZ, then /etc/localtime)"
+    )
     static let flags = [
-        CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, out, days, CommonFlags.now,
+        CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, out, days, tz, CommonFlags.now,
         CommonFlags.staleAfter, CommonFlags.maxSkew,
     ]
     static let details = """
@@ -27,13 +32,51 @@ enum ReportCommand {
         try run(flags, context: context)
     }
 
-    static let maximumDays = 56
+    /// `--days` as far as the spending part goes; the window lines show at most `maximumLineDays`.
+    static let maximumDays = 90
+    static let maximumLineDays = 56
+
+    /// The spending part: the last 30 days (`--days` more, up to 90) of every machine's ledger, in the
+    /// machine's zone (`--tz`), with the config's budgets; nil when the store has no ledger yet.
+    static func spending(_ options: Options, now: Date, context: RunContext) throws -> ReportSpending? {
+        try spending(in: options.merge.location, days: options.days, zone: options.zone, now: now, context: context)
+    }
+
+    /// The spending part of `days` days (at least 30) in `zone` (nil: the config's `tz`, else the machine's).
+    static func spending(
+        in location: StoreLocation, days: Int, zone: ZoneInfo?, now: Date, context: RunContext,
+        tellingProblems: Bool = true
+    ) throws -> ReportSpending? {
+        let count = max(30, days)
+        let budgets = try BudgetSettings(nil, context: context, command: name)
+        let zone = zone ?? budgets.zone
+        var question = BudgetStanding.monthToDate(zone: zone, now: now)
+        let today = question.until
+        question.since = today.adding(days: -(count - 1))
+        if question.since.secondsSinceEpoch > CivilTime(year: today.year, month: today.month, day: 1).secondsSinceEpoch
+        {
+            question.since = CivilTime(year: today.year, month: today.month, day: 1)
+        }
+        let read: (ledgers: [Ledger], problems: [RecordProblem])
+        do {
+            read = try context.readLedger(try context.openStore(location), months: question.months)
+        } catch let error as StoreError {
+            throw CommandFailure(error.description)
+        }
+        // `serve` reads every --refresh: its months' problems are not said each time.
+        if tellingProblems { StatusCommand.report(read.problems, on: context.console) }
+        guard !read.ledgers.isEmpty else { return nil }
+        let standings = BudgetStanding.standings(budgets.budgets, ledgers: read.ledgers, zone: zone, now: now)
+        return ReportSpending(ledgers: read.ledgers, budgets: standings, zone: zone, now: now, count: count)
+    }
 
     /// `report`'s options, settled before anything is read.
-    struct Options: Equatable {
+    struct Options {
         var merge: MergeSettings
         var out: OutputTarget
         var days: Int
+        /// `--tz`: the zone of the spending part's days.
+        var zone: ZoneInfo?
 
         init(_ flags: ParsedFlags, context: RunContext) throws {
             guard let out = flags.value(ReportCommand.out) else {
@@ -41,6 +84,9 @@ enum ReportCommand {
             }
             self.out = try OutputTarget.parse(out, command: name)
             days = try flags.value(ReportCommand.days).map(parseDays) ?? 7
+            zone = try context.setting(ReportCommand.tz, flags: flags).map {
+                try CostCommand.zone($0, environment: context.environment)
+            }
             merge = try MergeSettings(flags, context: context, command: name)
         }
     }
@@ -60,8 +106,10 @@ enum ReportCommand {
             guard let current = account.weekly, let history = weekly[key] else { continue }
             forecasts[key] = WeeklyForecast.make(history: history, current: current, now: result.now)
         }
-        let page = ReportPage(
-            result: result, days: days, forecasts: forecasts, zone: ZoneInfo.local(environment: context.environment))
+        var page = ReportPage(
+            result: result, days: min(days, maximumLineDays), forecasts: forecasts,
+            zone: ZoneInfo.local(environment: context.environment))
+        page.spending = try spending(options, now: result.now, context: context)
         try out.stream(console: context.console) { sink in
             page.write(to: ByteOutput(capacity: ByteOutput.streamingPiece + 64 * 1024, sink: sink))
         }

@@ -162,9 +162,14 @@ enum ServeCommand {
             let (result, finish) = try context.merged(options.merge, history: .full)
             finish()
             if state.current.error != nil { context.console.note("the store can be read again") }
+            // The ledger's last 30 days under the live part; a ledger that cannot be read leaves it out.
+            let spending = try? ReportCommand.spending(
+                in: options.merge.location, days: 30, zone: nil, now: result.now, context: context,
+                tellingProblems: false)
             state.publish(
                 ServedViews(
-                    result: result, refresh: Int(options.refresh), tokenRequired: options.token != nil))
+                    result: result, refresh: Int(options.refresh), tokenRequired: options.token != nil,
+                    spending: spending ?? nil))
             return
         } catch let error as CommandFailure {
             failure = error.message

@@ -16,6 +16,8 @@ struct DashboardPage {
     /// False for the shell: no account, no name, no figure.
     var withFigures: Bool
     var tokenRequired: Bool
+    /// The spending part, from the ledger (nil: none shown).
+    var spending: ReportSpending?
 
     /// The page's policy: the report's, plus the one script from this server and its requests to it. No
     /// form is ever sent: the token form is the script's to read, and with scripts off a submitted form
@@ -68,7 +70,9 @@ struct DashboardPage {
                 <div id="report"><p class="meta">History and devices as of \(now), when the page was loaded; \
                 the accounts above stay current.</p>
                 """)
-            ReportPage(result: result, days: 7).writeSections(to: out)
+            var report = ReportPage(result: result, days: 7)
+            report.spending = spending
+            report.writeSections(to: out)
             out.text("</div>\n")
         }
         out.text("</body>\n</html>\n")

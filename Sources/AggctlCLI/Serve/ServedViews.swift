@@ -28,7 +28,7 @@ struct ServedViews: Sendable {
 
     /// The views of `result`; `refresh` is the page's poll interval, `tokenRequired` whether it asks for
     /// the token.
-    init(result: MergeResult, refresh: Int, tokenRequired: Bool) {
+    init(result: MergeResult, refresh: Int, tokenRequired: Bool, spending: ReportSpending? = nil) {
         var json = StatusJSONWriter(capacity: 64 * 1024 + result.accounts.count * 2048)
         StatusReport.status(result, to: &json)
         var document: [UInt8] = []
@@ -37,8 +37,9 @@ struct ServedViews: Sendable {
         status = View(document, contentType: "application/json")
         metrics = View(
             PrometheusText.render(result), contentType: "text/plain; version=0.0.4; charset=utf-8")
-        let page = DashboardPage(
+        var page = DashboardPage(
             result: result, refresh: refresh, withFigures: true, tokenRequired: tokenRequired)
+        page.spending = spending
         self.page = View(page.render(), contentType: "text/html; charset=utf-8")
         var shell = page
         shell.withFigures = false

@@ -17,6 +17,8 @@ struct ReportPage {
     var forecasts: [String: WeeklyForecast] = [:]
     /// The reader's zone: the page says when it was made in it, with the zone named.
     var zone: ZoneInfo = .utc
+    /// What the ledger says was spent (nil: the page shows no spending part).
+    var spending: ReportSpending?
 
     var now: Date { result.now }
     var lineStart: Date { now.addingTimeInterval(-Double(days) * 86_400) }
@@ -65,6 +67,7 @@ struct ReportPage {
         var names: [DeviceID: String] = [:]
         for device in result.devices where names[device.deviceID] == nil { names[device.deviceID] = device.deviceName }
         let dates = Days(Self.lastDates(30, endingAt: now))
+        if let spending { spendingSection(spending, names: names, into: out) }
         for (index, account) in result.accounts.enumerated() {
             section(account, index: index, dates: dates, names: names, into: out)
             out.flushIfFull()
@@ -318,7 +321,7 @@ struct ReportPage {
         .plot .xs .axis.end{transform:translateX(-100%)}\
         .plot .note{position:absolute;left:50%;top:50%;transform:translate(-50%,-50%);font-size:.85rem;color:var(--muted)}
         .level.ok{color:var(--ok)}.level.warning{color:var(--warn)}.level.critical,.level.depleted{color:var(--bad)}.level.unknown{color:var(--muted,#888)}
-        table.limits{margin-top:8px}
+        table.limits{margin-top:8px}table.spend{margin-top:8px}table.spend td:first-child{overflow-wrap:anywhere}
         .empty{color:var(--muted);font-size:.85rem;margin:4px 0}.pace.short,.error{color:var(--warn)}.stale{color:var(--muted)}.forecast{color:var(--muted)}
         table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid var(--grid)}
         .legend{list-style:none;padding:0;margin:0;grid-column:1/-1;display:flex;flex-wrap:wrap;gap:12px;font-size:.85rem}
