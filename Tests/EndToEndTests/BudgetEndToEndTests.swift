@@ -7,28 +7,14 @@ import Testing
 /// once when the month's spend of every machine crosses 80 %, once at 100 %, with the same event on
 /// every machine (so a shared channel hears it once), and `status` shows the month beside each budget.
 struct BudgetEndToEndTests {
-    let root = TemporaryDirectory("aggctl-budget")
-    static let now = "2026-11-30T12:00:00Z"
+    let machines = CorpusMachines("aggctl-budget")
+    static let now = CorpusMachines.now
+    var root: TemporaryDirectory { machines.root }
 
-    func environment(_ machine: String) -> [String: String] {
-        [
-            "HOME": root.file(machine + "/home"), "XDG_STATE_HOME": root.file(machine + "/state"),
-            "XDG_CONFIG_HOME": root.file(machine + "/config"), "PATH": "/usr/bin:/bin", "TZ": "UTC",
-        ]
-    }
+    func environment(_ machine: String) -> [String: String] { machines.environment(machine) }
 
     func publish(_ machine: String, corpusCase: String) throws {
-        let logs = root.file(machine + "/claude")
-        try FileManager.default.createDirectory(atPath: root.file(machine), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            atPath: Repository.path("Tests/CollectorsTests/RealWorld/claude/\(corpusCase)"), toPath: logs)
-        let run = try BinaryRun.run(
-            [
-                "publish", "--store", root.file("store"), "--device-id", machine, "--source", "claude:\(logs)", "--now",
-                Self.now,
-            ],
-            environment: environment(machine))
-        #expect(run.status == 0, "\(run.errors)")
+        try machines.publish(machine, corpusCase: corpusCase)
     }
 
     /// The events one `check --notify stdout` prints: (title, id).

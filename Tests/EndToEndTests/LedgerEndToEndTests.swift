@@ -7,42 +7,20 @@ import Testing
 /// reader's own days, keeping hours whose logs are gone, and reading nothing of a sealed store without
 /// its key.
 struct LedgerEndToEndTests {
-    let root = TemporaryDirectory("aggctl-ledger")
-    static let now = "2026-11-30T12:00:00Z"
+    let machines = CorpusMachines("aggctl-ledger")
+    static let now = CorpusMachines.now
     static let binaries: [String] = [BinaryRun.binary] + (ReleaseBuild.available ? [ReleaseBuild.binary] : [])
+    var root: TemporaryDirectory { machines.root }
 
-    func environment(_ machine: String) -> [String: String] {
-        [
-            "HOME": root.file(machine + "/home"), "XDG_STATE_HOME": root.file(machine + "/state"),
-            "XDG_CONFIG_HOME": root.file(machine + "/config"), "PATH": "/usr/bin:/bin", "TZ": "UTC",
-        ]
-    }
-
-    /// A corpus case's Claude logs, as `machine`'s Claude folder.
+    func environment(_ machine: String) -> [String: String] { machines.environment(machine) }
     func claudeLogs(_ corpusCase: String, on machine: String) throws -> String {
-        let folder = root.file(machine + "/claude")
-        try FileManager.default.createDirectory(atPath: root.file(machine), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            atPath: Repository.path("Tests/CollectorsTests/RealWorld/claude/\(corpusCase)"), toPath: folder)
-        return folder
+        try machines.claudeLogs(corpusCase, on: machine)
     }
-
     func expected(_ corpusCase: String) throws -> (tokens: Int, cost: Double) {
-        let data = try Data(
-            contentsOf: URL(
-                fileURLWithPath: Repository.path("Tests/CollectorsTests/RealWorld/claude/\(corpusCase)/expected.json")))
-        let document = try JSONSerialization.jsonObject(with: data) as! [String: Any]
-        return (document["tokens"] as! Int, document["costUSD"] as! Double)
+        try CorpusMachines.expected(corpusCase)
     }
-
     func publish(_ machine: String, logs: String, now: String = Self.now, extra: [String] = []) throws {
-        let run = try BinaryRun.run(
-            [
-                "publish", "--store", root.file("store"), "--device-id", machine, "--source", "claude:\(logs)", "--now",
-                now,
-            ]
-                + extra, environment: environment(machine))
-        #expect(run.status == 0, "\(run.errors)")
+        try machines.publish(machine, logs: logs, now: now, extra: extra)
     }
 
     func cost(_ arguments: [String], binary: String = BinaryRun.binary) throws -> [String: Any] {

@@ -7,36 +7,20 @@ import Testing
 /// provider's, model's and device's part, and the month against the config's budget, legible on a laptop
 /// and on a phone in a real browser.
 struct ReportSpendingTests {
-    let root = TemporaryDirectory("aggctl-report-spending")
-    static let now = "2026-11-30T12:00:00Z"
+    let machines = CorpusMachines("aggctl-report-spending")
+    static let now = CorpusMachines.now
+    var root: TemporaryDirectory { machines.root }
 
-    func environment(_ machine: String) -> [String: String] {
-        [
-            "HOME": root.file(machine + "/home"), "XDG_STATE_HOME": root.file(machine + "/state"),
-            "XDG_CONFIG_HOME": root.file(machine + "/config"), "PATH": "/usr/bin:/bin", "TZ": "UTC",
-        ]
-    }
+    func environment(_ machine: String) -> [String: String] { machines.environment(machine) }
 
-    func expectedCost(_ corpusCase: String) throws -> Double {
-        let data = try Data(
-            contentsOf: URL(
-                fileURLWithPath: Repository.path("Tests/CollectorsTests/RealWorld/claude/\(corpusCase)/expected.json")))
-        return (try JSONSerialization.jsonObject(with: data) as! [String: Any])["costUSD"] as! Double
-    }
+    func expectedCost(_ corpusCase: String) throws -> Double { try CorpusMachines.expected(corpusCase).cost }
 
     func page() throws -> String {
         let cases = ["laptop": "cloud-model-ids", "desktop": "one-hour-cache-writes", "server": "long-prompt-sonnet"]
         for (machine, corpusCase) in cases {
-            let logs = root.file(machine + "/claude")
-            try FileManager.default.createDirectory(atPath: root.file(machine), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(
-                atPath: Repository.path("Tests/CollectorsTests/RealWorld/claude/\(corpusCase)"), toPath: logs)
-            let run = try BinaryRun.run(
-                [
-                    "publish", "--store", root.file("store"), "--device-id", machine, "--device-name", "\(machine) box",
-                    "--source", "claude:\(logs)", "--now", Self.now,
-                ], environment: environment(machine))
-            #expect(run.status == 0, "\(run.errors)")
+            try machines.publish(
+                machine, logs: try machines.claudeLogs(corpusCase, on: machine),
+                extra: ["--device-name", "\(machine) box"])
         }
         try root.write("reader/config/aggctl/config", "budget = claude=2\n")
         let page = root.file("report.html")
