@@ -182,6 +182,23 @@ struct LedgerEndToEndTests {
         #expect(try tokens() == one + (try expected("cloud-model-ids").tokens))
     }
 
+    @Test("a month's temporary file that a killed publish left is swept after an hour; young ones stay")
+    func leftoverMonthsSwept() throws {
+        let logs = try claudeLogs("one-hour-cache-writes", on: "laptop")
+        try publish("laptop", logs: logs)
+        // The sweep's month is the real clock's, in UTC.
+        let month = String(ISO8601DateFormatter().string(from: Date()).prefix(7))
+        let folder = root.file("store/ledger/laptop/")
+        let old = folder + ".\(month).json.1.aa.tmp"
+        let young = folder + ".\(month).json.1.bb.tmp"
+        try Data("half".utf8).write(to: URL(fileURLWithPath: old))
+        try Data("half".utf8).write(to: URL(fileURLWithPath: young))
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: old)
+        try publish("laptop", logs: logs)
+        #expect(!FileManager.default.fileExists(atPath: old), "swept")
+        #expect(FileManager.default.fileExists(atPath: young), "another publish may be writing it")
+    }
+
     @Test("a sealed store's ledger opens with the key and reads as nothing without it")
     func sealedLedger() throws {
         let key = root.file("laptop/key")

@@ -291,22 +291,29 @@ enum PublishCommand {
         }
     }
 
-    /// Removes this device's temporary files that a killed publish left (older than an hour): every time
+    /// Removes this device's temporary files that a killed publish left (older than an hour), its ledger
+    /// months' too: every time
     /// in a folder, hourly on a server (the sweep lists the whole store), as a stamp file in the cache
     /// folder records. Uses the real clock: `--now` dates the record, not the files. A store that writes
     /// in place (S3) stages nothing, so has nothing to sweep.
     static func sweepLeftovers(in store: any RecordStore, of deviceID: DeviceID, context: RunContext) {
-        guard let store = store as? any StagingStore else { return }
+        guard let staging = store as? any StagingStore else { return }
         let realNow = Date()
-        guard !store.traits.sweepsCheaply else {
-            return store.removeLeftoverTemporaryFiles(of: deviceID, olderThan: 3600, now: realNow)
+        if !staging.traits.sweepsCheaply {
+            let stamp = KeptFile.sweptStamp.path(in: context.cacheFolder, store: store.displayName)
+            let last = (try? FileManager.default.attributesOfItem(atPath: stamp)[.modificationDate]) as? Date
+            guard last.map({ realNow.timeIntervalSince($0) >= 3600 }) ?? true else { return }
+            try? FileManager.default.createDirectory(atPath: context.cacheFolder, withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: stamp, contents: nil)
         }
-        let stamp = KeptFile.sweptStamp.path(in: context.cacheFolder, store: store.displayName)
-        let last = (try? FileManager.default.attributesOfItem(atPath: stamp)[.modificationDate]) as? Date
-        guard last.map({ realNow.timeIntervalSince($0) >= 3600 }) ?? true else { return }
-        try? FileManager.default.createDirectory(atPath: context.cacheFolder, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: stamp, contents: nil)
-        store.removeLeftoverTemporaryFiles(of: deviceID, olderThan: 3600, now: realNow)
+        staging.removeLeftoverTemporaryFiles(of: deviceID, olderThan: 3600, now: realNow)
+        // The months a publish writes beside it: this UTC month's and the last one's.
+        if let months = LedgerPublisher(store: store, deviceID: deviceID).months as? any StagingStore {
+            for moment in [realNow, realNow.addingTimeInterval(-31 * 86_400)] {
+                months.removeLeftoverTemporaryFiles(
+                    of: DeviceID(alreadyValidated: Ledger.month(of: moment)), olderThan: 3600, now: realNow)
+            }
+        }
     }
 
     /// One entry per provider and account from several sources of this machine (`--source claude
