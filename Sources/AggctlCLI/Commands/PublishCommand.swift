@@ -201,7 +201,7 @@ enum PublishCommand {
                 "created a new store at \(location.displayName): no other machine publishes here yet (if another "
                     + "should, check the store's spelling on both)")
         }
-        try publishLedger(
+        try LedgerPublisher.publish(
             spent, of: providers, to: store, deviceID: deviceID, prices: options.prices, now: now,
             stamp: KeptFile.publishedLedger.path(
                 in: context.cacheFolder, store: store.cacheName + "\n" + deviceID.rawValue))
@@ -212,55 +212,6 @@ enum PublishCommand {
                     + "to '\(location.displayName)'")
         }
         return .success
-    }
-
-    /// What the logs say was spent, into the store's ledger: each row with its provider's account as the
-    /// published entry has it (the logs do not say whose an hour was; the account signed in now is taken).
-    ///
-    /// Sources that read back what they made of unchanged logs give the same rows as last time: when every
-    /// one did, and the accounts and prices are the same, the last publish's `stamp` (younger than a day)
-    /// says so and no month is read or written (a run with nothing new pays nothing for the ledger).
-    static func publishLedger(
-        _ sources: [Collected], of providers: [ProviderUsage], to store: any RecordStore, deviceID: DeviceID,
-        prices: PriceSource, now: Date, stamp: String
-    ) throws {
-        let accounts = Dictionary(
-            providers.map { ($0.providerID, $0.accountEmail) }, uniquingKeysWith: { first, _ in first })
-        // The table's fingerprint, not its date: reading the table is most of a run with nothing new.
-        var key: String? = "aggctl \(Aggctl.version)\n\(prices.fingerprint)"
-        for source in sources {
-            guard let fingerprint = source.ledgerFingerprint, let text = key else {
-                key = nil
-                break
-            }
-            key =
-                text + "\n\(source.usage.providerID) \(accounts[source.usage.providerID].flatMap { $0 } ?? "")"
-                + " \(String(fingerprint, radix: 16))"
-        }
-        // Trusted a day at most: a store emptied meanwhile gets this machine's months back within a day.
-        let stampedAt = (try? FileManager.default.attributesOfItem(atPath: stamp)[.modificationDate]) as? Date
-        if let key, let stampedAt, Date().timeIntervalSince(stampedAt) < 86_400,
-            FileSystem.contents(of: stamp) == Data(key.utf8)
-        {
-            return
-        }
-        let owned = sources.flatMap(\.ledger).map { row in
-            var row = row
-            row.accountEmail = accounts[row.providerID] ?? nil
-            return row
-        }
-        guard !owned.isEmpty else { return }
-        _ = try LedgerPublisher(store: store, deviceID: deviceID).publish(
-            owned, now: now, pricesAsOf: prices.asOf)
-        // Kept only once every month is in the store: a failed month is tried again next run.
-        if let key {
-            try? FileManager.default.createDirectory(
-                atPath: String(stamp[..<(stamp.lastIndex(of: "/") ?? stamp.endIndex)]),
-                withIntermediateDirectories: true)
-            try? AtomicFile.writePrivate(Data(key.utf8), to: stamp)
-        } else {
-            try? FileManager.default.removeItem(atPath: stamp)
-        }
     }
 
     /// The entries with this machine's history of their windows (docs/history-and-report.md): what they
