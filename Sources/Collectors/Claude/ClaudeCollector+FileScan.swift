@@ -70,11 +70,11 @@ extension ClaudeCollector.FileScan: LogScanPartial {
             out.double(response.costUSD)
             out.u64(response.request)
             out.u64(UInt64(response.model))
-            for count in [
-                response.spent.input, response.spent.output, response.spent.cacheWrite, response.spent.cacheRead,
-            ] {
-                out.int(count)
-            }
+            // Field by field: an array of the four made per response was most of saving the state.
+            out.int(response.spent.input)
+            out.int(response.spent.output)
+            out.int(response.spent.cacheWrite)
+            out.int(response.spent.cacheRead)
         }
         out.optionalDate(limitResetsAt)
         out.optionalDate(limitReachedAt)

@@ -209,9 +209,10 @@ extension GeminiCollector.Scan: LogScanPartial {
             out.u64(identity)
             out.u32(UInt32(bitPattern: counted.hour))
             out.string(counted.model)
-            for count in [counted.spent.input, counted.spent.output, counted.spent.cacheRead, counted.spent.reasoning] {
-                out.int(count)
-            }
+            out.int(counted.spent.input)
+            out.int(counted.spent.output)
+            out.int(counted.spent.cacheRead)
+            out.int(counted.spent.reasoning)
             out.optionalDouble(counted.costUSD)
         }
         out.optionalDate(newest)

@@ -102,8 +102,17 @@ struct HourlySpend: Sendable, Equatable {
         let today = RFC3339.utcDay(now)
         let firstDay = RFC3339.utcDay(now.addingTimeInterval(-29 * 86_400))
         var days: [(day: String, tokens: Int, cost: Double?)] = []
+        // Hours come in order: a day's name is made once, when its first hour comes (not per hour and model).
+        var lastDay: (number: Int32, name: String)?
         for (hour, _, sums) in ordered() {
-            let day = RFC3339.utcDay(Date(timeIntervalSince1970: Double(hour) * 3600))
+            let number = hour >= 0 ? hour / 24 : (hour - 23) / 24
+            let day: String
+            if let lastDay, lastDay.number == number {
+                day = lastDay.name
+            } else {
+                day = RFC3339.utcDay(Date(timeIntervalSince1970: Double(hour) * 3600))
+                lastDay = (number, day)
+            }
             guard day >= firstDay, day <= today else { continue }
             if days.last?.day != day { days.append((day, 0, nil)) }
             days[days.count - 1].tokens.saturatingAdd(sums.tokens.total)
@@ -126,12 +135,11 @@ struct HourlySpend: Sendable, Equatable {
         out.u32(UInt32(sums.count))
         for (key, sums) in sums {
             out.u64(key)
-            for count in [
-                sums.tokens.input, sums.tokens.output, sums.tokens.cacheWrite, sums.tokens.cacheRead,
-                sums.tokens.reasoning,
-            ] {
-                out.int(count)
-            }
+            out.int(sums.tokens.input)
+            out.int(sums.tokens.output)
+            out.int(sums.tokens.cacheWrite)
+            out.int(sums.tokens.cacheRead)
+            out.int(sums.tokens.reasoning)
             out.optionalDouble(sums.cost)
         }
     }

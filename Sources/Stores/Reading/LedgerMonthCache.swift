@@ -81,9 +81,10 @@ struct LedgerMonthCache: Sendable {
             out.u32(provider)
             out.u32(account)
             out.u32(model)
-            for count in [row.inputTokens, row.outputTokens, row.cacheWriteTokens, row.cacheReadTokens] {
-                out.int(count)
-            }
+            out.int(row.inputTokens)
+            out.int(row.outputTokens)
+            out.int(row.cacheWriteTokens)
+            out.int(row.cacheReadTokens)
             out.int(row.reasoningTokens ?? -1)
             out.double(row.costUSD ?? .nan)
         }
