@@ -64,18 +64,22 @@ extension ClaudeCollector.FileScan: LogScanPartial {
         out.u32(UInt32(models.count))
         for model in models { out.string(model) }
         out.u32(UInt32(responses.count))
+        // Nine little-endian words a response, made here and written at once: a call into the writer per
+        // field was most of saving the state after one log grew.
+        var words: [UInt64] = []
+        words.reserveCapacity(responses.count * 9)
         for response in responses {
-            out.u64(response.key)
-            out.date(response.at)
-            out.double(response.costUSD)
-            out.u64(response.request)
-            out.u64(UInt64(response.model))
-            // Field by field: an array of the four made per response was most of saving the state.
-            out.int(response.spent.input)
-            out.int(response.spent.output)
-            out.int(response.spent.cacheWrite)
-            out.int(response.spent.cacheRead)
+            words.append(response.key.littleEndian)
+            words.append(response.at.timeIntervalSinceReferenceDate.bitPattern.littleEndian)
+            words.append(response.costUSD.bitPattern.littleEndian)
+            words.append(response.request.littleEndian)
+            words.append(UInt64(response.model).littleEndian)
+            words.append(UInt64(bitPattern: Int64(response.spent.input)).littleEndian)
+            words.append(UInt64(bitPattern: Int64(response.spent.output)).littleEndian)
+            words.append(UInt64(bitPattern: Int64(response.spent.cacheWrite)).littleEndian)
+            words.append(UInt64(bitPattern: Int64(response.spent.cacheRead)).littleEndian)
         }
+        words.withUnsafeBytes { out.raw($0) }
         out.optionalDate(limitResetsAt)
         out.optionalDate(limitReachedAt)
         out.optionalDate(weeklyResetsAt)
