@@ -234,12 +234,12 @@ public struct ClaudeCollector: Sendable {
             // A run of activity with no 5-hour gap for a week is not a real person's; it bounds what is sorted.
             scan = Scan()
             scan.since = now.timeIntervalSince1970 - 7 * 86_400
-            for file in try LogScanState<FileScan>.partials(
+            let partials = try LogScanState<FileScan>.partials(
                 of: files, statePath: statePath, readerVersion: readerVersion,
                 keepingSince: Self.windowStart(now: now), reading: LogReading(zones: zones, prices: prices))
-            {
-                scan.add(file)
-            }
+            // Room for every response at once: growing the table as files come rehashed it a dozen times.
+            scan.seen.reserveCapacity(partials.reduce(0) { $0 + $1.responses.count })
+            for file in partials { scan.add(file) }
             if let memoPath, let fingerprint {
                 LogScanMemo.save(scan, to: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
             }

@@ -42,8 +42,17 @@ struct SpentTokens: Sendable, Equatable {
 struct HourlySpend: Sendable, Equatable {
     private(set) var models: [String] = []
     private var modelNumbers: [String: UInt32] = [:]
+    /// Each `hour << 32 | model` summed, with its sums at the same place in `values`.
+    private var keys: [UInt64] = []
+    private var values: [Sums] = []
+    private var slots: [UInt64: Int] = [:]
+    /// The slot added to last: responses come in time order, most of them to the slot of the one before.
+    private var last: (key: UInt64, slot: Int)?
+
+    static func == (a: HourlySpend, b: HourlySpend) -> Bool { a.sums == b.sums && a.models == b.models }
+
     /// By `hour << 32 | model`.
-    private(set) var sums: [UInt64: Sums] = [:]
+    var sums: [UInt64: Sums] { Dictionary(uniqueKeysWithValues: zip(keys, values)) }
 
     struct Sums: Sendable, Equatable {
         var tokens = SpentTokens()
@@ -70,16 +79,26 @@ struct HourlySpend: Sendable, Equatable {
     /// Adds a response (`sign` 1) or takes it off again (-1); a NaN cost is unpriced and adds none.
     mutating func add(hour: Int32, model: UInt32, tokens: SpentTokens, cost: Double, sign: Int = 1) {
         let key = UInt64(UInt32(bitPattern: hour)) << 32 | UInt64(model)
-        var sums = self.sums[key] ?? Sums()
-        sums.tokens.add(tokens, sign: sign)
-        if !cost.isNaN { sums.cost = (sums.cost ?? 0) + Double(sign) * cost }
-        self.sums[key] = sums
+        let slot: Int
+        if let last, last.key == key {
+            slot = last.slot
+        } else if let found = slots[key] {
+            slot = found
+        } else {
+            slot = keys.count
+            keys.append(key)
+            values.append(Sums())
+            slots[key] = slot
+        }
+        last = (key, slot)
+        values[slot].tokens.add(tokens, sign: sign)
+        if !cost.isNaN { values[slot].cost = (values[slot].cost ?? 0) + Double(sign) * cost }
     }
 
     /// Each hour's model's sums, by hour then model name: the order sums are added in everywhere, so that
     /// two runs over the same responses agree to the last digit.
     func ordered() -> [(hour: Int32, model: String, sums: Sums)] {
-        sums.map { (Int32(bitPattern: UInt32($0.key >> 32)), models[Int($0.key & 0xFFFF_FFFF)], $0.value) }
+        zip(keys, values).map { (Int32(bitPattern: UInt32($0 >> 32)), models[Int($0 & 0xFFFF_FFFF)], $1) }
             .sorted { $0.hour != $1.hour ? $0.hour < $1.hour : ByteOrder.precedes($0.model, $1.model) }
     }
 
@@ -132,8 +151,8 @@ struct HourlySpend: Sendable, Equatable {
     func encode(into out: inout BinaryWriter) {
         out.u32(UInt32(models.count))
         for model in models { out.string(model) }
-        out.u32(UInt32(sums.count))
-        for (key, sums) in sums {
+        out.u32(UInt32(keys.count))
+        for (key, sums) in zip(keys, values) {
             out.u64(key)
             out.int(sums.tokens.input)
             out.int(sums.tokens.output)
@@ -156,7 +175,10 @@ struct HourlySpend: Sendable, Equatable {
             let tokens = SpentTokens(
                 input: try input.int(), output: try input.int(), cacheWrite: try input.int(),
                 cacheRead: try input.int(), reasoning: try input.int())
-            spend.sums[key] = Sums(tokens: tokens, cost: try input.optionalDouble())
+            guard spend.slots[key] == nil else { throw BinaryReader.Corrupt() }
+            spend.slots[key] = spend.keys.count
+            spend.keys.append(key)
+            spend.values.append(Sums(tokens: tokens, cost: try input.optionalDouble()))
         }
         return spend
     }
