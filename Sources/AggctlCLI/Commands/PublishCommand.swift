@@ -201,10 +201,12 @@ enum PublishCommand {
                 "created a new store at \(location.displayName): no other machine publishes here yet (if another "
                     + "should, check the store's spelling on both)")
         }
+        // Kept per store and device: another id (`--device-id`) publishes other months.
+        let ledgerName = store.cacheName + "\n" + deviceID.rawValue
         try LedgerPublisher.publish(
             spent, of: providers, to: store, deviceID: deviceID, prices: options.prices, now: now,
-            stamp: KeptFile.publishedLedger.path(
-                in: context.cacheFolder, store: store.cacheName + "\n" + deviceID.rawValue))
+            stamp: KeptFile.publishedLedger.path(in: context.cacheFolder, store: ledgerName),
+            keptMonths: KeptFile.publishedMonths.path(in: context.cacheFolder, store: ledgerName))
         sweepLeftovers(in: store, of: deviceID, context: context)
         if context.console.errorsAreTerminal {
             context.console.note(

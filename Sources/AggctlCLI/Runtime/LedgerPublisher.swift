@@ -10,6 +10,10 @@ import Stores
 struct LedgerPublisher {
     let store: any RecordStore
     let deviceID: DeviceID
+    /// Where the months this machine last wrote are kept (nil: each month is read from the store). Trusted
+    /// a day, as the store's copy is this machine's alone to write; older, the store's month is read.
+    var kept: String?
+    var readerVersion = "aggctl \(Aggctl.version)"
 
     static let folder = DeviceID(alreadyValidated: "ledger")
 
@@ -22,16 +26,30 @@ struct LedgerPublisher {
         guard !rows.isEmpty, let months else { return [] }
         var written: [String] = []
         var failures: [String] = []
-        for (month, computed) in Dictionary(grouping: rows, by: { Ledger.month(of: $0.at) }).sorted(by: {
-            $0.key < $1.key
-        }) {
+        let keptAt = kept.flatMap {
+            (try? FileManager.default.attributesOfItem(atPath: $0)[.modificationDate]) as? Date
+        }
+        var copies =
+            kept.flatMap { path in
+                keptAt.map { Date().timeIntervalSince($0) < 86_400 } == true
+                    ? LedgerMonthCache.load(from: path, readerVersion: readerVersion) : nil
+            } ?? LedgerMonthCache()
+        var copiesChanged = false
+        for (month, computed) in Self.byMonth(rows) {
             let file = month + ".json"
-            let published: Ledger?
-            do {
-                published = try read(file, month: month, from: months)
-            } catch {
-                failures.append("ledger month '\(file)' was not written: \(error)")
-                continue
+            let key = LedgerMonthCache.Key(device: deviceID, month: month)
+            var published = copies.entries[key]?.ledger
+            if published == nil {
+                do {
+                    published = try read(file, month: month, from: months)
+                } catch {
+                    failures.append("ledger month '\(file)' was not written: \(error)")
+                    continue
+                }
+                if let published {
+                    copies.entries[key] = LedgerMonthCache.Entry(version: .tag("published"), ledger: published)
+                    copiesChanged = true
+                }
             }
             let merged = Ledger.merged(published: published?.rows ?? [], computed: computed)
             guard merged != published?.rows || published?.pricesAsOf != pricesAsOf else { continue }
@@ -40,12 +58,36 @@ struct LedgerPublisher {
             do {
                 try months.writeRecord(try LedgerCodec.encode(ledger), for: DeviceID(alreadyValidated: month))
                 written.append(month)
+                copies.entries[key] = LedgerMonthCache.Entry(version: .tag("published"), ledger: ledger)
+                copiesChanged = true
             } catch {
+                // What the store holds now is not known: read it again next time.
+                copies.entries[key] = nil
+                copiesChanged = true
                 failures.append("ledger month '\(file)': \(error)")
             }
         }
+        if let kept, copiesChanged {
+            // The months a publish writes are this one and the last; older copies go.
+            let oldest = Ledger.month(of: now.addingTimeInterval(-62 * 86_400))
+            copies.entries = copies.entries.filter { $0.key.month >= oldest }
+            copies.save(to: kept, readerVersion: readerVersion)
+        }
         if let first = failures.first { throw CommandFailure(first) }
         return written
+    }
+
+    /// `rows` by UTC month, months in order; a month's name made once a day of rows, not once a row.
+    static func byMonth(_ rows: [LedgerRow]) -> [(month: String, rows: [LedgerRow])] {
+        var months: [String: [LedgerRow]] = [:]
+        var lastDay: (number: Double, month: String)?
+        for row in rows {
+            let day = (row.at.timeIntervalSince1970 / 86_400).rounded(.down)
+            let month = lastDay.flatMap { $0.number == day ? $0.month : nil } ?? Ledger.month(of: row.at)
+            lastDay = (day, month)
+            months[month, default: []].append(row)
+        }
+        return months.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     /// The month as the store has it; nil when it has none, or holds one that is not this device's month
@@ -70,7 +112,7 @@ struct LedgerPublisher {
     /// says so and no month is read or written (a run with nothing new pays nothing for the ledger).
     static func publish(
         _ sources: [Collected], of providers: [ProviderUsage], to store: any RecordStore, deviceID: DeviceID,
-        prices: PriceSource, now: Date, stamp: String
+        prices: PriceSource, now: Date, stamp: String, keptMonths: String
     ) throws {
         let accounts = Dictionary(
             providers.map { ($0.providerID, $0.accountEmail) }, uniquingKeysWith: { first, _ in first })
@@ -98,8 +140,9 @@ struct LedgerPublisher {
             return row
         }
         guard !owned.isEmpty else { return }
-        _ = try LedgerPublisher(store: store, deviceID: deviceID).publish(
-            owned, now: now, pricesAsOf: prices.asOf)
+        var publisher = LedgerPublisher(store: store, deviceID: deviceID)
+        publisher.kept = keptMonths
+        _ = try publisher.publish(owned, now: now, pricesAsOf: prices.asOf)
         // Kept only once every month is in the store: a failed month is tried again next run.
         if let key {
             try? FileManager.default.createDirectory(

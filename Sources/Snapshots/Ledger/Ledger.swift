@@ -163,14 +163,53 @@ extension Ledger {
     /// tokens than was published (the agent deleted some of that hour's logs: what was published stays),
     /// and a published row the logs no longer give stays as it was. Nothing spent is lost; a price
     /// update reprices every hour whose logs are still here.
+    ///
+    /// Both lists are walked once in key order (a month's rows come sorted from `LedgerCodec`; a list that
+    /// is not is sorted first), the later of two rows of one key standing within a list.
     public static func merged(published: [LedgerRow], computed: [LedgerRow]) -> [LedgerRow] {
-        var byKey: [LedgerRow.Key: LedgerRow] = [:]
-        for row in published { byKey[row.key] = row }
-        for row in computed {
-            if let earlier = byKey[row.key], earlier.totalTokens > row.totalTokens { continue }
-            byKey[row.key] = row
+        let published = sortedUnique(published)
+        let computed = sortedUnique(computed)
+        var merged: [LedgerRow] = []
+        merged.reserveCapacity(published.count + computed.count)
+        var (old, new) = (0, 0)
+        while old < published.count || new < computed.count {
+            guard new < computed.count else {
+                merged.append(published[old])
+                old += 1
+                continue
+            }
+            guard old < published.count, published[old].key <= computed[new].key else {
+                merged.append(computed[new])
+                new += 1
+                continue
+            }
+            if published[old].key < computed[new].key {
+                merged.append(published[old])
+            } else {
+                let (earlier, row) = (published[old], computed[new])
+                merged.append(earlier.totalTokens > row.totalTokens ? earlier : row)
+                new += 1
+            }
+            old += 1
         }
-        return byKey.values.sorted { $0.key < $1.key }
+        return merged
+    }
+
+    /// `rows` in key order, one row a key (the last given of each).
+    private static func sortedUnique(_ rows: [LedgerRow]) -> [LedgerRow] {
+        var sorted = rows
+        if !zip(rows, rows.dropFirst()).allSatisfy({ $0.key < $1.key }) {
+            sorted = rows.enumerated().sorted {
+                $0.element.key != $1.element.key ? $0.element.key < $1.element.key : $0.offset < $1.offset
+            }
+            .map(\.element)
+            var unique: [LedgerRow] = []
+            for row in sorted {
+                if unique.last?.key == row.key { unique[unique.count - 1] = row } else { unique.append(row) }
+            }
+            sorted = unique
+        }
+        return sorted
     }
 
     /// `2026-12`: the UTC month of `date`.

@@ -31,6 +31,9 @@ public enum KeptFile: String, CaseIterable, Sendable {
     /// What stood for the ledger rows this machine last published to the store whole: a publish that
     /// would publish the same rows again reads and writes no month.
     case publishedLedger = "ledger"
+    /// The ledger months this machine last wrote to the store, so that a publish lays its rows over them
+    /// without reading them back (`LedgerPublisher`).
+    case publishedMonths = "ledger-months"
     /// Ledger months read before, by device, month and version (`LedgerMonthCache`, in the cache folder).
     case ledgerMonths = "months"
     /// The merged weekly history, kept 8 weeks for forecasts (in the state folder's `archive`).

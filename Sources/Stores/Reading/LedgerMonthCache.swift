@@ -6,24 +6,37 @@ import Snapshots
 /// month whose file has the version it had is not read or decoded again. Past months never change, the
 /// current one only on the devices that published since, so `cost` over a store of a thousand devices
 /// reads what changed. A cache, never the only copy: damaged or another version's, it is ignored.
-struct LedgerMonthCache: Sendable {
-    struct Key: Hashable, Sendable {
-        var device: DeviceID
-        var month: String
+public struct LedgerMonthCache: Sendable {
+    public struct Key: Hashable, Sendable {
+        public var device: DeviceID
+        public var month: String
+
+        public init(device: DeviceID, month: String) {
+            self.device = device
+            self.month = month
+        }
     }
 
-    struct Entry: Sendable {
-        var version: RecordVersion
-        var ledger: Ledger
-        var notes: [String]
+    public struct Entry: Sendable {
+        public var version: RecordVersion
+        public var ledger: Ledger
+        public var notes: [String]
+
+        public init(version: RecordVersion, ledger: Ledger, notes: [String] = []) {
+            self.version = version
+            self.ledger = ledger
+            self.notes = notes
+        }
     }
 
-    var entries: [Key: Entry] = [:]
+    public var entries: [Key: Entry] = [:]
+
+    public init() {}
 
     static let magic = Array("AGGLEDM1".utf8)
     static let format: UInt32 = 1
 
-    static func load(from path: String, readerVersion: String) -> Self {
+    public static func load(from path: String, readerVersion: String) -> Self {
         guard let data = FileSystem.contents(of: path) else { return Self() }
         return
             (try? BinaryReader.unseal(data, magic: magic, format: format, readerVersion: readerVersion) { input in
@@ -41,7 +54,7 @@ struct LedgerMonthCache: Sendable {
             }) ?? Self()
     }
 
-    func save(to path: String, readerVersion: String) {
+    public func save(to path: String, readerVersion: String) {
         let rowCount = entries.values.reduce(0) { $0 + $1.ledger.rows.count }
         var out = BinaryWriter(capacity: 4096 + rowCount * 72)
         out.header(magic: Self.magic, format: Self.format, readerVersion: readerVersion)
