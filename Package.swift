@@ -55,6 +55,11 @@ let package = Package(
         // libmicrohttpd for `serve`, opened with dlopen on first use (its header: Debian libmicrohttpd-dev,
         // which script/bootstrap installs; at run time libmicrohttpd12, needed only by `serve`).
         .target(name: "CMicroHTTPD", dependencies: ["CShims"]),
+        // libsqlite3 for the agents' own databases, opened with dlopen on first use (its header: Debian
+        // libsqlite3-dev, which script/bootstrap installs; at run time libsqlite3-0).
+        .target(name: "CSQLite", dependencies: ["CShims"]),
+        // Reading another program's database: read-only, immutable where it may be writing, never waited on.
+        .target(name: "SQLite", dependencies: ["CSQLite", "Portable"]),
         // An HTTP server on libmicrohttpd: the listen address, the limits, requests answered by one handler.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Portable"]),
         // HTTP through libcurl, for WebDAV stores, usage endpoints and webhooks.
@@ -104,6 +109,7 @@ let package = Package(
         .testTarget(name: "PricingTests", dependencies: ["Pricing", "TestSupport"]),
         .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(
             name: "CollectorsTests",
             dependencies: ["Serialization", "Collectors", "Pricing", "Snapshots", "HTTP", "Portable", "TestSupport"],
