@@ -72,7 +72,9 @@ let package = Package(
         // CollectorRegistry and one folder per source.
         .target(
             name: "Collectors",
-            dependencies: ["Snapshots", "Serialization", "Pricing", "CShims", "HTTP", "TextSafety", "Portable"]),
+            dependencies: [
+                "Snapshots", "Serialization", "Pricing", "CShims", "HTTP", "SQLite", "TextSafety", "Portable",
+            ]),
         // The command line as a library: argument parsing, commands, output, console, exit codes; tested
         // in-process.
         .target(

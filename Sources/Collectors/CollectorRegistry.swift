@@ -146,6 +146,7 @@ public struct CollectorRegistry: Sendable {
         CodexKind(),
         ClaudeKind(),
         GeminiKind(),
+        OpenCodeKind(),
         CodexAPIKind(),
         ClaudeAPIKind(),
         CopilotAPIKind(),

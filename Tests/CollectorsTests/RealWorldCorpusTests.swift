@@ -24,7 +24,9 @@ struct RealWorldCorpusTests {
     @Test("the corpus has its cases and the README names each one")
     func corpusComplete() throws {
         let readme = try String(contentsOfFile: "\(Self.root)/README.md", encoding: .utf8)
-        let all = ["claude", "codex", "claude-api"].flatMap { agent in Self.cases(agent).map { "\(agent)/\($0)" } }
+        let all = ["claude", "codex", "claude-api", "opencode"].flatMap { agent in
+            Self.cases(agent).map { "\(agent)/\($0)" }
+        }
         #expect(all.count >= 8)
         for name in all { #expect(readme.contains("`\(name)`"), "\(name) is missing from the README") }
     }
@@ -82,6 +84,44 @@ struct RealWorldCorpusTests {
         #expect(entry.tokens?.last30Days == tokens, "\(name) (\(source))")
         if let cost {
             #expect(abs((entry.costUSD?.last30Days ?? -1) - cost) < 1e-12, "\(name) (\(source))")
+        }
+        Self.expectLedgerAgrees(collected, name)
+    }
+
+    @Test("OpenCode's database and message files as ccusage's adapter tests write them", arguments: cases("opencode"))
+    func opencode(_ name: String) throws {
+        let (tokens, source, cost) = try expected("opencode", name)
+        // The case's folder, with its database written by Python's sqlite3 from `rows.json`.
+        let folder = TemporaryDirectory("aggctl-opencode-\(name)")
+        let original = "\(Self.root)/opencode/\(name)"
+        if FileManager.default.fileExists(atPath: original + "/storage") {
+            try FileManager.default.copyItem(atPath: original + "/storage", toPath: folder.file("storage"))
+        }
+        if let rows = FileManager.default.contents(atPath: original + "/rows.json") {
+            let document = try #require(try JSONSerialization.jsonObject(with: rows) as? [String: Any])
+            let database = folder.file(try #require(document["database"] as? String))
+            let program = """
+                import json, sqlite3, sys
+                rows = json.load(open(sys.argv[1]))["rows"]
+                c = sqlite3.connect(sys.argv[2])
+                c.execute("CREATE TABLE message (id TEXT, session_id TEXT, data TEXT)")
+                c.executemany("INSERT INTO message VALUES (?, ?, ?)", [(r["id"], r["session_id"], r["data"]) for r in rows])
+                c.commit()
+                """
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = ["-c", program, original + "/rows.json", database]
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        let collected = try OpenCodeCollector(folder: folder.path).gather(now: Records.date("2026-01-02T12:00:00Z"))
+        #expect(collected.usage.tokens?.today == tokens, "\(name) (\(source))")
+        #expect(collected.usage.providerID == "opencode")
+        if let cost {
+            #expect(abs((collected.usage.costUSD?.today ?? -1) - cost) < 1e-12, "\(name) (\(source))")
+        } else {
+            #expect(collected.usage.costUSD == nil, "\(name): unpriced, never $0")
         }
         Self.expectLedgerAgrees(collected, name)
     }

@@ -199,6 +199,49 @@ struct LedgerEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: young), "another publish may be writing it")
     }
 
+    @Test("OpenCode's database where OpenCode keeps it on Linux: the record, the ledger and cost", arguments: binaries)
+    func openCode(_ binary: String) throws {
+        // ccusage's asserted row (adapter/opencode/loader.rs at 5816e640), in ~/.local/share/opencode/opencode.db,
+        // written while a Claude corpus case sits beside it on the same machine.
+        let data = try root.write("laptop/home/.local/share/opencode/.keep", "")
+        let database = (data as NSString).deletingLastPathComponent + "/opencode.db"
+        let row =
+            #"{"providerID":"anthropic","modelID":"claude-sonnet-4-20250514","time":{"created":1767312000000},"tokens":{"input":120,"output":60,"cache":{"read":12,"write":24}},"cost":0.03}"#
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [
+            "-c",
+            "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nc.execute('CREATE TABLE message (id TEXT, session_id TEXT, data TEXT)')\nc.execute('INSERT INTO message VALUES (?, ?, ?)', ('db-msg-1', 'db-session-a', sys.argv[2]))\nc.commit()",
+            database, row,
+        ]
+        try process.run()
+        process.waitUntilExit()
+        let run = try BinaryRun.run(
+            [
+                "publish", "--store", machines.store, "--device-id", "laptop", "--source", "opencode", "--now",
+                "2026-01-02T12:00:00Z",
+            ], environment: environment("laptop"), executable: binary)
+        #expect(run.status == 0, "\(run.errors)")
+        let month = try String(contentsOfFile: root.file("store/ledger/laptop/2026-01.json"), encoding: .utf8)
+        #expect(month.contains(#""providerID":"opencode""#) && month.contains(#""model":"claude-sonnet-4-20250514""#))
+        let answer = try BinaryRun.run(
+            ["cost", "--store", machines.store, "--json", "--tz", "UTC", "--now", "2026-01-02T12:00:00Z"],
+            environment: environment("reader"), executable: binary)
+        let document = try JSONSerialization.jsonObject(with: Data(answer.output.utf8)) as! [String: Any]
+        let rows = document["rows"] as! [[String: Any]]
+        #expect(rows.map { $0["providerID"] as? String } == ["opencode"])
+        #expect(rows.first?["totalTokens"] as? Int == 216)
+        #expect(rows.first?["costUSD"] as? Double == 0.03)
+        // Not installed here: one warning, and the rest publishes.
+        let elsewhere = try BinaryRun.run(
+            [
+                "publish", "--store", machines.store, "--device-id", "desktop", "--source", "opencode", "--source",
+                "claude:\(try claudeLogs("one-hour-cache-writes", on: "desktop"))", "--now", Self.now,
+            ], environment: environment("desktop"), executable: binary)
+        #expect(elsewhere.status == 0, "\(elsewhere.errors)")
+        #expect(elsewhere.errors.contains("--source opencode: no OpenCode data in"), "\(elsewhere.errors)")
+    }
+
     @Test("a sealed store's ledger opens with the key and reads as nothing without it")
     func sealedLedger() throws {
         let key = root.file("laptop/key")

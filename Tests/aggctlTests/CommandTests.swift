@@ -140,7 +140,7 @@ struct CommandTests {
             (["publish", "--store", "/x"], "publish needs --from FILE ('-' for stdin) or --source NAME[:PATH]"),
             (
                 ["publish", "--store", "/x", "--source", "cursor"],
-                "--source: 'cursor' is not a collector; available: codex, claude, gemini, codex-api, claude-api, copilot-api"
+                "--source: 'cursor' is not a collector; available: codex, claude, gemini, opencode, codex-api, claude-api, copilot-api"
             ),
             (
                 ["publish", "--store", "/x", "--from", "a", "--device-id", "../up"],
