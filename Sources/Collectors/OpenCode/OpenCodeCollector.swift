@@ -45,7 +45,9 @@ public struct OpenCodeCollector: Sendable {
 
     public func collect(now: Date) throws -> ProviderUsage { try gather(now: now).usage }
 
-    public func gather(now: Date) throws -> Collected {
+    /// - Parameter stateFolder: where to keep what the database and files summed to, read back while
+    ///   none of them changed (their identities: the database, its write-ahead log, each message file).
+    public func gather(now: Date, stateFolder: String? = nil, readerVersion: String = "") throws -> Collected {
         let database = Self.database(in: folder)
         let messageFiles = DirectoryWalk.files(under: [folder + "/storage/message"]) { $0.hasSuffix(".json") }
         guard database != nil || !messageFiles.isEmpty else {
@@ -53,6 +55,58 @@ public struct OpenCodeCollector: Sendable {
                 "no OpenCode data in '\(folder)': neither opencode.db nor storage/message/ (set OPENCODE_DATA_DIR, or --source opencode:DIR)"
             )
         }
+        let watched =
+            (database.map { [$0, $0 + "-wal"] } ?? []).compactMap { path in
+                // The write-ahead log is there only while OpenCode has the database open.
+                fileIdentity(path).map { DirectoryWalk.Found(path: path, identity: $0) }
+            }
+            + messageFiles
+        // Named as the log collectors' memos are: by the source and a hash of its folder.
+        let memoPath = stateFolder.map {
+            $0 + "/opencode-" + String(BinaryWriter.fnv1a(folder.utf8), radix: 16) + ".scan.memo"
+        }
+        let fingerprint = memoPath == nil ? nil : LogScanMemo.fingerprint(of: watched)
+        let totals: Totals
+        var fromMemo = false
+        if let memoPath, let fingerprint,
+            let memo = LogScanMemo.load(
+                Totals.self, from: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
+        {
+            (totals, fromMemo) = (memo, true)
+        } else {
+            totals = try read(database: database, messageFiles: messageFiles)
+            if let memoPath, let fingerprint {
+                LogScanMemo.save(totals, to: memoPath, fingerprint: fingerprint, readerVersion: readerVersion)
+            }
+        }
+        let figures = totals.spend.recordFigures(now: now)
+        let sums = totals.spend
+        let usage = ProviderUsage(
+            providerID: "opencode", lastUpdated: totals.newest ?? now, tokens: figures.tokens, costUSD: figures.cost)
+        return Collected(
+            usage: usage, ledgerFingerprint: fromMemo ? LogScanMemo.ledgerFingerprint(fingerprint, readerVersion) : nil,
+            rows: { sums.rows(providerID: "opencode", accountEmail: nil, reportsReasoning: true) })
+    }
+
+    /// What the database and the message files sum to: tokens and cost by hour and model, and the newest
+    /// message's time.
+    struct Totals: LogScanMemo.Summary {
+        var spend = HourlySpend()
+        var newest: Date?
+
+        static var memoMagic: String { "AGGOPNC1" }
+
+        func encode(into out: inout BinaryWriter) {
+            spend.encode(into: &out)
+            out.optionalDate(newest)
+        }
+
+        static func decode(from input: inout BinaryReader) throws -> Self {
+            Self(spend: try HourlySpend.decode(from: &input), newest: try input.optionalDate())
+        }
+    }
+
+    func read(database: String?, messageFiles: [DirectoryWalk.Found]) throws -> Totals {
         var messages: [Message] = []
         var fromDatabase = Set<String>()
         if let database {
@@ -79,20 +133,14 @@ public struct OpenCodeCollector: Sendable {
             else { continue }
             messages.append(message)
         }
-        var spend = HourlySpend()
+        var totals = Totals()
         for message in messages.sorted(by: { $0.at < $1.at }) {
-            spend.add(
-                hour: HourlySpend.hour(of: message.at), model: spend.model(message.model), tokens: message.spent,
-                cost: message.costUSD)
+            totals.spend.add(
+                hour: HourlySpend.hour(of: message.at), model: totals.spend.model(message.model),
+                tokens: message.spent, cost: message.costUSD)
         }
-        let figures = spend.recordFigures(now: now)
-        let sums = spend
-        let newest = messages.map(\.at).max()
-        let usage = ProviderUsage(
-            providerID: "opencode", lastUpdated: newest ?? now, tokens: figures.tokens, costUSD: figures.cost)
-        return Collected(
-            usage: usage, ledgerFingerprint: nil,
-            rows: { sums.rows(providerID: "opencode", accountEmail: nil, reportsReasoning: true) })
+        totals.newest = messages.map(\.at).max()
+        return totals
     }
 
     /// `opencode.db`, else the first `opencode-<name>.db` by name (a channel's); nil when there is none.

@@ -20,9 +20,12 @@ public struct OpenCodeKind: CollectorKind {
 
     public func make(path: String?, context: CollectorContext) throws -> Collector {
         let folder = path ?? OpenCodeCollector.defaultFolder(environment: context.environment)
-        let prices = context.prices
+        let (prices, state) = (context.prices, context.stateFolder)
+        // What the database summed to is kept under this reader and price table only.
+        let reader = context.readerVersion + ", " + prices.fingerprint
         return Collector(name: name) { (now: Date) throws -> Collected in
-            try OpenCodeCollector(folder: folder, prices: prices).gather(now: now)
+            try OpenCodeCollector(folder: folder, prices: prices).gather(
+                now: now, stateFolder: state, readerVersion: reader)
         }
     }
 }
