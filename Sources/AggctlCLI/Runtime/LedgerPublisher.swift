@@ -56,7 +56,15 @@ struct LedgerPublisher {
             let ledger = Ledger(
                 deviceID: deviceID, month: month, generatedAt: now, pricesAsOf: pricesAsOf, rows: merged)
             do {
-                try months.writeRecord(try LedgerCodec.encode(ledger), for: DeviceID(alreadyValidated: month))
+                let bytes = try LedgerCodec.encode(ledger)
+                // A month readers would refuse is not written: the store keeps the last one they can read.
+                guard bytes.count <= LedgerCodec.maximumSize else {
+                    failures.append(
+                        "ledger month '\(file)' is \(bytes.count) bytes, over the \(LedgerCodec.maximumSize) readers "
+                            + "take (\(merged.count) rows); not written")
+                    continue
+                }
+                try months.writeRecord(bytes, for: DeviceID(alreadyValidated: month))
                 written.append(month)
                 copies.entries[key] = LedgerMonthCache.Entry(version: .tag("published"), ledger: ledger)
                 copiesChanged = true
