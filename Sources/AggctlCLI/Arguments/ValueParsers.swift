@@ -9,6 +9,20 @@ import TextSafety
 enum ValueParsers {
     // Each names where the value came from (`--now`, `AGGCTL_STORE`, `config line 3 (stale-after)`).
 
+    /// `--tz ZONE` (or the config's `tz`): a zone of the tz database; without one, the machine's (`TZ`,
+    /// then `/etc/localtime`). Read through `ZoneInfo`: the shipped binary's Foundation knows no zones.
+    static func zone(_ setting: Setting?, environment: [String: String]) throws -> ZoneInfo {
+        guard let setting else { return ZoneInfo.local(environment: environment) }
+        if setting.value == "UTC" || setting.value == "Etc/UTC" { return .utc }
+        guard let zone = ZoneInfo.named(setting.value, directory: ZoneInfo.databaseDirectory(environment: environment))
+        else {
+            throw UsageError(
+                "\(setting.source): '\(setting.value)' is not a time zone of the tz database "
+                    + "(for example America/Los_Angeles, Asia/Kolkata, UTC)")
+        }
+        return zone
+    }
+
     static func date(_ setting: Setting) throws -> Date {
         guard let date = RFC3339.parse(setting.value) else {
             throw UsageError(

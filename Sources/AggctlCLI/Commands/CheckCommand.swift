@@ -25,7 +25,7 @@ enum CheckCommand {
         "lock-timeout", "SECONDS", "give up (exit 1) after waiting this long for another check's lock (default: wait)")
     static let flags = [
         CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, stateDir, notify, warnAt, warnPace,
-        lockTimeout, BudgetSettings.budget, BudgetSettings.tz, CommonFlags.now, CommonFlags.staleAfter,
+        lockTimeout, BudgetSettings.budget, CommonFlags.tz, CommonFlags.now, CommonFlags.staleAfter,
         CommonFlags.maxSkew,
     ]
     static let details =

@@ -39,6 +39,10 @@ struct Command: Sendable {
 
 /// Flags several commands share, spelled once.
 enum CommonFlags {
+    /// The zone local days and months are counted in: `cost`, budgets, the report's spending part.
+    static let tz = FlagSpec.option(
+        "tz", "ZONE",
+        "the time zone days and months are counted in (a tz database name; default: TZ, then /etc/localtime)")
     static let store = FlagSpec.option(
         "store", "S",
         "the store: a folder, file:// URL, http(s):// WebDAV URL or s3://BUCKET/PREFIX/ (default: AGGCTL_STORE, config)"

@@ -10,14 +10,13 @@ enum CostCommand {
     static let since = FlagSpec.option(
         "since", "DATE", "the first local day (YYYY-MM-DD; default: 30 days, or 12 months, back)")
     static let until = FlagSpec.option("until", "DATE", "the last local day (YYYY-MM-DD; default: today)")
-    static let tz = FlagSpec.option(
-        "tz", "ZONE", "the time zone days are counted in (a tz database name; default: TZ, then /etc/localtime)")
     static let by = FlagSpec.option(
         "by", "WHAT", repeatable: true, choices: SpendingQuestion.Dimension.allCases.map(\.rawValue),
         "one row per provider (default), model, device or account; repeat for combinations")
     static let csv = FlagSpec.toggle("csv", "print the rows as CSV (RFC 4180) instead of a table")
     static let flags = [
-        CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, since, until, tz, by, CommonFlags.json,
+        CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, since, until, CommonFlags.tz, by,
+        CommonFlags.json,
         csv, CommonFlags.now,
     ]
     static let details = """
@@ -50,7 +49,8 @@ enum CostCommand {
         }
         let location = try context.storeLocation(flags, command: name)
         let now = try flags.setting(CommonFlags.now).map(ValueParsers.date) ?? context.clock()
-        let zone = try Self.zone(context.setting(tz, flags: flags), environment: context.environment)
+        let zone = try ValueParsers.zone(
+            context.setting(CommonFlags.tz, flags: flags), environment: context.environment)
         let today = zone.civilTime(atUTC: Int64(now.timeIntervalSince1970.rounded(.down)))
         let todayDate = CivilTime(year: today.year, month: today.month, day: today.day)
         let last = try flags.setting(until).map(Self.day) ?? todayDate
@@ -94,21 +94,6 @@ enum CostCommand {
             }
         }
         return seen.isEmpty ? [.provider] : seen
-    }
-
-    /// `--tz ZONE` from the tz database, else the machine's zone.
-    static func zone(_ setting: Setting?, environment: [String: String]) throws -> ZoneInfo {
-        guard let setting else { return ZoneInfo.local(environment: environment) }
-        if setting.value == "UTC" || setting.value == "Etc/UTC" { return .utc }
-        guard
-            let zone = ZoneInfo.named(
-                setting.value, directory: ZoneInfo.databaseDirectory(environment: environment))
-        else {
-            throw UsageError(
-                "\(setting.source): '\(setting.value)' is not a time zone of the tz database "
-                    + "(for example America/Los_Angeles, Asia/Kolkata, UTC)", command: name)
-        }
-        return zone
     }
 
     /// A `YYYY-MM-DD` local day.

@@ -21,7 +21,7 @@ enum ExportCommand {
     )
     static let flags = [
         CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, format, table, out, BudgetSettings.budget,
-        BudgetSettings.tz, CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew,
+        CommonFlags.tz, CommonFlags.now, CommonFlags.staleAfter, CommonFlags.maxSkew,
     ]
 
     static let details = """

@@ -14,11 +14,9 @@ enum ReportCommand {
     static let days = FlagSpec.option(
         "days", "N",
         "days of the session and weekly lines (at most 56) and of the spending part (at least 30), 1-90 (default 7)")
-    static let tz = FlagSpec.option(
-        "tz", "ZONE", "the time zone of the spending part's days (a tz database name; default: TZ, then /etc/localtime)"
-    )
     static let flags = [
-        CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, out, days, tz, CommonFlags.now,
+        CommonFlags.store, CommonFlags.keyFile, CommonFlags.requireEncrypted, out, days, CommonFlags.tz,
+        CommonFlags.now,
         CommonFlags.staleAfter, CommonFlags.maxSkew,
     ]
     static let details = """
@@ -50,16 +48,13 @@ enum ReportCommand {
         let count = max(30, days)
         let budgets = try BudgetSettings(nil, context: context, command: name)
         let zone = zone ?? budgets.zone
-        var question = BudgetStanding.monthToDate(zone: zone, now: now)
-        let today = question.until
-        question.since = today.adding(days: -(count - 1))
-        if question.since.secondsSinceEpoch > CivilTime(year: today.year, month: today.month, day: 1).secondsSinceEpoch
-        {
-            question.since = CivilTime(year: today.year, month: today.month, day: 1)
-        }
+        // The months the bars' days fall in, and the whole of this one for the budgets.
+        var months = BudgetStanding.monthToDate(zone: zone, now: now)
+        let spanStart = months.until.adding(days: -(count - 1))
+        if spanStart.secondsSinceEpoch < months.since.secondsSinceEpoch { months.since = spanStart }
         let read: (ledgers: [Ledger], problems: [RecordProblem])
         do {
-            read = try context.readLedger(try context.openStore(location), months: question.months)
+            read = try context.readLedger(try context.openStore(location), months: months.months)
         } catch let error as StoreError {
             throw CommandFailure(error.description)
         }
@@ -84,8 +79,8 @@ enum ReportCommand {
             }
             self.out = try OutputTarget.parse(out, command: name)
             days = try flags.value(ReportCommand.days).map(parseDays) ?? 7
-            zone = try context.setting(ReportCommand.tz, flags: flags).map {
-                try CostCommand.zone($0, environment: context.environment)
+            zone = try context.setting(CommonFlags.tz, flags: flags).map {
+                try ValueParsers.zone($0, environment: context.environment)
             }
             merge = try MergeSettings(flags, context: context, command: name)
         }

@@ -9,8 +9,6 @@ struct BudgetSettings {
     static let budget = FlagSpec.option(
         "budget", "[PROVIDER=]AMOUNT", repeatable: true,
         "alert at 80% and 100% of a monthly budget in US dollars (every provider, or one)")
-    static let tz = FlagSpec.option(
-        "tz", "ZONE", "the time zone months are counted in (a tz database name; default: TZ, then /etc/localtime)")
 
     var budgets: [Budget]
     var zone: ZoneInfo
@@ -27,8 +25,8 @@ struct BudgetSettings {
         if let names = Optional(budgets.map(\.name)), Set(names).count != names.count {
             throw UsageError("a budget is given twice for one provider (or twice for all)", command: command)
         }
-        zone = try CostCommand.zone(
-            flags.flatMap { context.setting(Self.tz, flags: $0) }, environment: context.environment)
+        zone = try ValueParsers.zone(
+            flags.flatMap { context.setting(CommonFlags.tz, flags: $0) }, environment: context.environment)
     }
 
     /// Each budget's standing now, from the store's ledger (its problems are said where the run says them).
