@@ -83,6 +83,19 @@ struct LedgerEndToEndTests {
         #expect(try days("America/Los_Angeles") == ["2026-11-29": tokens, "2026-11-30": tokens])
         #expect(try days("Asia/Kolkata") == ["2026-11-30": tokens, "2026-12-01": tokens])
         #expect(try days("UTC") == ["2026-11-30": 2 * tokens])
+        // Without --tz, the machine's zone: TZ as the shipped binary reads it (its Foundation knows no zones).
+        var kolkata = environment("reader")
+        kolkata["TZ"] = "Asia/Kolkata"
+        let local = try BinaryRun.run(
+            [
+                "cost", "--store", machines.store, "--json", "--now", Self.now, "--since", "2026-11-29", "--until",
+                "2026-12-01",
+            ],
+            environment: kolkata, executable: binary)
+        let document = try JSONSerialization.jsonObject(with: Data(local.output.utf8)) as! [String: Any]
+        #expect(document["tz"] as? String == "Asia/Kolkata", "\(local.errors)")
+        let rows = document["rows"] as! [[String: Any]]
+        #expect(rows.map { $0["period"] as? String } == ["2026-11-30", "2026-12-01"])
     }
 
     @Test("a Claude log deleted after publishing: the month's ledger keeps its hours")
