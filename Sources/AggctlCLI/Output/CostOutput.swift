@@ -77,37 +77,22 @@ struct CostOutput {
             }
             json.key("rows")
             json.array(table.rows) { json, row in
-                json.object { json in
-                    // Keys in byte order, as every JSON aggctl writes: accountEmail, cache..., costUSD,
-                    // deviceID, input..., model, output..., period, providerID, reasoning..., total..., unpriced...
-                    if question.dimensions.contains(.account) {
-                        json.key("accountEmail")
-                        json.string(row.keys[.account].flatMap { $0.isEmpty ? nil : $0 })
-                    }
-                    sums(row.sums, into: &json) {
-                        if question.dimensions.contains(.device) {
-                            $0.key("deviceID")
-                            $0.string(row.keys[.device])
-                        }
-                    } middle: {
-                        if question.dimensions.contains(.model) {
-                            $0.key("model")
-                            $0.string(row.keys[.model])
-                        }
-                    } late: {
-                        $0.key("period")
-                        $0.string(row.period)
-                        if question.dimensions.contains(.provider) {
-                            $0.key("providerID")
-                            $0.string(row.keys[.provider])
-                        }
+                var fields = Self.fields(of: row.sums) + [("period", .string(row.period))]
+                for dimension in question.dimensions {
+                    let value = row.keys[dimension] ?? ""
+                    switch dimension {
+                    case .provider: fields.append(("providerID", .string(value)))
+                    case .model: fields.append(("model", .string(value)))
+                    case .device: fields.append(("deviceID", .string(value)))
+                    case .account: fields.append(("accountEmail", .string(value.isEmpty ? nil : value)))
                     }
                 }
+                Self.write(fields, into: &json)
             }
             json.key("since")
             json.string(dayText(question.since))
             json.key("totals")
-            json.object { json in sums(table.totals, into: &json, early: { _ in }, middle: { _ in }, late: { _ in }) }
+            Self.write(Self.fields(of: table.totals), into: &json)
             json.key("tz")
             json.string(question.zone.identifier)
             json.key("unpriced")
@@ -125,31 +110,34 @@ struct CostOutput {
         return String(decoding: json.data, as: UTF8.self) + "\n"
     }
 
-    /// The sums' keys, in byte order with the row's own keys between them.
-    private func sums(
-        _ sums: SpendingSums, into json: inout JSONWriter<Never>, early: (inout JSONWriter<Never>) -> Void,
-        middle: (inout JSONWriter<Never>) -> Void,
-        late: (inout JSONWriter<Never>) -> Void
-    ) {
-        json.key("cacheReadTokens")
-        json.int(sums.cacheReadTokens)
-        json.key("cacheWriteTokens")
-        json.int(sums.cacheWriteTokens)
-        json.key("costUSD")
-        json.double(sums.costUSD)
-        early(&json)
-        json.key("inputTokens")
-        json.int(sums.inputTokens)
-        middle(&json)
-        json.key("outputTokens")
-        json.int(sums.outputTokens)
-        late(&json)
-        json.key("reasoningTokens")
-        json.int(sums.reasoningTokens)
-        json.key("totalTokens")
-        json.int(sums.totalTokens)
-        json.key("unpricedTokens")
-        json.int(sums.unpricedTokens)
+    private enum Value {
+        case int(Int)
+        case double(Double?)
+        case string(String?)
+    }
+
+    /// What every row and the totals carry.
+    private static func fields(of sums: SpendingSums) -> [(key: String, value: Value)] {
+        [
+            ("cacheReadTokens", .int(sums.cacheReadTokens)), ("cacheWriteTokens", .int(sums.cacheWriteTokens)),
+            ("costUSD", .double(sums.costUSD)), ("inputTokens", .int(sums.inputTokens)),
+            ("outputTokens", .int(sums.outputTokens)), ("reasoningTokens", .int(sums.reasoningTokens)),
+            ("totalTokens", .int(sums.totalTokens)), ("unpricedTokens", .int(sums.unpricedTokens)),
+        ]
+    }
+
+    /// An object of `fields`, keys in byte order as every JSON aggctl writes.
+    private static func write(_ fields: [(key: String, value: Value)], into json: inout JSONWriter<Never>) {
+        json.object { json in
+            for field in fields.sorted(by: { ByteOrder.precedes($0.key, $1.key) }) {
+                json.key(text: field.key)
+                switch field.value {
+                case .int(let value): json.int(value)
+                case .double(let value): json.double(value)
+                case .string(let value): json.string(value)
+                }
+            }
+        }
     }
 
     func csv() -> String {
