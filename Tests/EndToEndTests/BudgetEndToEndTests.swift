@@ -50,6 +50,25 @@ struct BudgetEndToEndTests {
         #expect(try check("laptop", budgets: budget, now: "2026-12-01T12:00:00Z").isEmpty)
     }
 
+    @Test("three machines check with a phone on ntfy: the budget's 80% reaches it once, each machine's stdout hears it")
+    func oncePerPerson() throws {
+        try publish("laptop", corpusCase: "cloud-model-ids")
+        let server = try LocalServer.sharedHTTPServer()
+        let topic = "budget-\(UUID().uuidString.prefix(8))"
+        for machine in ["laptop", "desktop", "box"] {
+            let run = try BinaryRun.run(
+                [
+                    "check", "--store", machines.store, "--notify", "ntfy:" + server.origin + "/ntfy/" + topic,
+                    "--notify", "stdout", "--budget", "0.0185", "--tz", "UTC", "--now", Self.now,
+                ], environment: environment(machine),
+                executable: ReleaseBuild.available ? ReleaseBuild.binary : BinaryRun.binary)
+            #expect(run.status == 0, "\(machine): \(run.errors)")
+            #expect(run.output.contains("All spend at 80% of the monthly budget"), "\(machine)'s own backend")
+        }
+        let heard = try requests(server).filter { $0.method == "POST" && $0.path.hasSuffix("/ntfy/" + topic) }
+        #expect(heard.count == 1, "the phone hears it once: \(heard.count)")
+    }
+
     @Test("status shows the month's spend beside each budget the config names; a bad budget is one clear line")
     func statusBesideBudgets() throws {
         try publish("laptop", corpusCase: "cloud-model-ids")
