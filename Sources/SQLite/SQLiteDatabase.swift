@@ -127,15 +127,6 @@ public enum SQLiteValue: Sendable, Equatable {
     case blob
     case null
 
-    /// A number as a Double (an integer or a real); nil for anything else.
-    public var number: Double? {
-        switch self {
-        case .integer(let value): Double(value)
-        case .real(let value): value
-        default: nil
-        }
-    }
-
     public var text: String? {
         if case .text(let value) = self { return value }
         return nil
