@@ -2,7 +2,8 @@ import Portable
 import Serialization
 import Snapshots
 
-/// The memo of all files combined: the newest limits, and the tokens per day as `counts.sums`.
+/// The memo of all files combined: the newest limits, and what the responses spent by hour and model as
+/// `counts.spend`.
 extension CodexCollector.Scan: LogScanMemo.Summary {
     // 3: forks' replays and copied lines counted once; 4: the limits' trail kept; 5: cost per day;
     // 6: tokens and cost by hour and model.

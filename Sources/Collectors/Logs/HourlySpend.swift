@@ -51,8 +51,8 @@ struct HourlySpend: Sendable, Equatable {
 
     static func == (a: HourlySpend, b: HourlySpend) -> Bool { a.sums == b.sums && a.models == b.models }
 
-    /// By `hour << 32 | model`.
-    var sums: [UInt64: Sums] { Dictionary(uniqueKeysWithValues: zip(keys, values)) }
+    /// By `hour << 32 | model`: what two spends are compared by.
+    private var sums: [UInt64: Sums] { Dictionary(uniqueKeysWithValues: zip(keys, values)) }
 
     struct Sums: Sendable, Equatable {
         var tokens = SpentTokens()
